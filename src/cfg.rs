@@ -1,0 +1,177 @@
+//! Reading the original desktop program's `chaosclock.cfg`.
+//!
+//! The file has `key=value` lines; `#` starts a comment line. The keys read
+//! here are `board`, `side-to-move`, `last-move`, `even-has-won` and
+//! `odd-has-won`; other keys (`player-even`, `depth`, `algorithm`, ...) are
+//! ignored. Its conventions differ from the interchange format:
+//! - `board` lists 0-based slot indexes: index 0 is slot N, index i is slot
+//!   i; the value is the piece with 0 meaning piece N and -1 an empty slot.
+//!   N is the number of entries.
+//! - `side-to-move`: 0 = even (乙), 1 = odd (甲).
+//! - `last-move`: -2 = none, -1 = pass, 0 = piece N, m = piece m.
+//! - `*-has-won=1` claims that side has completed; since RULES.md implies
+//!   the won status from the board, a claim the board contradicts is an
+//!   error rather than silently ignored.
+
+use std::fmt;
+
+use crate::position::{Last, Position, PositionError};
+use crate::side::Side;
+
+/// Why a cfg text is not a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CfgError {
+    /// A required key is missing.
+    Missing(&'static str),
+    /// A value that is not an integer (or list of them).
+    NotANumber {
+        /// The key.
+        key: String,
+        /// The text found.
+        text: String,
+    },
+    /// A value outside its range.
+    OutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The number found.
+        value: i64,
+    },
+    /// `even-has-won` or `odd-has-won` is 1 but that side is not complete.
+    WonClaim(Side),
+    /// The numbers do not form a position.
+    Invalid(PositionError),
+}
+
+impl fmt::Display for CfgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CfgError::Missing(key) => write!(f, "cfg has no '{key}=' line"),
+            CfgError::NotANumber { key, text } => write!(f, "cfg {key} value '{text}' is not a number"),
+            CfgError::OutOfRange { key, value } => write!(f, "cfg {key}={value} is out of range"),
+            CfgError::WonClaim(side) => write!(
+                f,
+                "cfg says {}-has-won=1 but not all of {side}'s pieces are fixed",
+                if *side == Side::Yi { "even" } else { "odd" }
+            ),
+            CfgError::Invalid(e) => write!(f, "cfg board: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CfgError {}
+
+impl From<PositionError> for CfgError {
+    fn from(e: PositionError) -> Self {
+        CfgError::Invalid(e)
+    }
+}
+
+fn int(key: &str, text: &str) -> Result<i64, CfgError> {
+    let t = text.trim();
+    t.parse()
+        .map_err(|_| CfgError::NotANumber { key: key.to_string(), text: t.to_string() })
+}
+
+/// Reads the position described by the text of a `chaosclock.cfg`.
+///
+/// # Errors
+/// A missing board, a malformed number, or an inconsistent position.
+pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
+    let mut board = None;
+    let mut side = Side::Yi;
+    let mut last = -2;
+    let mut won = [false; 2];
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        match key.trim() {
+            "board" => {
+                let cells = value
+                    .split(',')
+                    .map(|t| int("board", t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                board = Some(cells);
+            }
+            "side-to-move" => {
+                side = match int("side-to-move", value)? {
+                    0 => Side::Yi,
+                    1 => Side::Jia,
+                    v => return Err(CfgError::OutOfRange { key: "side-to-move", value: v }),
+                }
+            }
+            "last-move" => last = int("last-move", value)?,
+            k @ ("even-has-won" | "odd-has-won") => {
+                let v = int(k, value)?;
+                if !(0..=1).contains(&v) {
+                    let key = if k == "even-has-won" { "even-has-won" } else { "odd-has-won" };
+                    return Err(CfgError::OutOfRange { key, value: v });
+                }
+                won[usize::from(k == "even-has-won")] = v == 1;
+            }
+            _ => {}
+        }
+    }
+    let cells = board.ok_or(CfgError::Missing("board"))?;
+    let n = cells.len() as i64;
+    // Slot index 0 is slot N: rotate to slot 1 first, and map piece 0 to N.
+    let mut slots = vec![0i64; cells.len()];
+    for (i, &v) in cells.iter().enumerate() {
+        if v < -1 || v >= n {
+            return Err(CfgError::OutOfRange { key: "board", value: v });
+        }
+        let slot = if i == 0 { cells.len() } else { i };
+        slots[slot - 1] = match v {
+            -1 => 0,
+            0 => n,
+            p => p,
+        };
+    }
+    let last = match last {
+        -2 => Last::None,
+        -1 => Last::Pass,
+        0 => Last::Piece(n as u8),
+        m if (1..n).contains(&m) => Last::Piece(m as u8),
+        m => return Err(CfgError::OutOfRange { key: "last-move", value: m }),
+    };
+    let pos = Position::new(&slots, side, last)?;
+    for (claimed, s) in won.into_iter().zip([Side::Jia, Side::Yi]) {
+        if claimed && !pos.is_complete(s) {
+            return Err(CfgError::WonClaim(s));
+        }
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_original_layout() {
+        let text = "# comment\nplayer-even=human\nside-to-move=0\n\
+                    board=3, 2, 8, 11, 9, 4, 0, 10, 6, 5, 7, 1\nlast-move=-2\n\
+                    even-has-won=0\nodd-has-won=0\n";
+        let p = parse_cfg(text).unwrap();
+        assert_eq!(p.to_string(), "2,8,11,9,4,12,10,6,5,7,1,3;1;0");
+    }
+
+    #[test]
+    fn side_last_and_won_claims() {
+        let p = parse_cfg("board=0,1,-1,3\nside-to-move=1\nlast-move=-1").unwrap();
+        assert_eq!(p.to_string(), "1,0,3,4;0;-1");
+        assert!(parse_cfg("board=0,1,-1,3\nodd-has-won=1").is_ok());
+        assert_eq!(
+            parse_cfg("board=0,2,-1,-1\nodd-has-won=1"),
+            Err(CfgError::WonClaim(Side::Jia))
+        );
+        assert_eq!(parse_cfg("depth=3"), Err(CfgError::Missing("board")));
+        assert_eq!(
+            parse_cfg("board=4,1,-1,3"),
+            Err(CfgError::OutOfRange { key: "board", value: 4 })
+        );
+    }
+}

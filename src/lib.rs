@@ -1,0 +1,26 @@
+//! chaosclock: an exact solver and tablebase for the board game Chaos Clock
+//! (混乱时钟).
+//!
+//! The rules are those of `RULES.md` (in the project's `shared/` folder):
+//! [`Position`] holds a state, [`Position::legal_moves`] and
+//! [`Position::play`] implement a ply, [`Position::outcome`] the end of the
+//! game, and [`Value`] the five results.
+
+#![warn(missing_docs, missing_debug_implementations)]
+#![deny(unsafe_code)]
+
+mod cfg;
+mod moves;
+mod notation;
+mod position;
+mod side;
+mod value;
+
+pub use crate::cfg::{CfgError, parse_cfg};
+pub use crate::moves::{IllegalMove, Move, MoveList, MoveText, ParseMoveError, PassRule};
+pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};
+pub use crate::position::{
+    Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS, walk_origin, walk_target,
+};
+pub use crate::side::{ByPlayer, Side};
+pub use crate::value::Value;

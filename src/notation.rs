@@ -1,0 +1,165 @@
+//! The interchange format `b1,b2,...,bN;side;last` (RULES.md, Notation).
+//!
+//! - `bi` is the piece on slot i, 0 for empty; N is the number of entries.
+//! - `side`: 0 = 甲 (odd) to move, 1 = 乙 (even) to move.
+//! - `last`: 0 = none, -1 = the previous ply was a pass, -2 = the previous
+//!   two plies were passes (game over, both lose; an extension of this
+//!   project), m = piece m was walked on the previous ply.
+//! - `;side;last` may be omitted (乙 to move, no last move); `;side` alone
+//!   means no last move. Spaces around entries are allowed.
+//!
+//! Printing always writes all three parts, so print∘parse is the identity
+//! on printed text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::position::{Last, Position, PositionError};
+use crate::side::Side;
+
+/// Why a text is not a position in the interchange format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParsePositionError {
+    /// More than three `;`-separated parts.
+    TooManyParts(usize),
+    /// An entry that is not an integer.
+    NotANumber {
+        /// Which part: `board`, `side` or `last`.
+        part: &'static str,
+        /// The text found.
+        text: String,
+    },
+    /// The side is neither 0 nor 1.
+    BadSide(String),
+    /// The numbers do not form a position.
+    Invalid(PositionError),
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::TooManyParts(k) => write!(
+                f,
+                "expected 'board;side;last' but found {k} parts separated by ';'"
+            ),
+            ParsePositionError::NotANumber { part, text } => {
+                write!(f, "{part} entry '{text}' is not a number")
+            }
+            ParsePositionError::BadSide(s) => {
+                write!(f, "side '{s}' must be 0 (甲, odd) or 1 (乙, even)")
+            }
+            ParsePositionError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParsePositionError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<PositionError> for ParsePositionError {
+    fn from(e: PositionError) -> Self {
+        ParsePositionError::Invalid(e)
+    }
+}
+
+fn number(part: &'static str, text: &str) -> Result<i64, ParsePositionError> {
+    let t = text.trim();
+    t.parse::<i64>()
+        .map_err(|_| ParsePositionError::NotANumber { part, text: t.to_string() })
+}
+
+/// Reads the `last` number of the interchange format.
+///
+/// # Errors
+/// A number below -2 or above 255.
+pub fn last_from_number(m: i64) -> Result<Last, PositionError> {
+    match m {
+        0 => Ok(Last::None),
+        -1 => Ok(Last::Pass),
+        -2 => Ok(Last::DoublePass),
+        1..=255 => Ok(Last::Piece(m as u8)),
+        _ => Err(PositionError::LastOutOfRange(m)),
+    }
+}
+
+/// The `last` number of the interchange format.
+pub fn last_to_number(last: Last) -> i64 {
+    match last {
+        Last::None => 0,
+        Last::Pass => -1,
+        Last::DoublePass => -2,
+        Last::Piece(m) => i64::from(m),
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParsePositionError;
+
+    fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        let parts: Vec<&str> = s.trim().split(';').collect();
+        if parts.len() > 3 {
+            return Err(ParsePositionError::TooManyParts(parts.len()));
+        }
+        let board = parts[0]
+            .split(',')
+            .map(|t| number("board", t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let side = match parts.get(1).map(|t| t.trim()) {
+            None | Some("1") => Side::Yi,
+            Some("0") => Side::Jia,
+            Some(other) => return Err(ParsePositionError::BadSide(other.to_string())),
+        };
+        let last = match parts.get(2) {
+            None => Last::None,
+            Some(t) => last_from_number(number("last", t)?)?,
+        };
+        Ok(Position::new(&board, side, last)?)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.board().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{p}")?;
+        }
+        write!(f, ";{};{}", self.side().index(), last_to_number(self.last()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints() {
+        let p: Position = "4,3,7,11,5,10,12,0,0,2,0,0;0;7".parse().unwrap();
+        assert_eq!(p.side(), Side::Jia);
+        assert_eq!(p.last(), Last::Piece(7));
+        assert_eq!(p.to_string(), "4,3,7,11,5,10,12,0,0,2,0,0;0;7");
+        let q: Position = " 2,8,11,9,4,12,10,6,5,7,1,3 ".parse().unwrap();
+        assert_eq!(q.to_string(), "2,8,11,9,4,12,10,6,5,7,1,3;1;0");
+        assert!(q.is_opening());
+        let r: Position = "2,1,4,3;0;-1".parse().unwrap();
+        assert_eq!(r.last(), Last::Pass);
+    }
+
+    #[test]
+    fn reports_bad_text() {
+        let e = |s: &str| s.parse::<Position>().unwrap_err().to_string();
+        assert_eq!(e("1,2,x,4"), "board entry 'x' is not a number");
+        assert_eq!(e("2,1,4,3;2"), "side '2' must be 0 (甲, odd) or 1 (乙, even)");
+        assert_eq!(e("2,1,4,3;0;9"), "last move 9 is not a piece of this board, 0, -1 or -2");
+        assert_eq!(e("2,1,4,3;0;0;0"), "expected 'board;side;last' but found 4 parts separated by ';'");
+        assert_eq!(e("1,2,3"), "a board has 4, 6, 8, 10 or 12 slots, not 3");
+        assert_eq!(e(""), "board entry '' is not a number");
+    }
+}

@@ -1,0 +1,402 @@
+//! A position: the board, the side to move and what the previous ply was.
+//!
+//! This is the state of RULES.md ("The state that matters"). Hands are
+//! implied by the board: a piece that is not on a slot is in its owner's
+//! hand. Whether a side "has won" is implied by the board and the side to
+//! move ([`Position::outcome`]).
+
+use std::fmt;
+
+use crate::side::Side;
+
+/// The largest board; the standard game.
+pub const MAX_SLOTS: u8 = 12;
+
+/// The board sizes the engine supports.
+pub const SUPPORTED_SLOTS: [u8; 5] = [4, 6, 8, 10, 12];
+
+/// What the previous ply was, as far as it restricts the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Last {
+    /// No restriction: start of the game, after a placement, or after a walk
+    /// that fixed the walked piece or took piece N off the board.
+    None,
+    /// The previous ply was a pass: another pass ends the game (both lose).
+    Pass,
+    /// The previous two plies were passes: the game is over, both lose.
+    /// Written `-2` in the interchange format (an extension of this project).
+    DoublePass,
+    /// This piece was walked on the previous ply and may not be walked now.
+    /// Invariant: it is a non-fixed piece on the board whose origin slot
+    /// (that many slots counter-clockwise) is empty.
+    Piece(u8),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won alone.
+    Win(Side),
+    /// Both sides completed: 共赢.
+    BothWin,
+    /// Two consecutive passes: 同输.
+    BothLose,
+}
+
+impl Outcome {
+    /// The JSON name: `jia-wins`, `yi-wins`, `both-win` or `both-lose`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win(Side::Jia) => "jia-wins",
+            Outcome::Win(Side::Yi) => "yi-wins",
+            Outcome::BothWin => "both-win",
+            Outcome::BothLose => "both-lose",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(side) => write!(f, "{side} wins"),
+            Outcome::BothWin => f.write_str("both win (共赢)"),
+            Outcome::BothLose => f.write_str("both lose (同输)"),
+        }
+    }
+}
+
+/// A consistent game state.
+///
+/// Invariants (checked by [`Position::new`]): `n` is one of
+/// [`SUPPORTED_SLOTS`]; `board[i]` (slot `i + 1`) holds 0 (empty) or a piece
+/// `1..=n`, every piece at most once; slots past `n` are 0; `last` satisfies
+/// the invariant stated on [`Last::Piece`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) n: u8,
+    pub(crate) board: [u8; MAX_SLOTS as usize],
+    pub(crate) side: Side,
+    pub(crate) last: Last,
+}
+
+/// Why a board, side and last move do not form a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    /// The number of slots is not one of [`SUPPORTED_SLOTS`].
+    UnsupportedSlots(usize),
+    /// A slot holds a number outside `0..=n`.
+    PieceOutOfRange {
+        /// The slot (1-based).
+        slot: u8,
+        /// The number found there.
+        piece: i64,
+    },
+    /// The same piece stands on two slots.
+    DuplicatePiece(u8),
+    /// The last-walked piece is not a piece of this board size.
+    LastOutOfRange(i64),
+    /// The last-walked piece could not have come from its origin slot.
+    LastOriginOccupied {
+        /// The last-walked piece.
+        piece: u8,
+        /// The slot it must have come from.
+        origin: u8,
+        /// The piece standing there.
+        occupant: u8,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::UnsupportedSlots(n) => write!(
+                f,
+                "a board has 4, 6, 8, 10 or 12 slots, not {n}"
+            ),
+            PositionError::PieceOutOfRange { slot, piece } => {
+                write!(f, "slot {slot} holds {piece}, which is not a piece of this board")
+            }
+            PositionError::DuplicatePiece(p) => write!(f, "piece {p} stands on two slots"),
+            PositionError::LastOutOfRange(m) => {
+                write!(f, "last move {m} is not a piece of this board, 0, -1 or -2")
+            }
+            PositionError::LastOriginOccupied { piece, origin, occupant } => write!(
+                f,
+                "piece {piece} cannot have just walked: its origin slot {origin} holds piece {occupant}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// The slot (1-based) that piece `piece` reaches walking from `slot` on an
+/// `n`-slot board. Piece `n` comes back to `slot`.
+#[inline]
+pub fn walk_target(n: u8, slot: u8, piece: u8) -> u8 {
+    (slot - 1 + piece) % n + 1
+}
+
+/// The slot (1-based) piece `piece` came from when it now stands on `slot`.
+#[inline]
+pub fn walk_origin(n: u8, slot: u8, piece: u8) -> u8 {
+    (slot - 1 + n - piece % n) % n + 1
+}
+
+impl Position {
+    /// Validates a board (`board[i]` = piece on slot `i + 1`, 0 = empty), a
+    /// side to move and a last move into a position.
+    ///
+    /// A last piece that is fixed or off the board restricts nothing and
+    /// becomes [`Last::None`] (RULES.md, Notation).
+    ///
+    /// # Errors
+    /// Returns the first broken rule.
+    pub fn new(board: &[i64], side: Side, last: Last) -> Result<Position, PositionError> {
+        let n = board.len();
+        if !SUPPORTED_SLOTS.contains(&(n as u8)) || n > MAX_SLOTS as usize {
+            return Err(PositionError::UnsupportedSlots(n));
+        }
+        let n = n as u8;
+        let mut cells = [0u8; MAX_SLOTS as usize];
+        let mut seen = 0u16;
+        for (i, &p) in board.iter().enumerate() {
+            if p < 0 || p > i64::from(n) {
+                return Err(PositionError::PieceOutOfRange { slot: i as u8 + 1, piece: p });
+            }
+            let p = p as u8;
+            if p != 0 {
+                if seen & (1 << p) != 0 {
+                    return Err(PositionError::DuplicatePiece(p));
+                }
+                seen |= 1 << p;
+            }
+            cells[i] = p;
+        }
+        let mut pos = Position { n, board: cells, side, last: Last::None };
+        pos.last = match last {
+            Last::Piece(m) if m == 0 || m > n => {
+                return Err(PositionError::LastOutOfRange(i64::from(m)));
+            }
+            Last::Piece(m) => match pos.slot_of(m) {
+                Some(slot) if slot != m => {
+                    let origin = walk_origin(n, slot, m);
+                    let occupant = pos.piece_at(origin);
+                    if occupant != 0 {
+                        return Err(PositionError::LastOriginOccupied { piece: m, origin, occupant });
+                    }
+                    Last::Piece(m)
+                }
+                _ => Last::None,
+            },
+            other => other,
+        };
+        Ok(pos)
+    }
+
+    /// Number of slots (and pieces).
+    #[inline]
+    pub fn slots(&self) -> u8 {
+        self.n
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// What the previous ply was.
+    #[inline]
+    pub fn last(&self) -> Last {
+        self.last
+    }
+
+    /// The piece on `slot` (1-based), 0 if empty.
+    #[inline]
+    pub fn piece_at(&self, slot: u8) -> u8 {
+        self.board[slot as usize - 1]
+    }
+
+    /// The board as pieces per slot, slot 1 first.
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.board[..self.n as usize]
+    }
+
+    /// The slot holding `piece`, if it is on the board.
+    pub fn slot_of(&self, piece: u8) -> Option<u8> {
+        self.board().iter().position(|&p| p == piece).map(|i| i as u8 + 1)
+    }
+
+    /// Bit mask (bit p) of the pieces on the board.
+    #[inline]
+    pub fn on_board_mask(&self) -> u16 {
+        self.board().iter().fold(0, |m, &p| m | (1 << p)) & !1
+    }
+
+    /// Bit mask (bit p) of the fixed pieces (piece p on slot p).
+    #[inline]
+    pub fn fixed_mask(&self) -> u16 {
+        let mut m = 0;
+        for (i, &p) in self.board().iter().enumerate() {
+            if p as usize == i + 1 {
+                m |= 1 << p;
+            }
+        }
+        m
+    }
+
+    /// Bit mask (bit p) of the pieces in `side`'s hand.
+    #[inline]
+    pub fn hand_mask(&self, side: Side) -> u16 {
+        side.pieces_mask(self.n) & !self.on_board_mask()
+    }
+
+    /// Whether piece `p` stands on slot `p`.
+    #[inline]
+    pub fn is_fixed(&self, p: u8) -> bool {
+        self.board[p as usize - 1] == p
+    }
+
+    /// Whether all of `side`'s pieces are fixed.
+    #[inline]
+    pub fn is_complete(&self, side: Side) -> bool {
+        let mine = side.pieces_mask(self.n);
+        self.fixed_mask() & mine == mine
+    }
+
+    /// How the game has ended, if it has (RULES.md, End of the game).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.last == Last::DoublePass {
+            return Some(Outcome::BothLose);
+        }
+        let fixed = self.fixed_mask();
+        let mover = self.side.pieces_mask(self.n);
+        if fixed & mover != mover {
+            return None;
+        }
+        let other = self.side.other().pieces_mask(self.n);
+        Some(if fixed & other == other { Outcome::BothWin } else { Outcome::Win(self.side) })
+    }
+
+    /// The piece that may not be walked now, if any.
+    #[inline]
+    pub fn banned(&self) -> Option<u8> {
+        match self.last {
+            Last::Piece(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an opening: every piece on the board, none fixed,
+    /// 乙 to move, no previous ply.
+    pub fn is_opening(&self) -> bool {
+        let all = Side::Jia.pieces_mask(self.n) | Side::Yi.pieces_mask(self.n);
+        self.on_board_mask() == all
+            && self.fixed_mask() == 0
+            && self.side == Side::Yi
+            && self.last == Last::None
+    }
+
+    /// A 64-bit key that identifies the position among those of its size:
+    /// 4 bits per slot, the side at bit 48, `last` at bits 49..53.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let mut k = 0u64;
+        for (i, &p) in self.board().iter().enumerate() {
+            k |= u64::from(p) << (4 * i);
+        }
+        let last = match self.last {
+            Last::None => 0,
+            Last::Piece(m) => u64::from(m),
+            Last::Pass => 13,
+            Last::DoublePass => 14,
+        };
+        k | (self.side.index() as u64) << 48 | last << 49
+    }
+
+    /// The inverse of [`Position::key`] for an `n`-slot board.
+    ///
+    /// The key must come from [`Position::key`] of a position with `n` slots.
+    #[inline]
+    pub fn from_key(n: u8, k: u64) -> Position {
+        let mut board = [0u8; MAX_SLOTS as usize];
+        for (i, cell) in board.iter_mut().enumerate().take(n as usize) {
+            *cell = (k >> (4 * i) & 15) as u8;
+        }
+        let side = if k >> 48 & 1 == 0 { Side::Jia } else { Side::Yi };
+        let last = match (k >> 49) & 15 {
+            0 => Last::None,
+            13 => Last::Pass,
+            14 => Last::DoublePass,
+            m => Last::Piece(m as u8),
+        };
+        Position { n, board, side, last }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(board: &[i64], side: Side, last: Last) -> Result<Position, PositionError> {
+        Position::new(board, side, last)
+    }
+
+    #[test]
+    fn rejects_broken_boards() {
+        assert_eq!(pos(&[1, 2, 3], Side::Yi, Last::None), Err(PositionError::UnsupportedSlots(3)));
+        assert_eq!(
+            pos(&[1, 2, 3, 5], Side::Yi, Last::None),
+            Err(PositionError::PieceOutOfRange { slot: 4, piece: 5 })
+        );
+        assert_eq!(pos(&[2, 2, 0, 0], Side::Yi, Last::None), Err(PositionError::DuplicatePiece(2)));
+        // Piece 3 on slot 2 came from slot 3, which holds piece 4.
+        assert_eq!(
+            pos(&[0, 3, 4, 0], Side::Yi, Last::Piece(3)),
+            Err(PositionError::LastOriginOccupied { piece: 3, origin: 3, occupant: 4 })
+        );
+    }
+
+    #[test]
+    fn last_reads_as_none_when_fixed_or_off_board() {
+        let p = pos(&[0, 2, 0, 0], Side::Jia, Last::Piece(2)).unwrap();
+        assert_eq!(p.last(), Last::None);
+        let p = pos(&[0, 0, 0, 0], Side::Jia, Last::Piece(3)).unwrap();
+        assert_eq!(p.last(), Last::None);
+    }
+
+    #[test]
+    fn walk_geometry() {
+        assert_eq!(walk_target(12, 11, 3), 2);
+        assert_eq!(walk_origin(12, 2, 3), 11);
+        assert_eq!(walk_target(12, 5, 12), 5);
+        for n in SUPPORTED_SLOTS {
+            for s in 1..=n {
+                for p in 1..=n {
+                    assert_eq!(walk_origin(n, walk_target(n, s, p), p), s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn key_round_trips() {
+        let p = pos(&[4, 3, 7, 11, 5, 10, 12, 0, 0, 2, 0, 0], Side::Jia, Last::Piece(7)).unwrap();
+        assert_eq!(Position::from_key(12, p.key()), p);
+    }
+
+    #[test]
+    fn outcomes() {
+        // 甲 (1, 3) complete, 乙 not: 甲 to move wins, 乙 to move plays on.
+        let p = pos(&[1, 0, 3, 0], Side::Jia, Last::None).unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::Win(Side::Jia)));
+        let p = pos(&[1, 0, 3, 0], Side::Yi, Last::None).unwrap();
+        assert_eq!(p.outcome(), None);
+        let p = pos(&[1, 2, 3, 4], Side::Yi, Last::None).unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::BothWin));
+        let p = pos(&[0, 0, 0, 0], Side::Yi, Last::DoublePass).unwrap();
+        assert_eq!(p.outcome(), Some(Outcome::BothLose));
+    }
+}
