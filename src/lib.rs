@@ -13,6 +13,7 @@ mod cfg;
 mod moves;
 mod notation;
 mod position;
+mod render;
 mod side;
 mod value;
 
@@ -22,5 +23,6 @@ pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};
 pub use crate::position::{
     Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS, walk_origin, walk_target,
 };
+pub use crate::render::{Diagram, Dial, hand};
 pub use crate::side::{ByPlayer, Side};
 pub use crate::value::Value;

@@ -1,1 +1,46 @@
-fn main() {}
+//! The `chaosclock` command: parses the arguments, runs the subcommand and
+//! prints an error once, as one line, exiting with code 2.
+//!
+//! Exit codes: 0 success (also when stdout is a closed pipe), 2 an error
+//! (bad input: a malformed or impossible position, an illegal move, an
+//! unreadable cfg, bad flags — clap's usage errors also exit 2).
+
+mod cli;
+mod cmd;
+
+use std::io;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the chosen subcommand.
+fn run(cli: Cli) -> Result<()> {
+    let rule = cli.pass_rule.into();
+    match &cli.command {
+        Command::Show(args) => cmd::show::run(args, rule),
+        Command::Play(args) => cmd::play::run(args, rule),
+    }
+}
+
+/// Whether the error comes from writing to a closed pipe (`... | head`),
+/// which ends the program quietly, like ripgrep.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}

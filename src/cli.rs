@@ -1,0 +1,110 @@
+//! The command line, as clap derive types: the doc comments are the help.
+//!
+//! Only the raw arguments live here; `cmd` turns them into a [`Position`]
+//! and a [`PassRule`] before any work (so every error there is one line).
+//!
+//! [`Position`]: chaosclock::Position
+
+use std::path::PathBuf;
+
+use chaosclock::PassRule;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Chaos Clock (混乱时钟): look at positions and play moves by the rules of
+/// the project's RULES.md.
+///
+/// A position is written in the interchange format `b1,...,bN;side;last`:
+/// bi = piece on slot i (0 = empty), side 0 = 甲 (odd) / 1 = 乙 (even) to
+/// move, last = piece walked on the previous ply (0 none, -1 pass, -2 two
+/// passes). `;side;last` may be omitted (乙 to move, no last move). Quote it
+/// in the shell: `;` separates commands there.
+#[derive(Debug, Parser)]
+#[command(name = "chaosclock", version)]
+pub struct Cli {
+    /// When a side may pass: at any time (RULES.md) or only when it has no
+    /// other legal move (the original solver's rule).
+    #[arg(long, global = true, value_enum, default_value_t = PassRuleArg::Always)]
+    pub pass_rule: PassRuleArg,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Draw a position as a clock face, with both hands, the side to move,
+    /// the banned piece, whether the game is over, and every legal move with
+    /// the position it leads to.
+    Show(ShowArgs),
+    /// Play moves from a position and print every position on the way.
+    Play(PlayArgs),
+}
+
+/// Where the position comes from: POS or `--cfg FILE`, exactly one.
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// The position in the interchange format, e.g.
+    /// '2,8,11,9,4,12,10,6,5,7,1,3' or '2,6,11,9,4,12,10,0,5,7,1,3;0;6'.
+    #[arg(value_name = "POS")]
+    pub pos: Option<String>,
+
+    /// Read the position from a chaosclock.cfg file of the original desktop
+    /// program instead of POS.
+    #[arg(long, value_name = "FILE")]
+    pub cfg: Option<PathBuf>,
+}
+
+/// Arguments of `show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// Print JSON instead of the drawing.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The starting position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The moves to play in order, separated by commas: a piece number (a
+    /// piece on the board walks, a piece in the mover's hand is placed) or
+    /// `pass`, e.g. `6,3,10,pass`.
+    #[arg(
+        long,
+        value_name = "MOVES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub moves: Vec<String>,
+
+    /// Print JSON instead of one line per position.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--pass-rule` values (the command-line face of [`PassRule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PassRuleArg {
+    /// A side may pass at any time.
+    Always,
+    /// A side may pass only when it has no other legal move.
+    WhenStuck,
+}
+
+impl From<PassRuleArg> for PassRule {
+    fn from(rule: PassRuleArg) -> PassRule {
+        match rule {
+            PassRuleArg::Always => PassRule::Always,
+            PassRuleArg::WhenStuck => PassRule::WhenStuck,
+        }
+    }
+}
