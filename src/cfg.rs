@@ -47,7 +47,9 @@ impl fmt::Display for CfgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CfgError::Missing(key) => write!(f, "cfg has no '{key}=' line"),
-            CfgError::NotANumber { key, text } => write!(f, "cfg {key} value '{text}' is not a number"),
+            CfgError::NotANumber { key, text } => {
+                write!(f, "cfg {key} value '{text}' is not a number")
+            }
             CfgError::OutOfRange { key, value } => write!(f, "cfg {key}={value} is out of range"),
             CfgError::WonClaim(side) => write!(
                 f,
@@ -69,8 +71,10 @@ impl From<PositionError> for CfgError {
 
 fn int(key: &str, text: &str) -> Result<i64, CfgError> {
     let t = text.trim();
-    t.parse()
-        .map_err(|_| CfgError::NotANumber { key: key.to_string(), text: t.to_string() })
+    t.parse().map_err(|_| CfgError::NotANumber {
+        key: key.to_string(),
+        text: t.to_string(),
+    })
 }
 
 /// Reads the position described by the text of a `chaosclock.cfg`.
@@ -87,7 +91,9 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let Some((key, value)) = line.split_once('=') else { continue };
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
         match key.trim() {
             "board" => {
                 let cells = value
@@ -100,14 +106,23 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
                 side = match int("side-to-move", value)? {
                     0 => Side::Yi,
                     1 => Side::Jia,
-                    v => return Err(CfgError::OutOfRange { key: "side-to-move", value: v }),
+                    v => {
+                        return Err(CfgError::OutOfRange {
+                            key: "side-to-move",
+                            value: v,
+                        });
+                    }
                 }
             }
             "last-move" => last = int("last-move", value)?,
             k @ ("even-has-won" | "odd-has-won") => {
                 let v = int(k, value)?;
                 if !(0..=1).contains(&v) {
-                    let key = if k == "even-has-won" { "even-has-won" } else { "odd-has-won" };
+                    let key = if k == "even-has-won" {
+                        "even-has-won"
+                    } else {
+                        "odd-has-won"
+                    };
                     return Err(CfgError::OutOfRange { key, value: v });
                 }
                 won[usize::from(k == "even-has-won")] = v == 1;
@@ -121,7 +136,10 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
     let mut slots = vec![0i64; cells.len()];
     for (i, &v) in cells.iter().enumerate() {
         if v < -1 || v >= n {
-            return Err(CfgError::OutOfRange { key: "board", value: v });
+            return Err(CfgError::OutOfRange {
+                key: "board",
+                value: v,
+            });
         }
         let slot = if i == 0 { cells.len() } else { i };
         slots[slot - 1] = match v {
@@ -135,7 +153,12 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         -1 => Last::Pass,
         0 => Last::Piece(n as u8),
         m if (1..n).contains(&m) => Last::Piece(m as u8),
-        m => return Err(CfgError::OutOfRange { key: "last-move", value: m }),
+        m => {
+            return Err(CfgError::OutOfRange {
+                key: "last-move",
+                value: m,
+            });
+        }
     };
     let pos = Position::new(&slots, side, last)?;
     for (claimed, s) in won.into_iter().zip([Side::Jia, Side::Yi]) {
@@ -171,7 +194,10 @@ mod tests {
         assert_eq!(parse_cfg("depth=3"), Err(CfgError::Missing("board")));
         assert_eq!(
             parse_cfg("board=4,1,-1,3"),
-            Err(CfgError::OutOfRange { key: "board", value: 4 })
+            Err(CfgError::OutOfRange {
+                key: "board",
+                value: 4
+            })
         );
     }
 }

@@ -15,6 +15,7 @@ mod notation;
 mod position;
 mod render;
 mod side;
+pub mod solve;
 mod value;
 
 pub use crate::cfg::{CfgError, parse_cfg};

@@ -53,14 +53,9 @@ impl fmt::Display for ParsePositionError {
     }
 }
 
-impl std::error::Error for ParsePositionError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParsePositionError::Invalid(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// `source()` is left empty: the message already includes the inner
+/// error's, and chains printed with `{:#}` would repeat it.
+impl std::error::Error for ParsePositionError {}
 
 impl From<PositionError> for ParsePositionError {
     fn from(e: PositionError) -> Self {
@@ -71,7 +66,10 @@ impl From<PositionError> for ParsePositionError {
 fn number(part: &'static str, text: &str) -> Result<i64, ParsePositionError> {
     let t = text.trim();
     t.parse::<i64>()
-        .map_err(|_| ParsePositionError::NotANumber { part, text: t.to_string() })
+        .map_err(|_| ParsePositionError::NotANumber {
+            part,
+            text: t.to_string(),
+        })
 }
 
 /// Reads the `last` number of the interchange format.
@@ -131,7 +129,12 @@ impl fmt::Display for Position {
             }
             write!(f, "{p}")?;
         }
-        write!(f, ";{};{}", self.side().index(), last_to_number(self.last()))
+        write!(
+            f,
+            ";{};{}",
+            self.side().index(),
+            last_to_number(self.last())
+        )
     }
 }
 
@@ -156,9 +159,18 @@ mod tests {
     fn reports_bad_text() {
         let e = |s: &str| s.parse::<Position>().unwrap_err().to_string();
         assert_eq!(e("1,2,x,4"), "board entry 'x' is not a number");
-        assert_eq!(e("2,1,4,3;2"), "side '2' must be 0 (甲, odd) or 1 (乙, even)");
-        assert_eq!(e("2,1,4,3;0;9"), "last move 9 is not a piece of this board, 0, -1 or -2");
-        assert_eq!(e("2,1,4,3;0;0;0"), "expected 'board;side;last' but found 4 parts separated by ';'");
+        assert_eq!(
+            e("2,1,4,3;2"),
+            "side '2' must be 0 (甲, odd) or 1 (乙, even)"
+        );
+        assert_eq!(
+            e("2,1,4,3;0;9"),
+            "last move 9 is not a piece of this board, 0, -1 or -2"
+        );
+        assert_eq!(
+            e("2,1,4,3;0;0;0"),
+            "expected 'board;side;last' but found 4 parts separated by ';'"
+        );
         assert_eq!(e("1,2,3"), "a board has 4, 6, 8, 10 or 12 slots, not 3");
         assert_eq!(e(""), "board entry '' is not a number");
     }

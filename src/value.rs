@@ -23,8 +23,13 @@ pub enum Value {
 
 impl Value {
     /// All values by code.
-    pub const ALL: [Value; 5] =
-        [Value::NoResult, Value::SelfLose, Value::BothLose, Value::BothWin, Value::SelfWin];
+    pub const ALL: [Value; 5] = [
+        Value::NoResult,
+        Value::SelfLose,
+        Value::BothLose,
+        Value::BothWin,
+        Value::SelfWin,
+    ];
 
     /// The code stored in tables and printed in JSON (0..=4).
     #[inline]
@@ -112,7 +117,13 @@ mod tests {
         v.sort();
         assert_eq!(
             v,
-            [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin]
+            [
+                Value::SelfLose,
+                Value::NoResult,
+                Value::BothLose,
+                Value::BothWin,
+                Value::SelfWin
+            ]
         );
         for x in Value::ALL {
             assert_eq!(x.flip().flip(), x);

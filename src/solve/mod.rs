@@ -1,0 +1,407 @@
+//! Exact solving of any position: every reachable state is enumerated
+//! ([`reach`]) and solved signature by signature, from the last ones back to
+//! the root, with the retrograde core ([`retro`]). A solved signature keeps
+//! one [`Summary`] per node, from which the score of each of its states is
+//! read.
+
+mod expand;
+mod node;
+mod reach;
+mod retro;
+mod score;
+mod sig;
+mod summary;
+mod table;
+
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::moves::{Move, PassRule};
+use crate::position::{Last, Position};
+use crate::value::Value;
+
+pub use self::expand::{Child, expand, mover_complete};
+pub use self::node::{NodeMoves, inside_parent, last_bit, last_of_bit, node_key, node_position};
+pub use self::reach::{Reached, SigStates};
+pub use self::retro::{Graph, Init};
+pub use self::score::Score;
+pub use self::sig::{SigKey, order_key, signature};
+pub use self::summary::{DOUBLE_PASS, Summary};
+pub use self::table::NodeTable;
+
+/// Every state reachable from a root, with its score.
+#[derive(Debug)]
+pub struct Solution {
+    reached: Reached,
+    /// Time spent enumerating and solving.
+    pub timing: (Duration, Duration),
+}
+
+/// A legal move with the state it leads to and its score for the mover.
+#[derive(Debug, Clone, Copy)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it leads to.
+    pub child: Position,
+    /// Its score from the mover's view (depth counts this move).
+    pub score: Score,
+}
+
+/// Solves every state reachable from `root` under `rule`. `bar`, if given,
+/// shows the progress (its length is set here).
+pub fn solve(root: &Position, rule: PassRule, bar: Option<&ProgressBar>) -> Solution {
+    let start = Instant::now();
+    let mut reached = if root.last() == Last::DoublePass {
+        let (sigs, index) = (Vec::new(), Default::default());
+        Reached {
+            n: root.slots(),
+            rule,
+            sigs,
+            index,
+            double_passes: 1,
+        }
+    } else {
+        reach::reach(root, rule, |total| {
+            if let Some(b) = bar {
+                b.set_message(format!("enumerating: {total} states"));
+            }
+        })
+    };
+    let enumerated = start.elapsed();
+    if let Some(b) = bar {
+        b.set_length(reached.states() as u64);
+        b.set_position(0);
+        b.set_message("solving");
+    }
+    // Signatures of one order key never lead to each other: solve each such
+    // group in parallel, the last group first, reading the later ones.
+    let mut end = reached.sigs.len();
+    while end > 0 {
+        let key = order_key(reached.sigs[end - 1].key);
+        let mut begin = end - 1;
+        while begin > 0 && order_key(reached.sigs[begin - 1].key) == key {
+            begin -= 1;
+        }
+        let (head, later) = reached.sigs.split_at_mut(end);
+        let view = Later {
+            sigs: later,
+            offset: end,
+            index: &reached.index,
+        };
+        head[begin..].par_iter_mut().for_each(|sig| {
+            let states = solve_signature(sig, reached.n, rule, &view);
+            if let Some(b) = bar {
+                b.inc(states as u64);
+            }
+        });
+        end = begin;
+    }
+    let solved = start.elapsed() - enumerated;
+    Solution {
+        reached,
+        timing: (enumerated, solved),
+    }
+}
+
+/// The signatures solved already (those after the current group).
+struct Later<'a> {
+    sigs: &'a [SigStates],
+    offset: usize,
+    index: &'a rustc_hash::FxHashMap<SigKey, usize>,
+}
+
+/// Below this many items a signature is handled by one thread (the
+/// signatures of a level already run in parallel).
+const PARALLEL_MIN: usize = 1 << 14;
+
+/// Solves one signature and stores its summaries; returns its state count.
+fn solve_signature(sig: &mut SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> usize {
+    let g = ReachGraph::new(sig, n, rule, later);
+    let scores = retro::solve(&g);
+    let summaries: Vec<Summary> = (0..sig.table.slots())
+        .map(|slot| g.summary(slot, &scores))
+        .collect();
+    let states = scores.len();
+    drop(g);
+    for (slot, s) in summaries.iter().enumerate() {
+        if sig.table.mask(slot) != 0 {
+            sig.table.set_summary(slot, s);
+        }
+    }
+    states
+}
+
+impl Solution {
+    /// Number of stored states (double passes excluded).
+    pub fn states(&self) -> usize {
+        self.reached.states()
+    }
+
+    /// Number of nodes (boards with a side to move) among the states.
+    pub fn nodes(&self) -> usize {
+        self.reached.sigs.iter().map(|s| s.table.len()).sum()
+    }
+
+    /// Number of reachable terminal states after two passes.
+    pub fn double_passes(&self) -> usize {
+        self.reached.double_passes
+    }
+
+    /// Number of signatures.
+    pub fn signatures(&self) -> usize {
+        self.reached.sigs.len()
+    }
+
+    /// The score of a reachable state (`None` if it was not reached).
+    pub fn score(&self, pos: &Position) -> Option<Score> {
+        if pos.last() == Last::DoublePass {
+            return Some(Score::terminal(Value::BothLose));
+        }
+        let (i, slot) = self.reached.locate(pos)?;
+        Some(
+            self.reached.sigs[i]
+                .table
+                .summary(slot)
+                .score(pos.last(), self.reached.rule),
+        )
+    }
+
+    /// Every legal move of a reachable state with its score, best first
+    /// (stable among equals, in move order).
+    pub fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
+        let mut out: Vec<ScoredMove> = pos
+            .legal_moves(self.reached.rule)
+            .iter()
+            .map(|&mv| {
+                let child = pos.play_unchecked(mv);
+                let cs = self
+                    .score(&child)
+                    .expect("children of reached states are reached");
+                ScoredMove {
+                    mv,
+                    child,
+                    score: Score::from_child(cs, child.side() == pos.side()),
+                }
+            })
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.score));
+        out
+    }
+
+    /// A line of best play from `pos` to the end of the game (empty for a
+    /// finished game or a no-result state, which has no end). Each move
+    /// lowers the depth by one, so the line ends.
+    pub fn line(&self, pos: &Position) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut cur = *pos;
+        while let Some(best) = self.moves(&cur).first().copied() {
+            if best.score.value == Value::NoResult {
+                break;
+            }
+            line.push(best.mv);
+            cur = best.child;
+        }
+        line
+    }
+
+    /// All reachable states with their scores (double passes excluded).
+    pub fn iter(&self) -> impl Iterator<Item = (Position, Score)> + '_ {
+        let (n, rule) = (self.reached.n, self.reached.rule);
+        self.reached.sigs.iter().flat_map(move |sig| {
+            (0..sig.table.slots()).flat_map(move |slot| {
+                let key = sig.table.key(slot);
+                let summary = sig.table.summary(slot);
+                bits(sig.table.mask(slot)).map(move |bit| {
+                    let last = last_of_bit(bit);
+                    (node_position(n, key, last), summary.score(last, rule))
+                })
+            })
+        })
+    }
+}
+
+/// The single bits of `mask`, lowest first.
+fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let bit = mask & mask.wrapping_neg();
+        mask &= mask - 1;
+        Some(bit)
+    })
+}
+
+/// One signature of a [`Reached`] set as a [`Graph`]. States are numbered
+/// slot by slot, by `last` bit within a slot.
+struct ReachGraph<'a> {
+    table: &'a NodeTable,
+    n: u8,
+    rule: PassRule,
+    /// Per table slot.
+    nodes: Vec<NodeMoves>,
+    /// Per table slot, its first state.
+    first: Vec<u32>,
+    /// Per state, its table slot.
+    slot_of: Vec<u32>,
+}
+
+impl<'a> ReachGraph<'a> {
+    fn new(sig: &'a SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> Self {
+        // Children of one node mostly go to a few signatures: a small
+        // direct-mapped cache per worker saves most index lookups.
+        let exits = |cache: &mut [(SigKey, usize); 64], children: &[Child], out: &mut [Score]| {
+            let mut at = [0usize; 20];
+            for (c, a) in children.iter().zip(&mut at) {
+                let way = &mut cache[(c.sig.wrapping_mul(0x9E37_79B9) >> 26) as usize];
+                if way.0 != c.sig {
+                    *way = (c.sig, later.index[&c.sig] - later.offset);
+                }
+                *a = way.1;
+            }
+            // Touch every child's slot first, so that the cache misses
+            // overlap instead of following one another.
+            let touched = children
+                .iter()
+                .zip(&at)
+                .fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
+            std::hint::black_box(touched);
+            for ((c, &j), o) in children.iter().zip(&at).zip(out.iter_mut()) {
+                let table = &later.sigs[j].table;
+                let slot = table.find(c.key).expect("every child was reached");
+                *o = table.summary(slot).score(c.pos.last(), rule);
+            }
+        };
+        let table = &sig.table;
+        let node = |cache: &mut [(SigKey, usize); 64], slot: usize| {
+            if table.mask(slot) == 0 {
+                return NodeMoves::default();
+            }
+            let key = table.key(slot);
+            let pos = node_position(n, key, Last::None);
+            // A node whose only state is banned from walking p never walks p.
+            let mask = table.mask(slot);
+            let skip = if mask.count_ones() == 1 && mask & 1 == 0 {
+                mask & 0x1ffe
+            } else {
+                0
+            };
+            NodeMoves::new(&pos, sig.key, key, skip, |c, out| exits(cache, c, out))
+        };
+        let slots = table.slots();
+        let nodes: Vec<NodeMoves> = if slots < PARALLEL_MIN {
+            let mut cache = [(SigKey::MAX, 0); 64];
+            (0..slots).map(|slot| node(&mut cache, slot)).collect()
+        } else {
+            (0..slots)
+                .into_par_iter()
+                .map_init(|| [(SigKey::MAX, 0); 64], node)
+                .collect()
+        };
+        let (first, states) = table.first_states();
+        let mut slot_of = Vec::with_capacity(states);
+        for slot in 0..slots {
+            for _ in 0..table.mask(slot).count_ones() {
+                slot_of.push(slot as u32);
+            }
+        }
+        ReachGraph {
+            table,
+            n,
+            rule,
+            nodes,
+            first,
+            slot_of,
+        }
+    }
+
+    /// The slot of state `s` and its `last`.
+    fn state(&self, s: usize) -> (usize, Last) {
+        let slot = self.slot_of[s] as usize;
+        let k = s - self.first[slot] as usize;
+        let bit = bits(self.table.mask(slot))
+            .nth(k)
+            .expect("state within its node");
+        (slot, last_of_bit(bit))
+    }
+
+    /// The id of the state `pos` of this signature, if reached.
+    fn state_id(&self, pos: &Position) -> Option<usize> {
+        let slot = self.table.find(node_key(pos))?;
+        let mask = self.table.mask(slot);
+        let bit = last_bit(pos.last());
+        (mask & bit != 0)
+            .then(|| self.first[slot] as usize + (mask & (bit - 1)).count_ones() as usize)
+    }
+
+    /// The summary of the node in `slot`, given the scores of all states.
+    fn summary(&self, slot: usize, scores: &[u16]) -> Summary {
+        let node = &self.nodes[slot];
+        if self.table.mask(slot) == 0 {
+            return Summary::default();
+        }
+        if let Some(t) = node.terminal {
+            return Summary::ended(t);
+        }
+        // Moves into states that were not reached are moves no reached
+        // state of this node can play: they are left out.
+        let score = |pos: &Position| {
+            let id = self.state_id(pos)?;
+            Some(Score::from_child(
+                Score::unpack(scores[id]).expect("solved"),
+                false,
+            ))
+        };
+        let pos = node_position(self.n, self.table.key(slot), Last::None);
+        let mut summary = node.exits;
+        let mut inside = node.inside;
+        while inside != 0 {
+            let p = inside.trailing_zeros() as u8;
+            inside &= inside - 1;
+            if let Some(s) = score(&pos.play_unchecked(Move::Walk(p))) {
+                summary.offer(s, p);
+            }
+        }
+        summary.pass = score(&pos.play_unchecked(Move::Pass));
+        summary
+    }
+}
+
+impl Graph for ReachGraph<'_> {
+    fn len(&self) -> usize {
+        self.slot_of.len()
+    }
+
+    fn init(&self, s: usize) -> Init {
+        let (slot, last) = self.state(s);
+        self.nodes[slot].init(last, self.rule)
+    }
+
+    fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
+        let (slot, last) = self.state(s);
+        let pos = node_position(self.n, self.table.key(slot), last);
+        let Some((parent, excluded)) = inside_parent(&pos) else {
+            return;
+        };
+        let Some(pslot) = self.table.find(node_key(&parent)) else {
+            return;
+        };
+        let node = &self.nodes[pslot];
+        if node.terminal.is_some() {
+            return;
+        }
+        let first = self.first[pslot] as usize;
+        for (k, bit) in bits(self.table.mask(pslot)).enumerate() {
+            if bit & excluded != 0 {
+                continue;
+            }
+            if last == Last::Pass && !node.may_pass(last_of_bit(bit), self.rule) {
+                continue;
+            }
+            f(first + k);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Nodes: a board with its side to move, standing for every state that
+//! differs only in `last`.
+//!
+//! A state's moves are its node's moves minus the banned walk, with the pass
+//! depending on whether the previous ply was a pass (SCALE.md, Storage
+//! thoughts). So the moves, and the lookups of the children that leave the
+//! signature, are computed once per node ([`NodeMoves`]), and each state's
+//! start for the retrograde core is read off it ([`NodeMoves::init`]).
+//!
+//! Inside a signature only two kinds of move exist: a walk into an empty
+//! slot that does not fix the piece, and a pass that does not end the game.
+//! Both are undone here ([`inside_parent`]) without any table.
+
+use crate::moves::{Move, PassRule};
+use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::solve::expand::{Child, expand, mover_complete};
+use crate::solve::retro::Init;
+use crate::solve::score::Score;
+use crate::solve::sig::SigKey;
+use crate::solve::summary::{DOUBLE_PASS, Summary};
+use crate::value::Value;
+
+/// The `last` bit of a state within its node: bit 0 none, bit p piece p,
+/// bit 13 pass. A double pass is a terminal state and has no bit.
+#[inline]
+pub fn last_bit(last: Last) -> u16 {
+    match last {
+        Last::None => 1,
+        Last::Piece(p) => 1 << p,
+        Last::Pass => 1 << 13,
+        Last::DoublePass => unreachable!("a double pass is never stored"),
+    }
+}
+
+/// The inverse of [`last_bit`] for a single-bit `bit`.
+#[inline]
+pub fn last_of_bit(bit: u16) -> Last {
+    match bit.trailing_zeros() {
+        0 => Last::None,
+        13 => Last::Pass,
+        p => Last::Piece(p as u8),
+    }
+}
+
+/// A node's key: 4 bits per slot, slot 1 lowest, then the side (1 = 乙)
+/// in bit 0.
+#[inline]
+pub fn node_key(pos: &Position) -> u64 {
+    let mut k = 0u64;
+    for (i, &p) in pos.board().iter().enumerate() {
+        k |= u64::from(p) << (4 * i);
+    }
+    k << 1 | pos.side().index() as u64
+}
+
+/// The state of node `key` on an `n`-slot board with this `last`.
+#[inline]
+pub fn node_position(n: u8, key: u64, last: Last) -> Position {
+    let mut board = [0u8; MAX_SLOTS as usize];
+    let bits = key >> 1;
+    for (i, cell) in board.iter_mut().enumerate().take(n as usize) {
+        *cell = (bits >> (4 * i) & 15) as u8;
+    }
+    let side = if key & 1 == 0 {
+        crate::side::Side::Jia
+    } else {
+        crate::side::Side::Yi
+    };
+    Position {
+        n,
+        board,
+        side,
+        last,
+    }
+}
+
+/// The most walks and placements a node can have.
+const MAX_CHILDREN: usize = MAX_SLOTS as usize + MAX_SLOTS as usize / 2;
+
+/// A node's moves and the scores of those that leave the signature.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NodeMoves {
+    /// The end of the game, if the mover is complete (RULES.md); then the
+    /// node has no moves and the other fields are empty.
+    pub terminal: Option<Score>,
+    /// Pieces that may walk (bit p), ignoring any ban.
+    pub walks: u16,
+    /// The walks that stay inside the signature.
+    pub inside: u16,
+    /// Whether the mover has a piece to place.
+    pub places: bool,
+    /// The moves that leave the signature (no pass).
+    pub exits: Summary,
+}
+
+impl NodeMoves {
+    /// Analyses node `pos` (its `last` is ignored) of signature `sig`;
+    /// `exits` fills in the scores of the children outside the signature
+    /// (from each child's mover's view), all at once so that it can
+    /// overlap their memory accesses. The walks in `skip` (bit p) are
+    /// counted as walks but not scored: no state of interest plays them.
+    pub fn new(
+        pos: &Position,
+        sig: SigKey,
+        key: u64,
+        skip: u16,
+        exits: impl FnOnce(&[Child], &mut [Score]),
+    ) -> Self {
+        let mut node = NodeMoves::default();
+        if mover_complete(pos, sig) {
+            let pos = Position {
+                last: Last::None,
+                ..*pos
+            };
+            let outcome = pos.outcome().expect("a complete mover has ended the game");
+            node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
+            return node;
+        }
+        let filler = Child {
+            mv: Move::Pass,
+            pos: *pos,
+            sig,
+            key,
+            inside: true,
+        };
+        let mut children = [filler; MAX_CHILDREN];
+        let mut len = 0;
+        expand(pos, sig, key, |c| {
+            match c.mv {
+                Move::Walk(p) => {
+                    node.walks |= 1 << p;
+                    if skip & 1 << p != 0 {
+                        return;
+                    }
+                    if c.inside {
+                        node.inside |= 1 << p;
+                        return;
+                    }
+                }
+                _ => node.places = true,
+            }
+            children[len] = c;
+            len += 1;
+        });
+        let children = &children[..len];
+        let mut scores = [Score::terminal(Value::NoResult); MAX_CHILDREN];
+        exits(children, &mut scores[..len]);
+        for (c, &s) in children.iter().zip(&scores) {
+            let piece = match c.mv {
+                Move::Walk(p) => p,
+                _ => 0,
+            };
+            node.exits
+                .offer(Score::from_child(s, c.pos.side == pos.side), piece);
+        }
+        node
+    }
+
+    /// Whether the state with this `last` may pass.
+    #[inline]
+    pub fn may_pass(&self, last: Last, rule: PassRule) -> bool {
+        match rule {
+            PassRule::Always => true,
+            PassRule::WhenStuck => {
+                let banned = match last {
+                    Last::Piece(p) => 1 << p,
+                    _ => 0,
+                };
+                !self.places && self.walks & !banned == 0
+            }
+        }
+    }
+
+    /// How the state with this `last` starts the retrograde analysis.
+    pub fn init(&self, last: Last, rule: PassRule) -> Init {
+        if let Some(t) = self.terminal {
+            return Init::Terminal(t);
+        }
+        let banned = match last {
+            Last::Piece(p) => p,
+            _ => 0,
+        };
+        let mut exit = self.exits.best_unbanned(last);
+        let mut children = (self.inside & !(1u16 << banned)).count_ones() as u8;
+        if self.may_pass(last, rule) {
+            if last == Last::Pass {
+                exit = exit.max(Some(DOUBLE_PASS));
+            } else {
+                children += 1;
+            }
+        }
+        Init::Open { exit, children }
+    }
+}
+
+/// The value of a finished game for the side to move.
+pub fn terminal_value(pos: &Position, outcome: crate::position::Outcome) -> Value {
+    use crate::position::Outcome;
+    match outcome {
+        Outcome::BothWin => Value::BothWin,
+        Outcome::BothLose => Value::BothLose,
+        Outcome::Win(side) if side == pos.side => Value::SelfWin,
+        Outcome::Win(_) => Value::SelfLose,
+    }
+}
+
+/// The node every in-signature parent of state `pos` belongs to, and the
+/// `last` bits of that node's states that cannot make the move (the caller
+/// also checks terminal nodes and, under [`PassRule::WhenStuck`], passes).
+///
+/// - `last` = piece p: p walked from its origin into an empty slot; the
+///   parent node has p back on the origin, the other side to move, and its
+///   states with `last` = p could not walk p.
+/// - `last` = pass: the same board with the other side to move; its states
+///   after a pass would have ended the game instead.
+/// - otherwise: no parent inside the signature.
+#[inline]
+pub fn inside_parent(pos: &Position) -> Option<(Position, u16)> {
+    match pos.last {
+        Last::Piece(p) => {
+            let t = pos.slot_of(p).expect("last piece on board");
+            let o = walk_origin(pos.n, t, p);
+            if o == p {
+                return None; // p would have been fixed there
+            }
+            let mut parent = *pos;
+            parent.board[t as usize - 1] = 0;
+            parent.board[o as usize - 1] = p;
+            parent.side = pos.side.other();
+            parent.last = Last::None;
+            Some((parent, 1 << p))
+        }
+        Last::Pass => {
+            let parent = Position {
+                side: pos.side.other(),
+                last: Last::None,
+                ..*pos
+            };
+            Some((parent, 1 << 13))
+        }
+        Last::None | Last::DoublePass => None,
+    }
+}

@@ -1,0 +1,259 @@
+//! The retrograde core: solves one signature's states given the scores of
+//! the moves that leave it.
+//!
+//! Both `solve` (reachable states of one position) and the tablebase
+//! generator (every state of a signature) present a signature as a
+//! [`Graph`]: per state either a terminal score or the best score among its
+//! exits (moves to other signatures, already solved) and the number of its
+//! in-signature children, plus the in-signature parents of any state.
+//! Cycles exist only inside a signature (SCALE.md), so these are all the
+//! core needs.
+//!
+//! The phases follow RULES.md's two-layer definition, each a bucket queue by
+//! depth so that depths come out exact (the winner ends as fast as it can,
+//! the loser lasts as long as it can, both-win and both-lose by the
+//! shortest path):
+//! 1. forced wins and losses (attractors for both sides at once, seen from
+//!    the mover: a state is won if some child is lost for its mover, lost
+//!    if every child is won for its mover);
+//! 2. among the rest, both-win where a both-win end is reachable;
+//! 3. among the rest, both-lose where a both-lose end is reachable;
+//! 4. the rest is no-result.
+
+use rayon::prelude::*;
+
+use crate::solve::score::Score;
+use crate::value::Value;
+
+/// How a state starts the analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Init {
+    /// The game is over in this state.
+    Terminal(Score),
+    /// The game goes on.
+    Open {
+        /// The best score (mover's view, depth counted) among the moves
+        /// that leave the signature, a double pass included; `None` if
+        /// every move stays inside.
+        exit: Option<Score>,
+        /// The number of moves that stay inside the signature.
+        children: u8,
+    },
+}
+
+/// One signature's states, numbered `0..len()`, as the core sees them.
+pub trait Graph: Sync {
+    /// Number of states.
+    fn len(&self) -> usize;
+
+    /// Whether there are no states.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How state `s` starts.
+    fn init(&self, s: usize) -> Init;
+
+    /// Calls `f` once for every in-signature move that leads to `s`, with
+    /// the state it starts from. The edges must be those counted by
+    /// [`Init::Open::children`].
+    fn parents(&self, s: usize, f: &mut dyn FnMut(usize));
+}
+
+/// Marks a state whose score is not known yet (value code 7).
+const UNKNOWN: u16 = u16::MAX;
+
+/// Marks a state that can never be lost (it has a move that is not a loss).
+const CANNOT_LOSE: u8 = u8::MAX;
+
+/// Solves every state of `g`; returns the packed scores ([`Score::pack`]).
+pub fn solve(g: &impl Graph) -> Vec<u16> {
+    let n = g.len();
+    let inits: Vec<Init> = if n < 1 << 14 {
+        (0..n).map(|s| g.init(s)).collect()
+    } else {
+        (0..n).into_par_iter().map(|s| g.init(s)).collect()
+    };
+    let mut core = Core {
+        done: vec![UNKNOWN; n],
+        pending: vec![UNKNOWN; n],
+        buckets: Vec::new(),
+    };
+    core.wins_and_losses(g, &inits);
+    for value in [Value::BothWin, Value::BothLose] {
+        core.cooperative(g, &inits, value);
+    }
+    let no_result = Score::terminal(Value::NoResult).pack();
+    for d in &mut core.done {
+        if *d == UNKNOWN {
+            *d = no_result;
+        }
+    }
+    core.done
+}
+
+/// The working arrays, one entry per state.
+struct Core {
+    /// Final packed scores, [`UNKNOWN`] until decided.
+    done: Vec<u16>,
+    /// Best candidate so far (packed), [`UNKNOWN`] if none.
+    pending: Vec<u16>,
+    /// `buckets[d]`: states whose candidate has depth `d` (may be stale).
+    buckets: Vec<Vec<u32>>,
+}
+
+impl Core {
+    fn push(&mut self, s: usize, score: Score) {
+        self.pending[s] = score.pack();
+        let d = score.depth as usize;
+        if self.buckets.len() <= d {
+            self.buckets.resize_with(d + 1, Vec::new);
+        }
+        self.buckets[d].push(s as u32);
+    }
+
+    /// Offers `score` to the undecided state `s`; keeps the better one.
+    fn offer(&mut self, s: usize, score: Score) {
+        if self.done[s] != UNKNOWN {
+            return;
+        }
+        match Score::unpack(self.pending[s]) {
+            Some(old) if old >= score => {}
+            _ => self.push(s, score),
+        }
+    }
+
+    /// Finalizes the states of bucket `d` whose candidate is still current
+    /// and returns them with their scores.
+    fn settle(&mut self, d: usize) -> Vec<(usize, Score)> {
+        let mut out = Vec::new();
+        for s in std::mem::take(&mut self.buckets[d]) {
+            let s = s as usize;
+            if self.done[s] != UNKNOWN {
+                continue;
+            }
+            match Score::unpack(self.pending[s]) {
+                Some(p) if p.depth as usize == d => {
+                    self.done[s] = self.pending[s];
+                    out.push((s, p));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Phase 1: forced wins and losses for both sides.
+    fn wins_and_losses(&mut self, g: &impl Graph, inits: &[Init]) {
+        let n = inits.len();
+        let mut counter = vec![CANNOT_LOSE; n];
+        let mut loss_depth = vec![0u16; n];
+        for (s, init) in inits.iter().enumerate() {
+            match *init {
+                Init::Terminal(score) => self.push(s, score),
+                Init::Open { exit, children } => {
+                    if let Some(e) = exit.filter(|e| e.value == Value::SelfWin) {
+                        self.push(s, e);
+                    }
+                    if exit.is_none_or(|e| e.value == Value::SelfLose) {
+                        counter[s] = children;
+                        loss_depth[s] = exit.map_or(0, |e| e.depth);
+                        if children == 0 {
+                            let lose = Score {
+                                value: Value::SelfLose,
+                                depth: loss_depth[s],
+                            };
+                            self.push(s, lose);
+                        }
+                    }
+                }
+            }
+        }
+        let mut parents = Vec::new();
+        let mut d = 0;
+        while d < self.buckets.len() {
+            for (s, score) in self.settle(d) {
+                parents.clear();
+                g.parents(s, &mut |p| parents.push(p));
+                let next = score.depth + 1;
+                match score.value {
+                    Value::SelfLose => {
+                        for &p in &parents {
+                            self.offer(
+                                p,
+                                Score {
+                                    value: Value::SelfWin,
+                                    depth: next,
+                                },
+                            );
+                        }
+                    }
+                    Value::SelfWin => {
+                        for &p in &parents {
+                            if counter[p] == CANNOT_LOSE || self.done[p] != UNKNOWN {
+                                continue;
+                            }
+                            counter[p] -= 1;
+                            loss_depth[p] = loss_depth[p].max(next);
+                            if counter[p] == 0 {
+                                let lose = Score {
+                                    value: Value::SelfLose,
+                                    depth: loss_depth[p],
+                                };
+                                self.push(p, lose);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            d += 1;
+        }
+    }
+
+    /// Phases 2 and 3: among the undecided states, those from which an end
+    /// worth `value` (both-win or both-lose) is reachable through undecided
+    /// states, by the shortest path.
+    fn cooperative(&mut self, g: &impl Graph, inits: &[Init], value: Value) {
+        self.buckets.clear();
+        let mut parents = Vec::new();
+        let mut ends = Vec::new();
+        for (s, init) in inits.iter().enumerate() {
+            if self.done[s] == UNKNOWN {
+                self.pending[s] = UNKNOWN;
+            }
+            match *init {
+                Init::Terminal(t) if t.value == value => ends.push(s),
+                Init::Open { exit: Some(e), .. } if e.value == value && self.done[s] == UNKNOWN => {
+                    self.push(s, e)
+                }
+                _ => {}
+            }
+        }
+        // Games that have ended with `value` pass it on to their parents.
+        for s in ends {
+            parents.clear();
+            g.parents(s, &mut |p| parents.push(p));
+            for &p in &parents {
+                self.offer(p, Score { value, depth: 1 });
+            }
+        }
+        let mut d = 0;
+        while d < self.buckets.len() {
+            for (s, score) in self.settle(d) {
+                parents.clear();
+                g.parents(s, &mut |p| parents.push(p));
+                for &p in &parents {
+                    self.offer(
+                        p,
+                        Score {
+                            value,
+                            depth: score.depth + 1,
+                        },
+                    );
+                }
+            }
+            d += 1;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! A value with its depth, and the order in which a side prefers them.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use crate::value::Value;
+
+/// The value of a state (from the side to move's view) and its depth: the
+/// number of plies to the end of the game under best play.
+///
+/// Invariant (the preference order used everywhere): a higher
+/// [`Value::rank`] is better; among equal values a smaller depth is better,
+/// except for [`Value::SelfLose`], where the loser prefers to last longer.
+/// [`Value::NoResult`] has no end and always has depth 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Score {
+    /// The value.
+    pub value: Value,
+    /// Plies to the end; 0 for a finished game and for no-result.
+    pub depth: u16,
+}
+
+impl Score {
+    /// A finished game's score.
+    pub const fn terminal(value: Value) -> Score {
+        Score { value, depth: 0 }
+    }
+
+    /// The score a move earns the mover when it leads to a state scored
+    /// `child`; `same_side` is true when the mover moves again (an extra
+    /// move), so the child's view is the mover's own.
+    #[inline]
+    pub fn from_child(child: Score, same_side: bool) -> Score {
+        let value = if same_side {
+            child.value
+        } else {
+            child.value.flip()
+        };
+        let depth = if value == Value::NoResult {
+            0
+        } else {
+            child.depth.saturating_add(1)
+        };
+        Score { value, depth }
+    }
+
+    /// Packs into 16 bits: value in the top 3, depth (at most 8191) below.
+    #[inline]
+    pub fn pack(self) -> u16 {
+        debug_assert!(self.depth < 1 << 13, "depth {} does not fit", self.depth);
+        u16::from(self.value.code()) << 13 | self.depth.min((1 << 13) - 1)
+    }
+
+    /// The inverse of [`Score::pack`] (`None` for the codes 5..=7).
+    #[inline]
+    pub fn unpack(bits: u16) -> Option<Score> {
+        Value::from_code((bits >> 13) as u8).map(|value| Score {
+            value,
+            depth: bits & 0x1fff,
+        })
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    /// Preference order; see the type's invariant.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.cmp(&other.value).then_with(|| match self.value {
+            Value::SelfLose => self.depth.cmp(&other.depth),
+            _ => other.depth.cmp(&self.depth),
+        })
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.value == Value::NoResult {
+            write!(f, "{}", self.value)
+        } else {
+            write!(f, "{} in {}", self.value, self.depth)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preference() {
+        let s = |v, d| Score { value: v, depth: d };
+        assert!(s(Value::SelfWin, 9) > s(Value::BothWin, 1));
+        assert!(s(Value::SelfWin, 3) > s(Value::SelfWin, 5));
+        assert!(s(Value::SelfLose, 7) > s(Value::SelfLose, 3));
+        assert!(s(Value::NoResult, 0) > s(Value::SelfLose, 99));
+        assert!(s(Value::BothLose, 2) > s(Value::NoResult, 0));
+        assert_eq!(
+            Score::from_child(s(Value::SelfWin, 4), false),
+            s(Value::SelfLose, 5)
+        );
+        assert_eq!(
+            Score::from_child(s(Value::SelfWin, 4), true),
+            s(Value::SelfWin, 5)
+        );
+        assert_eq!(
+            Score::unpack(s(Value::BothWin, 77).pack()),
+            Some(s(Value::BothWin, 77))
+        );
+    }
+}
