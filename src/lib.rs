@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod cfg;
+pub mod index;
 mod moves;
 mod notation;
 mod position;

@@ -53,23 +53,23 @@ pub struct ScoredMove {
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
 /// shows the progress (its length is set here).
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&ProgressBar>) -> Solution {
+    solve_many(root.slots(), std::slice::from_ref(root), rule, bar)
+}
+
+/// Solves every state reachable from any of the `roots` (all with `n`
+/// slots) at once.
+pub fn solve_many(
+    n: u8,
+    roots: &[Position],
+    rule: PassRule,
+    bar: Option<&ProgressBar>,
+) -> Solution {
     let start = Instant::now();
-    let mut reached = if root.last() == Last::DoublePass {
-        let (sigs, index) = (Vec::new(), Default::default());
-        Reached {
-            n: root.slots(),
-            rule,
-            sigs,
-            index,
-            double_passes: 1,
+    let mut reached = reach::reach(n, roots, rule, |total| {
+        if let Some(b) = bar {
+            b.set_message(format!("enumerating: {total} states"));
         }
-    } else {
-        reach::reach(root, rule, |total| {
-            if let Some(b) = bar {
-                b.set_message(format!("enumerating: {total} states"));
-            }
-        })
-    };
+    });
     let enumerated = start.elapsed();
     if let Some(b) = bar {
         b.set_length(reached.states() as u64);

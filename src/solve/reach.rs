@@ -62,26 +62,23 @@ impl Reached {
     }
 }
 
-/// Enumerates every state reachable from `root` (which must not be a
-/// double pass). `progress` is called with the number of states closed so
+/// Enumerates every state reachable from the `roots` (all with `n` slots;
+/// double passes among them are ended games and are skipped). `progress`
+/// is called with the number of states closed so
 /// far after each level.
 ///
 /// Signatures with the same [`order_key`] (a level) never lead to each
 /// other, so each level is closed in parallel; the children leaving it are
 /// then sorted and merged into the later signatures in parallel too. The
 /// result does not depend on the number of threads.
-pub fn reach(root: &Position, rule: PassRule, mut progress: impl FnMut(usize)) -> Reached {
-    let n = root.slots();
+pub fn reach(
+    n: u8,
+    roots: &[Position],
+    rule: PassRule,
+    mut progress: impl FnMut(usize),
+) -> Reached {
     let mut open: HashMap<SigKey, NodeTable> = HashMap::default();
     let mut levels: BTreeMap<(u32, u32), Vec<SigKey>> = BTreeMap::new();
-    let root_sig = signature(root);
-    open.entry(root_sig)
-        .or_default()
-        .insert(node_key(root), last_bit(root.last()));
-    levels
-        .entry(order_key(root_sig))
-        .or_default()
-        .push(root_sig);
     let mut reached = Reached {
         n,
         rule,
@@ -89,6 +86,18 @@ pub fn reach(root: &Position, rule: PassRule, mut progress: impl FnMut(usize)) -
         index: HashMap::default(),
         double_passes: 0,
     };
+    for root in roots {
+        assert_eq!(root.slots(), n, "all roots have {n} slots");
+        if root.last() == Last::DoublePass {
+            continue;
+        }
+        let sig = signature(root);
+        let table = open.entry(sig).or_insert_with(|| {
+            levels.entry(order_key(sig)).or_default().push(sig);
+            NodeTable::default()
+        });
+        table.insert(node_key(root), last_bit(root.last()));
+    }
     let mut total = 0;
     while let Some((_, mut keys)) = levels.pop_first() {
         keys.sort_unstable();

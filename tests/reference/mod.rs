@@ -344,12 +344,23 @@ fn sweep_to_fixed_point(
 /// `root` is not a valid position, or one of the built-in consistency checks
 /// fails (value = best child value, depth equations, disjoint win sets).
 pub fn ref_solve(root: &str, when_stuck: bool) -> HashMap<String, (u8, Option<u32>)> {
-    let root = parse(root).unwrap_or_else(|e| panic!("bad root '{root}': {e}"));
+    ref_solve_many(&[root], when_stuck)
+}
 
+/// [`ref_solve`] over the union of the states reachable from several roots.
+#[allow(dead_code)]
+pub fn ref_solve_many(roots: &[&str], when_stuck: bool) -> HashMap<String, (u8, Option<u32>)> {
     // Phase 1: enumerate the reachable states, breadth first: state i's
     // children are computed when the scan reaches i.
-    let mut states: Vec<State> = vec![root.clone()];
-    let mut index: HashMap<State, usize> = HashMap::from([(root, 0)]);
+    let mut states: Vec<State> = Vec::new();
+    let mut index: HashMap<State, usize> = HashMap::new();
+    for root in roots {
+        let root = parse(root).unwrap_or_else(|e| panic!("bad root '{root}': {e}"));
+        index.entry(root.clone()).or_insert_with(|| {
+            states.push(root);
+            states.len() - 1
+        });
+    }
     let mut children: Vec<Vec<usize>> = Vec::new();
     while children.len() < states.len() {
         let i = children.len();
