@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod cfg;
+pub mod generate;
 pub mod index;
 mod moves;
 mod notation;
@@ -17,6 +18,7 @@ mod position;
 mod render;
 mod side;
 pub mod solve;
+pub mod table;
 mod value;
 
 pub use crate::cfg::{CfgError, parse_cfg};

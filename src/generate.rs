@@ -1,0 +1,512 @@
+//! Tablebase generation: every state of every signature, solved with the
+//! same retrograde core as `solve` ([`crate::solve::Graph`]).
+//!
+//! Files (one per fixed set F, see [`crate::table::format`]) are made in
+//! order of decreasing |F|, those with the same |F| in parallel; inside a
+//! file, the sub-tables (one per loose set B) in order of increasing |B|,
+//! those with the same |B| in parallel. A sub-table's moves leave it only
+//! for one with more fixed pieces (an earlier file) or the same fixed
+//! pieces and fewer loose ones (an earlier sub-table of the same file), so
+//! everything a sub-table needs is solved before it.
+//!
+//! Inside a sub-table the states are numbered densely by node (board rank ×
+//! 2 + side) and `last` (none, pass, then each loose piece); a `last` that
+//! no consistent state has is a hole ([`Init::Absent`]).
+//!
+//! Each file is written under a temporary name and renamed when complete,
+//! so an interrupted run leaves no file that looks valid; a new run skips
+//! the files that exist and verify.
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use crate::index::SigIndex;
+use crate::moves::{Move, PassRule};
+use crate::position::{Last, Position, walk_origin};
+use crate::side::Side;
+use crate::solve::{Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, node_key};
+use crate::table::format::{BLOCK, Header, checksum, encode, free_pieces, sub_index, sub_loose};
+use crate::table::{TableError, TableFile, Tablebase, node_number};
+use crate::value::Value;
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The tables root directory (files go to a sub-directory per size and
+    /// pass rule).
+    pub root: PathBuf,
+    /// Slots.
+    pub n: u8,
+    /// Pass rule.
+    pub rule: PassRule,
+    /// Only signatures with at most this many pieces not fixed.
+    pub max_live: u8,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Files generated in this run.
+    pub files_written: usize,
+    /// Files that were complete and verified already.
+    pub files_kept: usize,
+    /// Signatures (sub-tables) generated in this run.
+    pub signatures: usize,
+    /// Nodes (board and side) generated in this run.
+    pub nodes: u64,
+    /// Consistent states generated in this run.
+    pub states: u64,
+    /// States per value code (0..=4) generated in this run.
+    pub counts: [u64; 5],
+    /// Bytes written.
+    pub bytes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// The fixed sets to generate, in dependency order.
+pub fn fixed_sets(n: u8, max_live: u8) -> Vec<u16> {
+    let all = free_pieces(n, 0);
+    let mut sets: Vec<u16> = (0..1u32 << n)
+        .map(|bits| (bits << 1) as u16 & all)
+        .filter(|f| n - f.count_ones() as u8 <= max_live)
+        .collect();
+    sets.sort_by_key(|f| (std::cmp::Reverse(f.count_ones()), *f));
+    sets
+}
+
+/// Number of nodes the files of `sets` hold.
+pub fn nodes_of(n: u8, sets: &[u16]) -> u64 {
+    sets.iter()
+        .map(|&f| {
+            let free = free_pieces(n, f);
+            (0..1usize << free.count_ones())
+                .map(|i| 2 * SigIndex::new(n, f, sub_loose(free, i)).boards())
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// Generates (or completes) the tables of `cfg`. `bar`, if given, counts
+/// nodes (its length is set here).
+///
+/// # Errors
+/// An I/O error, or a table that cannot be read back.
+pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, GenerateError> {
+    let start = Instant::now();
+    let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
+    fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
+    let sets = fixed_sets(cfg.n, cfg.max_live);
+    let mut report = Report::default();
+    // Keep what is complete and verifies; everything else is made again.
+    let mut todo = Vec::new();
+    for &f in &sets {
+        let path = tb.path(f);
+        match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
+            Ok(t) => {
+                tb.insert(f, t);
+                report.files_kept += 1;
+            }
+            Err(_) => todo.push(f),
+        }
+    }
+    if let Some(b) = bar {
+        b.set_length(nodes_of(cfg.n, &todo));
+    }
+    for group in todo.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+        let made: Vec<(u16, FileReport)> = group
+            .par_iter()
+            .map(|&f| write_file(cfg, &tb, f, bar).map(|r| (f, r)))
+            .collect::<Result<_, _>>()?;
+        for (f, r) in made {
+            let t =
+                TableFile::open(&tb.path(f), cfg.n, cfg.rule, f).map_err(GenerateError::Table)?;
+            tb.insert(f, t);
+            report.files_written += 1;
+            report.signatures += r.signatures;
+            report.nodes += r.nodes;
+            report.states += r.states;
+            report.bytes += r.bytes;
+            for (c, x) in report.counts.iter_mut().zip(r.counts) {
+                *c += x;
+            }
+        }
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// Reading or writing a file.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A table needed as input is damaged.
+    Table(TableError),
+}
+
+impl GenerateError {
+    fn io(path: &Path, source: std::io::Error) -> GenerateError {
+        GenerateError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::Io { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+            GenerateError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+/// What one file holds.
+#[derive(Debug, Default)]
+struct FileReport {
+    signatures: usize,
+    nodes: u64,
+    states: u64,
+    counts: [u64; 5],
+    bytes: u64,
+}
+
+/// Solves every sub-table of fixed set `fixed` and writes the file.
+fn write_file(
+    cfg: &Config,
+    tb: &Tablebase,
+    fixed: u16,
+    bar: Option<&ProgressBar>,
+) -> Result<FileReport, GenerateError> {
+    let n = cfg.n;
+    let free = free_pieces(n, fixed);
+    let subs = 1usize << free.count_ones();
+    let mut order: Vec<usize> = (0..subs).collect();
+    order.sort_by_key(|&i| (i.count_ones(), i));
+    let mut done: Vec<Option<Sub>> = (0..subs).map(|_| None).collect();
+    let mut report = FileReport::default();
+    for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+        let made: Vec<(usize, Sub, [u64; 5])> = group
+            .par_iter()
+            .map(|&i| {
+                let ctx = Context {
+                    n,
+                    rule: cfg.rule,
+                    fixed,
+                    free,
+                    tb,
+                    done: &done,
+                };
+                let (sub, counts) = solve_sub(&ctx, sub_loose(free, i))?;
+                if let Some(b) = bar {
+                    b.inc(sub.summaries.len() as u64);
+                }
+                Ok((i, sub, counts))
+            })
+            .collect::<Result<_, TableError>>()
+            .map_err(GenerateError::Table)?;
+        for (i, sub, counts) in made {
+            report.signatures += 1;
+            report.nodes += sub.summaries.len() as u64;
+            for (c, x) in report.counts.iter_mut().zip(counts) {
+                *c += x;
+            }
+            done[i] = Some(sub);
+        }
+    }
+    report.states = report.counts.iter().sum();
+    let header = Header {
+        n,
+        rule: cfg.rule,
+        fixed,
+        nodes: done
+            .iter()
+            .map(|s| s.as_ref().expect("all solved").summaries.len() as u64)
+            .collect(),
+    };
+    let path = tb.path(fixed);
+    report.bytes = write_atomically(&path, &header, done.iter().flatten())?;
+    Ok(report)
+}
+
+/// Writes header, records, block checksums and the final checksum to a
+/// temporary file, syncs it and renames it to `path`; returns the size.
+fn write_atomically<'a>(
+    path: &Path,
+    header: &Header,
+    subs: impl Iterator<Item = &'a Sub>,
+) -> Result<u64, GenerateError> {
+    let tmp = path.with_extension("cctb.tmp");
+    let io = |e| GenerateError::io(&tmp, e);
+    let file = fs::File::create(&tmp).map_err(io)?;
+    let mut w = BufWriter::with_capacity(1 << 20, file);
+    let head = header.to_bytes();
+    w.write_all(&head).map_err(io)?;
+    let mut block = Vec::with_capacity(BLOCK);
+    let mut sums = Vec::new();
+    for sub in subs {
+        for s in &sub.summaries {
+            block.extend_from_slice(&encode(s));
+            if block.len() == BLOCK {
+                w.write_all(&block).map_err(io)?;
+                sums.extend_from_slice(&checksum(&block).to_le_bytes());
+                block.clear();
+            }
+        }
+    }
+    if !block.is_empty() {
+        w.write_all(&block).map_err(io)?;
+        sums.extend_from_slice(&checksum(&block).to_le_bytes());
+    }
+    w.write_all(&sums).map_err(io)?;
+    let mut whole = head;
+    whole.extend_from_slice(&sums);
+    w.write_all(&checksum(&whole).to_le_bytes()).map_err(io)?;
+    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    fs::rename(&tmp, path).map_err(|e| GenerateError::io(path, e))?;
+    Ok(header.file_len() as u64)
+}
+
+/// A solved sub-table, kept in memory until its file is written.
+#[derive(Debug)]
+struct Sub {
+    index: SigIndex,
+    summaries: Vec<Summary>,
+}
+
+/// What solving a sub-table reads.
+struct Context<'a> {
+    n: u8,
+    rule: PassRule,
+    fixed: u16,
+    free: u16,
+    tb: &'a Tablebase,
+    done: &'a [Option<Sub>],
+}
+
+impl Context<'_> {
+    /// The score of a child outside the sub-table (mover's view).
+    fn exit(&self, c: &Child) -> Result<Score, TableError> {
+        let (fixed, loose) = ((c.sig >> 16) as u16, c.sig as u16);
+        let summary = if fixed == self.fixed {
+            let sub = self.done[sub_index(self.free, loose)]
+                .as_ref()
+                .expect("smaller loose sets come first");
+            sub.summaries[node_number(&sub.index, &c.pos) as usize]
+        } else {
+            self.tb
+                .summary(&c.pos)?
+                .expect("files with more fixed pieces come first")
+        };
+        Ok(summary.score(c.pos.last(), self.rule))
+    }
+}
+
+/// Solves the sub-table of loose set `loose`; also counts its states by value.
+fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableError> {
+    let index = SigIndex::new(ctx.n, ctx.fixed, loose);
+    let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
+    let nodes = 2 * index.boards() as usize;
+    let node_at = |node: usize| {
+        let board = index.unrank(node as u64 / 2);
+        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
+        Position {
+            n: ctx.n,
+            board,
+            side,
+            last: Last::None,
+        }
+    };
+    let moves: Vec<NodeMoves> = (0..nodes)
+        .into_par_iter()
+        .map(|node| {
+            let pos = node_at(node);
+            let mut err = None;
+            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
+                for (c, o) in children.iter().zip(out.iter_mut()) {
+                    match ctx.exit(c) {
+                        Ok(s) => *o = s,
+                        Err(e) => err = Some(e),
+                    }
+                }
+            });
+            err.map_or(Ok(m), Err)
+        })
+        .collect::<Result<_, _>>()?;
+    let graph = Dense {
+        n: ctx.n,
+        rule: ctx.rule,
+        index: &index,
+        moves,
+        lasts: 2 + index.items().len(),
+    };
+    let scores = crate::solve::retro_solve(&graph);
+    let mut counts = [0u64; 5];
+    for (s, &packed) in scores.iter().enumerate() {
+        if graph.last_of(s).is_some() {
+            counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
+        }
+    }
+    let summaries: Vec<Summary> = (0..nodes)
+        .into_par_iter()
+        .map(|node| graph.summary(node, &scores))
+        .collect();
+    Ok((Sub { index, summaries }, counts))
+}
+
+/// One sub-table with all its states, as a [`Graph`].
+struct Dense<'a> {
+    n: u8,
+    rule: PassRule,
+    index: &'a SigIndex,
+    moves: Vec<NodeMoves>,
+    /// `last` values per node: none, pass, then one per loose piece.
+    lasts: usize,
+}
+
+impl Dense<'_> {
+    fn position(&self, node: usize, last: Last) -> Position {
+        let board = self.index.unrank(node as u64 / 2);
+        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
+        Position {
+            n: self.n,
+            board,
+            side,
+            last,
+        }
+    }
+
+    /// The `last` of state `s`, `None` for a hole.
+    fn last_of(&self, s: usize) -> Option<Last> {
+        let (node, l) = (s / self.lasts, s % self.lasts);
+        match l {
+            0 => Some(Last::None),
+            1 => Some(Last::Pass),
+            _ => {
+                let p = self.index.items()[l - 2];
+                let board = self.index.unrank(node as u64 / 2);
+                let slot = board
+                    .iter()
+                    .position(|&x| x == p)
+                    .expect("loose piece on board") as u8
+                    + 1;
+                let origin = walk_origin(self.n, slot, p);
+                (p != self.n && board[origin as usize - 1] == 0).then_some(Last::Piece(p))
+            }
+        }
+    }
+
+    /// The state number of `pos` (a state of this sub-table).
+    fn state(&self, pos: &Position) -> usize {
+        let node = node_number(self.index, pos) as usize;
+        let l = match pos.last() {
+            Last::None => 0,
+            Last::Pass => 1,
+            Last::Piece(p) => {
+                2 + self
+                    .index
+                    .items()
+                    .iter()
+                    .position(|&x| x == p)
+                    .expect("loose")
+            }
+            Last::DoublePass => unreachable!("never stored"),
+        };
+        node * self.lasts + l
+    }
+
+    /// The summary of `node` once every state is scored.
+    fn summary(&self, node: usize, scores: &[u16]) -> Summary {
+        let m = &self.moves[node];
+        if let Some(t) = m.terminal {
+            return Summary::ended(t);
+        }
+        let score = |pos: &Position| {
+            Score::from_child(
+                Score::unpack(scores[self.state(pos)]).expect("solved"),
+                false,
+            )
+        };
+        let pos = self.position(node, Last::None);
+        let mut summary = m.exits;
+        let mut inside = m.inside;
+        while inside != 0 {
+            let p = inside.trailing_zeros() as u8;
+            inside &= inside - 1;
+            summary.offer(score(&pos.play_unchecked(Move::Walk(p))), p);
+        }
+        // Under when-stuck the pass counts only where nothing else can be
+        // played ([`Summary::score`]); its child is a state either way.
+        summary.pass = Some(score(&pos.play_unchecked(Move::Pass)));
+        summary
+    }
+}
+
+impl Graph for Dense<'_> {
+    fn len(&self) -> usize {
+        self.moves.len() * self.lasts
+    }
+
+    fn init(&self, s: usize) -> Init {
+        match self.last_of(s) {
+            None => Init::Absent,
+            Some(last) => self.moves[s / self.lasts].init(last, self.rule),
+        }
+    }
+
+    fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
+        let Some(last) = self.last_of(s) else { return };
+        let pos = self.position(s / self.lasts, last);
+        let Some((parent, excluded)) = inside_parent(&pos) else {
+            return;
+        };
+        let pnode = node_number(self.index, &parent) as usize;
+        let m = &self.moves[pnode];
+        if m.terminal.is_some() {
+            return;
+        }
+        for l in 0..self.lasts {
+            let ps = pnode * self.lasts + l;
+            let Some(plast) = self.last_of(ps) else {
+                continue;
+            };
+            if crate::solve::last_bit(plast) & excluded != 0 {
+                continue;
+            }
+            if last == Last::Pass && !m.may_pass(plast, self.rule) {
+                continue;
+            }
+            f(ps);
+        }
+    }
+}
+
+/// Counts of value codes as an array, for printing.
+pub fn value_names() -> [&'static str; 5] {
+    [
+        Value::NoResult,
+        Value::SelfLose,
+        Value::BothLose,
+        Value::BothWin,
+        Value::SelfWin,
+    ]
+    .map(Value::label)
+}

@@ -1,0 +1,29 @@
+//! Read-only memory maps of table files: the only `unsafe` code of the
+//! crate.
+//!
+//! # Safety contract
+//! A mapped file must not be modified or truncated while the map lives:
+//! the bytes would change under the reader, and touching a page that no
+//! longer exists (or cannot be read from the disk) raises SIGBUS. This
+//! program upholds it by writing every table under a temporary name and
+//! renaming it into place only when complete (see `generate`), and by never
+//! opening a finished table for writing; a regenerated table replaces the
+//! old file by rename, which leaves existing maps of the old inode intact.
+//! Only another program editing a table file in place can break it.
+
+#![allow(unsafe_code)]
+
+use std::fs::File;
+use std::io;
+
+use memmap2::Mmap;
+
+/// Maps a finished table file read-only.
+///
+/// # Errors
+/// The operating system refuses the map.
+pub fn map_table(file: &File) -> io::Result<Mmap> {
+    // SAFETY: table files are complete before they get their final name and
+    // are never changed in place (module docs).
+    unsafe { Mmap::map(file) }
+}

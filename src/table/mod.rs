@@ -1,0 +1,355 @@
+//! Reading tablebase files: memory-mapped, validated before use, every
+//! record read through bounds-checked slices and its block's checksum.
+//!
+//! A [`Tablebase`] covers the signatures whose fixed set has a file in its
+//! directory. [`Tablebase::summary`] answers `Ok(None)` for a position whose
+//! file does not exist, and an error for a file that is damaged.
+
+pub mod format;
+mod mmap;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use memmap2::Mmap;
+
+use crate::index::SigIndex;
+use crate::moves::PassRule;
+use crate::position::{Last, Position};
+use crate::solve::{Score, Summary, signature};
+use crate::table::format::{BLOCK, Header, RECORD, checksum, decode, free_pieces, sub_index};
+use crate::value::Value;
+
+/// What went wrong with a table file.
+#[derive(Debug)]
+pub enum TableError {
+    /// The file could not be opened or mapped.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file's bytes are not a valid table (or not the expected one).
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Io { path, source } => {
+                write!(f, "cannot read table {}: {source}", path.display())
+            }
+            TableError::Corrupt { path, what } => {
+                write!(
+                    f,
+                    "corrupt table {}: {what} (delete it and run generate again)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { source, .. } => Some(source),
+            TableError::Corrupt { .. } => None,
+        }
+    }
+}
+
+/// One mapped table file.
+#[derive(Debug)]
+pub struct TableFile {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+    /// Record offset of each sub-table.
+    starts: Vec<usize>,
+    /// Byte offset of the payload.
+    payload: usize,
+    /// The board index of each sub-table, made when first needed.
+    indexes: Vec<OnceLock<SigIndex>>,
+    /// One bit per payload block: its checksum has been verified.
+    verified: Vec<AtomicU64>,
+}
+
+impl TableFile {
+    /// Maps and validates the file at `path`, expected to hold fixed set
+    /// `fixed` for `n` slots and `rule`: header fields, every sub-table size
+    /// against the board index, the file length and the checksum of the
+    /// header and block checksums. Records are checked block by block when
+    /// first read ([`TableFile::verify_all`] checks them all).
+    ///
+    /// # Errors
+    /// [`TableError`] naming what is wrong.
+    pub fn open(path: &Path, n: u8, rule: PassRule, fixed: u16) -> Result<TableFile, TableError> {
+        let corrupt = |what: String| TableError::Corrupt {
+            path: path.to_path_buf(),
+            what,
+        };
+        let file = File::open(path).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let map = mmap::map_table(&file).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let header = Header::parse(&map).map_err(corrupt)?;
+        if (header.n, header.rule, header.fixed) != (n, rule, fixed) {
+            return Err(corrupt(format!(
+                "holds {} slots, {} passes, fixed {:#x}; expected {n}, {}, {fixed:#x}",
+                header.n,
+                header.rule.name(),
+                header.fixed,
+                rule.name()
+            )));
+        }
+        let free = free_pieces(n, fixed);
+        let mut starts = Vec::with_capacity(header.nodes.len());
+        let mut at = 0usize;
+        for (i, &nodes) in header.nodes.iter().enumerate() {
+            let loose = format::sub_loose(free, i);
+            let boards = SigIndex::new(n, fixed, loose).boards();
+            if nodes != 2 * boards {
+                return Err(corrupt(format!(
+                    "sub-table {i} has {nodes} nodes, expected {}",
+                    2 * boards
+                )));
+            }
+            starts.push(at);
+            at += nodes as usize;
+        }
+        if map.len() != header.file_len() {
+            return Err(corrupt(format!(
+                "{} bytes, expected {}",
+                map.len(),
+                header.file_len()
+            )));
+        }
+        let sums_at = map.len() - 8;
+        let stored = u64::from_le_bytes(map[sums_at..].try_into().expect("8 bytes"));
+        let blocks_at = header.len() + header.records() as usize * RECORD;
+        let mut whole = map[..header.len()].to_vec();
+        whole.extend_from_slice(&map[blocks_at..sums_at]);
+        if checksum(&whole) != stored {
+            return Err(corrupt("header checksum mismatch".into()));
+        }
+        let payload = header.len();
+        let indexes = (0..header.nodes.len()).map(|_| OnceLock::new()).collect();
+        let verified = (0..header.blocks().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            map,
+            header,
+            starts,
+            payload,
+            indexes,
+            verified,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Checks the block holding byte `at` of the payload.
+    fn check_block(&self, at: usize) -> Result<(), TableError> {
+        let b = at / BLOCK;
+        let word = &self.verified[b / 64];
+        if word.load(Ordering::Relaxed) >> (b % 64) & 1 == 1 {
+            return Ok(());
+        }
+        let len = self.header.records() as usize * RECORD;
+        let block = &self.map[self.payload + b * BLOCK..self.payload + len.min((b + 1) * BLOCK)];
+        let sums = self.payload + len;
+        let stored = u64::from_le_bytes(
+            self.map[sums + 8 * b..sums + 8 * b + 8]
+                .try_into()
+                .expect("8 bytes"),
+        );
+        if checksum(block) != stored {
+            return Err(TableError::Corrupt {
+                path: self.path.clone(),
+                what: format!("block {b} checksum mismatch"),
+            });
+        }
+        word.fetch_or(1 << (b % 64), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Verifies every block.
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify_all(&self) -> Result<(), TableError> {
+        let len = self.header.records() as usize * RECORD;
+        (0..len.div_ceil(BLOCK)).try_for_each(|b| self.check_block(b * BLOCK))
+    }
+
+    /// The summary of node `node` of the sub-table for loose set `loose`.
+    ///
+    /// # Errors
+    /// A damaged block or record.
+    pub fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        let corrupt = |what: String| TableError::Corrupt {
+            path: self.path.clone(),
+            what,
+        };
+        let nodes = self.header.nodes[sub];
+        if node >= nodes {
+            return Err(corrupt(format!(
+                "node {node} past the {nodes} of sub-table {sub}"
+            )));
+        }
+        let at = (self.starts[sub] + node as usize) * RECORD;
+        self.check_block(at)?;
+        let rec = &self.map[self.payload + at..self.payload + at + RECORD];
+        decode(rec, self.header.n)
+            .ok_or_else(|| corrupt(format!("invalid record {node} of sub-table {sub}")))
+    }
+
+    /// The board index of sub-table `sub`.
+    pub fn board_index(&self, sub: usize) -> &SigIndex {
+        self.indexes[sub].get_or_init(|| {
+            let loose = format::sub_loose(free_pieces(self.header.n, self.header.fixed), sub);
+            SigIndex::new(self.header.n, self.header.fixed, loose)
+        })
+    }
+}
+
+/// The node number of `pos` in its sub-table, given that sub-table's index.
+#[inline]
+pub fn node_number(index: &SigIndex, pos: &Position) -> u64 {
+    index.rank(pos.board()) * 2 + pos.side().index() as u64
+}
+
+/// The tables of one board size and pass rule in one directory.
+#[derive(Debug)]
+pub struct Tablebase {
+    dir: PathBuf,
+    n: u8,
+    rule: PassRule,
+    files: HashMap<u16, Option<TableFile>>,
+}
+
+impl Tablebase {
+    /// The tables for `n` slots and `rule` under the tables root `root`
+    /// (files are opened when first needed).
+    pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
+        Tablebase {
+            dir: root.join(format::dir_name(n, rule)),
+            n,
+            rule,
+            files: HashMap::new(),
+        }
+    }
+
+    /// The directory holding the files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Slots.
+    pub fn slots(&self) -> u8 {
+        self.n
+    }
+
+    /// Pass rule.
+    pub fn rule(&self) -> PassRule {
+        self.rule
+    }
+
+    /// The path of the file of fixed set `fixed`.
+    pub fn path(&self, fixed: u16) -> PathBuf {
+        self.dir.join(format::file_name(fixed))
+    }
+
+    /// Opens the file of fixed set `fixed` if it exists (once); returns
+    /// whether it does.
+    ///
+    /// # Errors
+    /// The file exists but is damaged.
+    pub fn load(&mut self, fixed: u16) -> Result<bool, TableError> {
+        if let Some(f) = self.files.get(&fixed) {
+            return Ok(f.is_some());
+        }
+        let path = self.path(fixed);
+        let file = if path.exists() {
+            Some(TableFile::open(&path, self.n, self.rule, fixed)?)
+        } else {
+            None
+        };
+        let present = file.is_some();
+        self.files.insert(fixed, file);
+        Ok(present)
+    }
+
+    /// Opens the files a position and all its children need; returns
+    /// whether the position's own file exists.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn load_for(&mut self, pos: &Position) -> Result<bool, TableError> {
+        let fixed = pos.fixed_mask();
+        for p in 1..=self.n {
+            if fixed & 1 << p == 0 {
+                self.load(fixed | 1 << p)?;
+            }
+        }
+        self.load(fixed)
+    }
+
+    /// Adds an already opened file.
+    pub fn insert(&mut self, fixed: u16, file: TableFile) {
+        self.files.insert(fixed, Some(file));
+    }
+
+    /// The opened file of fixed set `fixed`, if any.
+    pub fn file(&self, fixed: u16) -> Option<&TableFile> {
+        self.files.get(&fixed).and_then(Option::as_ref)
+    }
+
+    /// The summary of the node of `pos`, `Ok(None)` if its file is not
+    /// loaded (see [`Tablebase::load`]).
+    ///
+    /// # Errors
+    /// A damaged record.
+    #[inline]
+    pub fn summary(&self, pos: &Position) -> Result<Option<Summary>, TableError> {
+        let sig = signature(pos);
+        let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
+        let Some(file) = self.file(fixed) else {
+            return Ok(None);
+        };
+        let sub = sub_index(free_pieces(self.n, fixed), loose);
+        let node = node_number(file.board_index(sub), pos);
+        file.record(sub, node).map(Some)
+    }
+
+    /// The score of `pos`, `Ok(None)` if its file is not loaded.
+    ///
+    /// # Errors
+    /// A damaged record.
+    pub fn score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
+        if pos.last() == Last::DoublePass {
+            return Ok(Some(Score::terminal(Value::BothLose)));
+        }
+        Ok(self.summary(pos)?.map(|s| s.score(pos.last(), self.rule)))
+    }
+}
