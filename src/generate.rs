@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::moves::{Move, PassRule};
-use crate::position::{Last, Position, walk_origin};
+use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
 use crate::side::Side;
 use crate::solve::{Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, node_key};
 use crate::table::format::{BLOCK, Header, checksum, encode, free_pieces, sub_index, sub_loose};
@@ -157,10 +157,7 @@ pub enum GenerateError {
 
 impl GenerateError {
     fn io(path: &Path, source: std::io::Error) -> GenerateError {
-        GenerateError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        GenerateError::Io { path: path.to_path_buf(), source }
     }
 }
 
@@ -205,14 +202,7 @@ fn write_file(
         let made: Vec<(usize, Sub, [u64; 5])> = group
             .par_iter()
             .map(|&i| {
-                let ctx = Context {
-                    n,
-                    rule: cfg.rule,
-                    fixed,
-                    free,
-                    tb,
-                    done: &done,
-                };
+                let ctx = Context { n, rule: cfg.rule, fixed, free, tb, done: &done };
                 let (sub, counts) = solve_sub(&ctx, sub_loose(free, i))?;
                 if let Some(b) = bar {
                     b.inc(sub.summaries.len() as u64);
@@ -312,9 +302,7 @@ impl Context<'_> {
                 .expect("smaller loose sets come first");
             sub.summaries[node_number(&sub.index, &c.pos) as usize]
         } else {
-            self.tb
-                .summary(&c.pos)?
-                .expect("files with more fixed pieces come first")
+            self.tb.summary(&c.pos)?.expect("files with more fixed pieces come first")
         };
         Ok(summary.score(c.pos.last(), self.rule))
     }
@@ -325,15 +313,11 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
     let index = SigIndex::new(ctx.n, ctx.fixed, loose);
     let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
     let nodes = 2 * index.boards() as usize;
+    let boards: Vec<[u8; MAX_SLOTS as usize]> =
+        (0..index.boards()).into_par_iter().map(|r| index.unrank(r)).collect();
     let node_at = |node: usize| {
-        let board = index.unrank(node as u64 / 2);
         let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position {
-            n: ctx.n,
-            board,
-            side,
-            last: Last::None,
-        }
+        Position { n: ctx.n, board: boards[node / 2], side, last: Last::None }
     };
     let moves: Vec<NodeMoves> = (0..nodes)
         .into_par_iter()
@@ -351,13 +335,9 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
             err.map_or(Ok(m), Err)
         })
         .collect::<Result<_, _>>()?;
-    let graph = Dense {
-        n: ctx.n,
-        rule: ctx.rule,
-        index: &index,
-        moves,
-        lasts: 2 + index.items().len(),
-    };
+    let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, &index, b)).collect();
+    let lasts = 2 + index.items().len();
+    let graph = Dense { n: ctx.n, rule: ctx.rule, index: &index, moves, lasts, boards, valid };
     let scores = crate::solve::retro_solve(&graph);
     let mut counts = [0u64; 5];
     for (s, &packed) in scores.iter().enumerate() {
@@ -365,11 +345,23 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
             counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
         }
     }
-    let summaries: Vec<Summary> = (0..nodes)
-        .into_par_iter()
-        .map(|node| graph.summary(node, &scores))
-        .collect();
+    let summaries: Vec<Summary> =
+        (0..nodes).into_par_iter().map(|node| graph.summary(node, &scores)).collect();
     Ok((Sub { index, summaries }, counts))
+}
+
+/// Bit l set for each consistent `last` number l of a board (0 none, 1
+/// pass, 2 + j the j-th loose piece, which must have come from an empty
+/// origin slot).
+fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16 {
+    let mut valid = 0b11;
+    for (j, &p) in index.items().iter().enumerate() {
+        let slot = board.iter().position(|&x| x == p).expect("loose piece on board") as u8 + 1;
+        if p != n && board[walk_origin(n, slot, p) as usize - 1] == 0 {
+            valid |= 1 << (2 + j);
+        }
+    }
+    valid
 }
 
 /// One sub-table with all its states, as a [`Graph`].
@@ -378,40 +370,33 @@ struct Dense<'a> {
     rule: PassRule,
     index: &'a SigIndex,
     moves: Vec<NodeMoves>,
-    /// `last` values per node: none, pass, then one per loose piece.
+    /// `last` numbers per node: none, pass, then one per loose piece.
     lasts: usize,
+    /// Per board rank, the board.
+    boards: Vec<[u8; MAX_SLOTS as usize]>,
+    /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
+    valid: Vec<u16>,
 }
 
 impl Dense<'_> {
     fn position(&self, node: usize, last: Last) -> Position {
-        let board = self.index.unrank(node as u64 / 2);
+        let board = self.boards[node / 2];
         let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position {
-            n: self.n,
-            board,
-            side,
-            last,
-        }
+        Position { n: self.n, board, side, last }
     }
 
     /// The `last` of state `s`, `None` for a hole.
+    #[inline]
     fn last_of(&self, s: usize) -> Option<Last> {
         let (node, l) = (s / self.lasts, s % self.lasts);
-        match l {
-            0 => Some(Last::None),
-            1 => Some(Last::Pass),
-            _ => {
-                let p = self.index.items()[l - 2];
-                let board = self.index.unrank(node as u64 / 2);
-                let slot = board
-                    .iter()
-                    .position(|&x| x == p)
-                    .expect("loose piece on board") as u8
-                    + 1;
-                let origin = walk_origin(self.n, slot, p);
-                (p != self.n && board[origin as usize - 1] == 0).then_some(Last::Piece(p))
-            }
+        if self.valid[node / 2] >> l & 1 == 0 {
+            return None;
         }
+        Some(match l {
+            0 => Last::None,
+            1 => Last::Pass,
+            _ => Last::Piece(self.index.items()[l - 2]),
+        })
     }
 
     /// The state number of `pos` (a state of this sub-table).
@@ -420,14 +405,7 @@ impl Dense<'_> {
         let l = match pos.last() {
             Last::None => 0,
             Last::Pass => 1,
-            Last::Piece(p) => {
-                2 + self
-                    .index
-                    .items()
-                    .iter()
-                    .position(|&x| x == p)
-                    .expect("loose")
-            }
+            Last::Piece(p) => 2 + self.index.items().iter().position(|&x| x == p).expect("loose"),
             Last::DoublePass => unreachable!("never stored"),
         };
         node * self.lasts + l
@@ -440,10 +418,7 @@ impl Dense<'_> {
             return Summary::ended(t);
         }
         let score = |pos: &Position| {
-            Score::from_child(
-                Score::unpack(scores[self.state(pos)]).expect("solved"),
-                false,
-            )
+            Score::from_child(Score::unpack(scores[self.state(pos)]).expect("solved"), false)
         };
         let pos = self.position(node, Last::None);
         let mut summary = m.exits;
@@ -501,12 +476,6 @@ impl Graph for Dense<'_> {
 
 /// Counts of value codes as an array, for printing.
 pub fn value_names() -> [&'static str; 5] {
-    [
-        Value::NoResult,
-        Value::SelfLose,
-        Value::BothLose,
-        Value::BothWin,
-        Value::SelfWin,
-    ]
-    .map(Value::label)
+    [Value::NoResult, Value::SelfLose, Value::BothLose, Value::BothWin, Value::SelfWin]
+        .map(Value::label)
 }

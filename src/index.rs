@@ -79,6 +79,8 @@ pub struct SigIndex {
     items: Vec<u8>,
     /// Mask (bit s-1 for slot s) of the free slots.
     free: u16,
+    /// Per item, the own slots (bit s-1) of the items after it.
+    own_after: Vec<u16>,
     boards: u64,
 }
 
@@ -91,13 +93,9 @@ impl SigIndex {
         let free = all_slots & !(fixed >> 1);
         let items: Vec<u8> = (1..=n).filter(|&p| loose & 1 << p != 0).collect();
         let (k, m) = (items.len(), free.count_ones() as usize);
-        SigIndex {
-            n,
-            fixed,
-            items,
-            free,
-            boards: completions(k, m, k),
-        }
+        let own_after =
+            (0..k).map(|i| items[i + 1..].iter().fold(0, |a, &p| a | 1 << (p - 1))).collect();
+        SigIndex { n, fixed, items, free, own_after, boards: completions(k, m, k) }
     }
 
     /// Number of boards.
@@ -115,17 +113,13 @@ impl SigIndex {
         &self.items
     }
 
-    /// Remaining items after `i` whose own slot is still in `rest`.
-    #[inline]
-    fn constrained_after(&self, i: usize, rest: u16) -> usize {
-        self.items[i + 1..]
-            .iter()
-            .filter(|&&p| rest & 1 << (p - 1) != 0)
-            .count()
-    }
-
     /// The rank of `board` (pieces per slot, slot 1 first), which must be a
     /// board of this signature.
+    ///
+    /// A piece's choices below the one taken each leave `completions` of
+    /// the later pieces; the count differs only by whether the choice is
+    /// the own slot of a later piece, so each piece costs a few popcounts.
+    #[inline]
     pub fn rank(&self, board: &[u8]) -> u64 {
         let mut slot_of = [0u8; MAX_SLOTS as usize + 1];
         for (i, &p) in board.iter().enumerate() {
@@ -137,23 +131,19 @@ impl SigIndex {
         for (i, &p) in self.items.iter().enumerate() {
             let chosen = slot_of[p as usize];
             debug_assert!(chosen != 0 && rest & 1 << (chosen - 1) != 0 && chosen != p);
-            let f_now = self.constrained_after(i, rest);
+            let own = self.own_after[i];
+            let f_now = (rest & own).count_ones() as usize;
             let m_after = rest.count_ones() as usize - 1;
-            let mut options = rest & !(1 << (p - 1)) & ((1 << (chosen - 1)) - 1);
-            while options != 0 {
-                let s = options.trailing_zeros() as u8 + 1;
-                options &= options - 1;
-                rank += completions(k - i - 1, m_after, f_now - self.takes_own(i, s));
+            let below = rest & !(1 << (p - 1)) & ((1 << (chosen - 1)) - 1);
+            let taking = (below & own).count_ones() as u64;
+            let other = below.count_ones() as u64 - taking;
+            rank += other * completions(k - i - 1, m_after, f_now);
+            if taking > 0 {
+                rank += taking * completions(k - i - 1, m_after, f_now - 1);
             }
             rest &= !(1 << (chosen - 1));
         }
         rank
-    }
-
-    /// 1 if slot `s` is the own slot of an item after `i`.
-    #[inline]
-    fn takes_own(&self, i: usize, s: u8) -> usize {
-        usize::from(self.items[i + 1..].contains(&s))
     }
 
     /// The board of rank `rank` (< `boards()`): pieces per slot, with the
@@ -168,13 +158,15 @@ impl SigIndex {
         let mut rest = self.free;
         let k = self.items.len();
         for (i, &p) in self.items.iter().enumerate() {
-            let f_now = self.constrained_after(i, rest);
+            let own = self.own_after[i];
+            let f_now = (rest & own).count_ones() as usize;
             let m_after = rest.count_ones() as usize - 1;
             let mut options = rest & !(1 << (p - 1));
             loop {
                 let s = options.trailing_zeros() as u8 + 1;
                 options &= options - 1;
-                let c = completions(k - i - 1, m_after, f_now - self.takes_own(i, s));
+                let c =
+                    completions(k - i - 1, m_after, f_now - usize::from(own >> (s - 1) & 1 == 1));
                 if rank < c {
                     board[s as usize - 1] = p;
                     rest &= !(1 << (s - 1));
@@ -202,11 +194,9 @@ mod tests {
 
     #[test]
     fn rank_unrank_are_inverse_and_dense() {
-        for (n, fixed, loose) in [
-            (4u8, 0u16, 0b11110u16),
-            (6, 0b100, 0b1011010),
-            (8, 0, 0b1_1110_1010),
-        ] {
+        for (n, fixed, loose) in
+            [(4u8, 0u16, 0b11110u16), (6, 0b100, 0b1011010), (8, 0, 0b1_1110_1010)]
+        {
             let idx = SigIndex::new(n, fixed, loose);
             let mut seen = std::collections::HashSet::new();
             for r in 0..idx.boards() {
