@@ -71,10 +71,7 @@ impl From<PositionError> for CfgError {
 
 fn int(key: &str, text: &str) -> Result<i64, CfgError> {
     let t = text.trim();
-    t.parse().map_err(|_| CfgError::NotANumber {
-        key: key.to_string(),
-        text: t.to_string(),
-    })
+    t.parse().map_err(|_| CfgError::NotANumber { key: key.to_string(), text: t.to_string() })
 }
 
 /// Reads the position described by the text of a `chaosclock.cfg`.
@@ -96,10 +93,8 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         };
         match key.trim() {
             "board" => {
-                let cells = value
-                    .split(',')
-                    .map(|t| int("board", t))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let cells =
+                    value.split(',').map(|t| int("board", t)).collect::<Result<Vec<_>, _>>()?;
                 board = Some(cells);
             }
             "side-to-move" => {
@@ -107,10 +102,7 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
                     0 => Side::Yi,
                     1 => Side::Jia,
                     v => {
-                        return Err(CfgError::OutOfRange {
-                            key: "side-to-move",
-                            value: v,
-                        });
+                        return Err(CfgError::OutOfRange { key: "side-to-move", value: v });
                     }
                 }
             }
@@ -118,11 +110,7 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
             k @ ("even-has-won" | "odd-has-won") => {
                 let v = int(k, value)?;
                 if !(0..=1).contains(&v) {
-                    let key = if k == "even-has-won" {
-                        "even-has-won"
-                    } else {
-                        "odd-has-won"
-                    };
+                    let key = if k == "even-has-won" { "even-has-won" } else { "odd-has-won" };
                     return Err(CfgError::OutOfRange { key, value: v });
                 }
                 won[usize::from(k == "even-has-won")] = v == 1;
@@ -136,10 +124,7 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
     let mut slots = vec![0i64; cells.len()];
     for (i, &v) in cells.iter().enumerate() {
         if v < -1 || v >= n {
-            return Err(CfgError::OutOfRange {
-                key: "board",
-                value: v,
-            });
+            return Err(CfgError::OutOfRange { key: "board", value: v });
         }
         let slot = if i == 0 { cells.len() } else { i };
         slots[slot - 1] = match v {
@@ -154,10 +139,7 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         0 => Last::Piece(n as u8),
         m if (1..n).contains(&m) => Last::Piece(m as u8),
         m => {
-            return Err(CfgError::OutOfRange {
-                key: "last-move",
-                value: m,
-            });
+            return Err(CfgError::OutOfRange { key: "last-move", value: m });
         }
     };
     let pos = Position::new(&slots, side, last)?;
@@ -187,17 +169,11 @@ mod tests {
         let p = parse_cfg("board=0,1,-1,3\nside-to-move=1\nlast-move=-1").unwrap();
         assert_eq!(p.to_string(), "1,0,3,4;0;-1");
         assert!(parse_cfg("board=0,1,-1,3\nodd-has-won=1").is_ok());
-        assert_eq!(
-            parse_cfg("board=0,2,-1,-1\nodd-has-won=1"),
-            Err(CfgError::WonClaim(Side::Jia))
-        );
+        assert_eq!(parse_cfg("board=0,2,-1,-1\nodd-has-won=1"), Err(CfgError::WonClaim(Side::Jia)));
         assert_eq!(parse_cfg("depth=3"), Err(CfgError::Missing("board")));
         assert_eq!(
             parse_cfg("board=4,1,-1,3"),
-            Err(CfgError::OutOfRange {
-                key: "board",
-                value: 4
-            })
+            Err(CfgError::OutOfRange { key: "board", value: 4 })
         );
     }
 }

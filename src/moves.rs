@@ -131,22 +131,13 @@ impl fmt::Display for IllegalMove {
                 write!(f, "piece {p} is fixed on its own slot and never moves")
             }
             IllegalMove::Banned(p) => {
-                write!(
-                    f,
-                    "piece {p} was walked on the previous ply and may not be walked now"
-                )
+                write!(f, "piece {p} was walked on the previous ply and may not be walked now")
             }
             IllegalMove::BlockedByFixed { piece, slot } => {
-                write!(
-                    f,
-                    "piece {piece} would land on slot {slot}, which holds a fixed piece"
-                )
+                write!(f, "piece {piece} would land on slot {slot}, which holds a fixed piece")
             }
             IllegalMove::NotInHand(p) => {
-                write!(
-                    f,
-                    "piece {p} is in the opponent's hand: only its owner may place it"
-                )
+                write!(f, "piece {p} is in the opponent's hand: only its owner may place it")
             }
             IllegalMove::PassNotAllowed => f.write_str(
                 "passing is allowed only when no other move is legal (--pass-rule when-stuck)",
@@ -175,10 +166,7 @@ impl fmt::Debug for MoveList {
 
 impl MoveList {
     fn new() -> MoveList {
-        MoveList {
-            moves: [Move::Pass; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::Pass; MAX_MOVES], len: 0 }
     }
 
     #[inline]
@@ -370,11 +358,7 @@ impl Position {
             }
             Move::Pass => {
                 next.side = self.side.other();
-                next.last = if self.last == Last::Pass {
-                    Last::DoublePass
-                } else {
-                    Last::Pass
-                };
+                next.last = if self.last == Last::Pass { Last::DoublePass } else { Last::Pass };
             }
         }
         next
@@ -452,11 +436,7 @@ mod tests {
         let p = pos(&[0, 0, 0, 3, 2, 0], Side::Jia, Last::Piece(3));
         assert!(!p.legal_moves(A).contains(Move::Walk(3)));
         let q = p.play(Move::Place(5), A).unwrap();
-        assert_eq!(
-            q.side(),
-            Side::Jia,
-            "capturing an opponent piece gives an extra move"
-        );
+        assert_eq!(q.side(), Side::Jia, "capturing an opponent piece gives an extra move");
         assert_eq!(q.last(), Last::None);
         assert!(q.legal_moves(A).contains(Move::Walk(3)));
     }
@@ -475,9 +455,7 @@ mod tests {
         assert_eq!(q.side(), Side::Yi);
         assert_ne!(q.hand_mask(Side::Jia) & (1 << 3), 0);
         // Placing onto an empty slot: no extra move.
-        let q = pos(&[0, 0, 0, 0], Side::Yi, Last::None)
-            .play(Move::Place(2), A)
-            .unwrap();
+        let q = pos(&[0, 0, 0, 0], Side::Yi, Last::None).play(Move::Place(2), A).unwrap();
         assert_eq!(q.side(), Side::Jia);
         // Only the owner places.
         assert_eq!(
@@ -496,11 +474,7 @@ mod tests {
         assert_eq!(r.outcome(), Some(Outcome::BothLose));
         assert!(r.legal_moves(A).is_empty());
         // A pass after a non-pass does not end anything.
-        let s = q
-            .play(Move::Walk(1), A)
-            .unwrap()
-            .play(Move::Pass, A)
-            .unwrap();
+        let s = q.play(Move::Walk(1), A).unwrap().play(Move::Pass, A).unwrap();
         assert_eq!(s.outcome(), None);
     }
 
@@ -508,16 +482,10 @@ mod tests {
     fn when_stuck_pass_rule() {
         let p = pos(&[2, 1, 4, 3], Side::Yi, Last::None);
         assert!(!p.legal_moves(PassRule::WhenStuck).contains(Move::Pass));
-        assert_eq!(
-            p.play(Move::Pass, PassRule::WhenStuck),
-            Err(IllegalMove::PassNotAllowed)
-        );
+        assert_eq!(p.play(Move::Pass, PassRule::WhenStuck), Err(IllegalMove::PassNotAllowed));
         // 2 is banned, so 乙's only move is to place 4.
         let p = pos(&[1, 0, 3, 2], Side::Yi, Last::Piece(2));
-        assert_eq!(
-            p.legal_moves(PassRule::WhenStuck).as_slice(),
-            &[Move::Place(4)]
-        );
+        assert_eq!(p.legal_moves(PassRule::WhenStuck).as_slice(), &[Move::Place(4)]);
         // 甲's 3 and 1 both would land on fixed 4, and 甲's hand is empty.
         let p = pos(&[3, 2, 1, 4], Side::Jia, Last::None);
         assert_eq!(p.legal_moves(PassRule::WhenStuck).as_slice(), &[Move::Pass]);

@@ -38,10 +38,9 @@ pub enum ParsePositionError {
 impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParsePositionError::TooManyParts(k) => write!(
-                f,
-                "expected 'board;side;last' but found {k} parts separated by ';'"
-            ),
+            ParsePositionError::TooManyParts(k) => {
+                write!(f, "expected 'board;side;last' but found {k} parts separated by ';'")
+            }
             ParsePositionError::NotANumber { part, text } => {
                 write!(f, "{part} entry '{text}' is not a number")
             }
@@ -65,11 +64,7 @@ impl From<PositionError> for ParsePositionError {
 
 fn number(part: &'static str, text: &str) -> Result<i64, ParsePositionError> {
     let t = text.trim();
-    t.parse::<i64>()
-        .map_err(|_| ParsePositionError::NotANumber {
-            part,
-            text: t.to_string(),
-        })
+    t.parse::<i64>().map_err(|_| ParsePositionError::NotANumber { part, text: t.to_string() })
 }
 
 /// Reads the `last` number of the interchange format.
@@ -104,10 +99,8 @@ impl FromStr for Position {
         if parts.len() > 3 {
             return Err(ParsePositionError::TooManyParts(parts.len()));
         }
-        let board = parts[0]
-            .split(',')
-            .map(|t| number("board", t))
-            .collect::<Result<Vec<_>, _>>()?;
+        let board =
+            parts[0].split(',').map(|t| number("board", t)).collect::<Result<Vec<_>, _>>()?;
         let side = match parts.get(1).map(|t| t.trim()) {
             None | Some("1") => Side::Yi,
             Some("0") => Side::Jia,
@@ -129,12 +122,7 @@ impl fmt::Display for Position {
             }
             write!(f, "{p}")?;
         }
-        write!(
-            f,
-            ";{};{}",
-            self.side().index(),
-            last_to_number(self.last())
-        )
+        write!(f, ";{};{}", self.side().index(), last_to_number(self.last()))
     }
 }
 
@@ -159,14 +147,8 @@ mod tests {
     fn reports_bad_text() {
         let e = |s: &str| s.parse::<Position>().unwrap_err().to_string();
         assert_eq!(e("1,2,x,4"), "board entry 'x' is not a number");
-        assert_eq!(
-            e("2,1,4,3;2"),
-            "side '2' must be 0 (甲, odd) or 1 (乙, even)"
-        );
-        assert_eq!(
-            e("2,1,4,3;0;9"),
-            "last move 9 is not a piece of this board, 0, -1 or -2"
-        );
+        assert_eq!(e("2,1,4,3;2"), "side '2' must be 0 (甲, odd) or 1 (乙, even)");
+        assert_eq!(e("2,1,4,3;0;9"), "last move 9 is not a piece of this board, 0, -1 or -2");
         assert_eq!(
             e("2,1,4,3;0;0;0"),
             "expected 'board;side;last' but found 4 parts separated by ';'"

@@ -116,10 +116,7 @@ impl fmt::Display for PositionError {
                 write!(f, "a board has 4, 6, 8, 10 or 12 slots, not {n}")
             }
             PositionError::PieceOutOfRange { slot, piece } => {
-                write!(
-                    f,
-                    "slot {slot} holds {piece}, which is not a piece of this board"
-                )
+                write!(f, "slot {slot} holds {piece}, which is not a piece of this board")
             }
             PositionError::DuplicatePiece(p) => write!(f, "piece {p} stands on two slots"),
             PositionError::LastOutOfRange(m) => {
@@ -129,11 +126,7 @@ impl fmt::Display for PositionError {
                 f,
                 "piece {p} cannot have just walked: walking piece {p} takes it off the board"
             ),
-            PositionError::LastOriginOccupied {
-                piece,
-                origin,
-                occupant,
-            } => write!(
+            PositionError::LastOriginOccupied { piece, origin, occupant } => write!(
                 f,
                 "piece {piece} cannot have just walked: its origin slot {origin} holds piece {occupant}"
             ),
@@ -175,10 +168,7 @@ impl Position {
         let mut seen = 0u16;
         for (i, &p) in board.iter().enumerate() {
             if p < 0 || p > i64::from(n) {
-                return Err(PositionError::PieceOutOfRange {
-                    slot: i as u8 + 1,
-                    piece: p,
-                });
+                return Err(PositionError::PieceOutOfRange { slot: i as u8 + 1, piece: p });
             }
             let p = p as u8;
             if p != 0 {
@@ -189,12 +179,7 @@ impl Position {
             }
             cells[i] = p;
         }
-        let mut pos = Position {
-            n,
-            board: cells,
-            side,
-            last: Last::None,
-        };
+        let mut pos = Position { n, board: cells, side, last: Last::None };
         pos.last = match last {
             Last::Piece(m) if m == 0 || m > n => {
                 return Err(PositionError::LastOutOfRange(i64::from(m)));
@@ -254,10 +239,7 @@ impl Position {
 
     /// The slot holding `piece`, if it is on the board.
     pub fn slot_of(&self, piece: u8) -> Option<u8> {
-        self.board()
-            .iter()
-            .position(|&p| p == piece)
-            .map(|i| i as u8 + 1)
+        self.board().iter().position(|&p| p == piece).map(|i| i as u8 + 1)
     }
 
     /// Bit mask (bit p) of the pieces on the board.
@@ -308,11 +290,7 @@ impl Position {
             return None;
         }
         let other = self.side.other().pieces_mask(self.n);
-        Some(if fixed & other == other {
-            Outcome::BothWin
-        } else {
-            Outcome::Win(self.side)
-        })
+        Some(if fixed & other == other { Outcome::BothWin } else { Outcome::Win(self.side) })
     }
 
     /// The piece that may not be walked now, if any.
@@ -360,23 +338,14 @@ impl Position {
         for (i, cell) in board.iter_mut().enumerate().take(n as usize) {
             *cell = (k >> (4 * i) & 15) as u8;
         }
-        let side = if k >> 48 & 1 == 0 {
-            Side::Jia
-        } else {
-            Side::Yi
-        };
+        let side = if k >> 48 & 1 == 0 { Side::Jia } else { Side::Yi };
         let last = match (k >> 49) & 15 {
             0 => Last::None,
             13 => Last::Pass,
             14 => Last::DoublePass,
             m => Last::Piece(m as u8),
         };
-        Position {
-            n,
-            board,
-            side,
-            last,
-        }
+        Position { n, board, side, last }
     }
 }
 
@@ -390,26 +359,16 @@ mod tests {
 
     #[test]
     fn rejects_broken_boards() {
-        assert_eq!(
-            pos(&[1, 2, 3], Side::Yi, Last::None),
-            Err(PositionError::UnsupportedSlots(3))
-        );
+        assert_eq!(pos(&[1, 2, 3], Side::Yi, Last::None), Err(PositionError::UnsupportedSlots(3)));
         assert_eq!(
             pos(&[1, 2, 3, 5], Side::Yi, Last::None),
             Err(PositionError::PieceOutOfRange { slot: 4, piece: 5 })
         );
-        assert_eq!(
-            pos(&[2, 2, 0, 0], Side::Yi, Last::None),
-            Err(PositionError::DuplicatePiece(2))
-        );
+        assert_eq!(pos(&[2, 2, 0, 0], Side::Yi, Last::None), Err(PositionError::DuplicatePiece(2)));
         // Piece 3 on slot 2 came from slot 3, which holds piece 4.
         assert_eq!(
             pos(&[0, 3, 4, 0], Side::Yi, Last::Piece(3)),
-            Err(PositionError::LastOriginOccupied {
-                piece: 3,
-                origin: 3,
-                occupant: 4
-            })
+            Err(PositionError::LastOriginOccupied { piece: 3, origin: 3, occupant: 4 })
         );
     }
 
@@ -437,12 +396,7 @@ mod tests {
 
     #[test]
     fn key_round_trips() {
-        let p = pos(
-            &[4, 3, 7, 11, 5, 10, 12, 0, 0, 2, 0, 0],
-            Side::Jia,
-            Last::Piece(7),
-        )
-        .unwrap();
+        let p = pos(&[4, 3, 7, 11, 5, 10, 12, 0, 0, 2, 0, 0], Side::Jia, Last::Piece(7)).unwrap();
         assert_eq!(Position::from_key(12, p.key()), p);
     }
 

@@ -35,9 +35,7 @@ fn cell(pos: &Position, slot: u8) -> String {
 /// The pieces in `side`'s hand, ascending.
 pub fn hand(pos: &Position, side: Side) -> Vec<u8> {
     let mask = pos.hand_mask(side);
-    (1..=pos.slots())
-        .filter(|&p| mask & (1 << p) != 0)
-        .collect()
+    (1..=pos.slots()).filter(|&p| mask & (1 << p) != 0).collect()
 }
 
 /// The clock face of a position, drawn over several lines (no final
@@ -102,11 +100,7 @@ fn list(pieces: &[u8]) -> String {
     if pieces.is_empty() {
         return "-".to_string();
     }
-    pieces
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    pieces.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
 
 impl fmt::Display for Diagram<'_> {
@@ -114,10 +108,7 @@ impl fmt::Display for Diagram<'_> {
         let pos = self.pos;
         let n = pos.slots();
         writeln!(f, "{}", Dial::new(pos))?;
-        writeln!(
-            f,
-            "(slots 1-{n} clockwise, slot {n} at the top; [n] fixed, . empty)"
-        )?;
+        writeln!(f, "(slots 1-{n} clockwise, slot {n} at the top; [n] fixed, . empty)")?;
         writeln!(f, "position: {pos}")?;
         writeln!(
             f,
@@ -178,10 +169,7 @@ mod tests {
     #[test]
     fn marks_fixed_and_empty_slots() {
         let p = pos("1,0,3,0");
-        assert_eq!(
-            Dial::new(&p).to_string(),
-            "        .\n\n [3]         [1]\n\n        ."
-        );
+        assert_eq!(Dial::new(&p).to_string(), "        .\n\n [3]         [1]\n\n        .");
     }
 
     #[test]
@@ -210,10 +198,7 @@ mod tests {
     fn diagram_lists_hands_and_state() {
         let p = pos("1,2,3,0,10,6,0,8,9,7,11,12;0;0");
         let text = Diagram::new(&p).to_string();
-        assert!(
-            text.contains("hands:    甲 (odd): 5   乙 (even): 4\n"),
-            "{text}"
-        );
+        assert!(text.contains("hands:    甲 (odd): 5   乙 (even): 4\n"), "{text}");
         assert!(text.contains("to move:  甲 (odd)"), "{text}");
         assert!(text.ends_with("game:     goes on"), "{text}");
         assert_eq!(hand(&p, Side::Yi), [4]);

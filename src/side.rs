@@ -104,10 +104,7 @@ mod tests {
     fn masks_split_the_pieces() {
         assert_eq!(Side::Jia.pieces_mask(4), 0b01010);
         assert_eq!(Side::Yi.pieces_mask(4), 0b10100);
-        assert_eq!(
-            Side::Jia.pieces_mask(12) | Side::Yi.pieces_mask(12),
-            0b1_1111_1111_1110
-        );
+        assert_eq!(Side::Jia.pieces_mask(12) | Side::Yi.pieces_mask(12), 0b1_1111_1111_1110);
         assert_eq!(Side::owner_of(11), Side::Jia);
         assert_eq!(Side::owner_of(12), Side::Yi);
     }

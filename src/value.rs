@@ -23,13 +23,8 @@ pub enum Value {
 
 impl Value {
     /// All values by code.
-    pub const ALL: [Value; 5] = [
-        Value::NoResult,
-        Value::SelfLose,
-        Value::BothLose,
-        Value::BothWin,
-        Value::SelfWin,
-    ];
+    pub const ALL: [Value; 5] =
+        [Value::NoResult, Value::SelfLose, Value::BothLose, Value::BothWin, Value::SelfWin];
 
     /// The code stored in tables and printed in JSON (0..=4).
     #[inline]
@@ -117,13 +112,7 @@ mod tests {
         v.sort();
         assert_eq!(
             v,
-            [
-                Value::SelfLose,
-                Value::NoResult,
-                Value::BothLose,
-                Value::BothWin,
-                Value::SelfWin
-            ]
+            [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin]
         );
         for x in Value::ALL {
             assert_eq!(x.flip().flip(), x);

@@ -55,21 +55,10 @@ fn check_fails(args: &[&str], out: Output, want: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(
-        out.stdout.is_empty(),
-        "{args:?} printed {:?}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: not one line: {stderr}"
-    );
+    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
     assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(want),
-        "{args:?}: {stderr:?} does not contain {want:?}"
-    );
+    assert!(stderr.contains(want), "{args:?}: {stderr:?} does not contain {want:?}");
 }
 
 /// Runs `args`, which must fail as bad input with `want` in the message.
@@ -120,10 +109,7 @@ fn show_json_of_the_opening() {
     assert_eq!(v["side"], "yi");
     assert_eq!(v["over"], Json::Null);
     assert_eq!(v["banned"], Json::Null);
-    assert_eq!(
-        v["slots"],
-        serde_json::json!([2, 8, 11, 9, 4, 12, 10, 6, 5, 7, 1, 3])
-    );
+    assert_eq!(v["slots"], serde_json::json!([2, 8, 11, 9, 4, 12, 10, 6, 5, 7, 1, 3]));
     assert_eq!(v["hands"], serde_json::json!({"jia": [], "yi": []}));
     let moves = v["moves"].as_array().expect("moves is an array");
     assert_eq!(moves.len(), 13, "12 walks and a pass");
@@ -145,12 +131,7 @@ fn show_json_after_eleven_moves_of_the_game() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| {
-            (
-                m["move"].as_str().unwrap().into(),
-                m["kind"].as_str().unwrap().into(),
-            )
-        })
+        .map(|m| (m["move"].as_str().unwrap().into(), m["kind"].as_str().unwrap().into()))
         .collect();
     let want = [("7", "walk"), ("5", "place"), ("pass", "pass")];
     assert_eq!(moves, want.map(|(a, b)| (a.to_string(), b.to_string())));
@@ -219,16 +200,10 @@ fn play_without_moves_prints_the_start() {
 #[test]
 fn two_passes_end_the_game_both_lose() {
     let v = json(&["play", "2,1,4,3", "--moves", "pass,PASS", "--json"]);
-    assert_eq!(
-        v["positions"],
-        serde_json::json!(["2,1,4,3;1;0", "2,1,4,3;0;-1", "2,1,4,3;1;-2"])
-    );
+    assert_eq!(v["positions"], serde_json::json!(["2,1,4,3;1;0", "2,1,4,3;0;-1", "2,1,4,3;1;-2"]));
     assert_eq!(v["over"], "both-lose");
     let text = ok(&["play", "2,1,4,3", "--moves", "1,pass,pass"]);
-    assert!(
-        text.contains("\n  2  甲 pass                  2,0,1,3;1;-1\n"),
-        "{text}"
-    );
+    assert!(text.contains("\n  2  甲 pass                  2,0,1,3;1;-1\n"), "{text}");
     assert!(text.ends_with("\ngame over: both lose (同输)\n"), "{text}");
     let v = json(&["show", "2,1,4,3;1;-2", "--json"]);
     assert_eq!(v["over"], "both-lose");
@@ -244,19 +219,13 @@ fn cfg_file_is_read_like_the_interchange_format() {
                even-has-won=0\nodd-has-won=0\n";
     std::fs::write(dir.path().join("chaosclock.cfg"), cfg).unwrap();
     let args = ["show", "--cfg", "chaosclock.cfg"];
-    assert_eq!(
-        stdout_of(&args, run_in(dir.path(), &args)),
-        ok(&["show", OPENING])
-    );
+    assert_eq!(stdout_of(&args, run_in(dir.path(), &args)), ok(&["show", OPENING]));
     let args = ["play", "--cfg", "chaosclock.cfg", "--moves", "6", "--json"];
     let v: Json = serde_json::from_str(&stdout_of(&args, run_in(dir.path(), &args))).unwrap();
     assert_eq!(v["positions"][1], "2,6,11,9,4,12,10,0,5,7,1,3;0;6");
     // 甲 to move after a pass (cfg side 1 = odd, last -1 = pass).
-    std::fs::write(
-        dir.path().join("pass.cfg"),
-        "board=0,1,-1,3\nside-to-move=1\nlast-move=-1\n",
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("pass.cfg"), "board=0,1,-1,3\nside-to-move=1\nlast-move=-1\n")
+        .unwrap();
     let args = ["show", "--json", "--cfg", "pass.cfg"];
     let v: Json = serde_json::from_str(&stdout_of(&args, run_in(dir.path(), &args))).unwrap();
     assert_eq!(v["position"], "1,0,3,4;0;-1");
@@ -266,11 +235,7 @@ fn cfg_file_is_read_like_the_interchange_format() {
 fn pass_rule_when_stuck() {
     let v = json(&["--pass-rule", "when-stuck", "show", OPENING, "--json"]);
     assert_eq!(v["pass_rule"], "when-stuck");
-    assert_eq!(
-        v["moves"].as_array().unwrap().len(),
-        12,
-        "no pass while walks exist"
-    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 12, "no pass while walks exist");
     // 甲's 3 and 1 would both land on fixed 4 and its hand is empty: stuck.
     // 乙 is complete, so after the pass 乙 wins.
     let v = json(&["show", "3,2,1,4;0", "--pass-rule", "when-stuck", "--json"]);
@@ -281,27 +246,14 @@ fn pass_rule_when_stuck() {
             "captures": null, "extra_move": false, "over": "yi-wins"
         }])
     );
-    ok(&[
-        "play",
-        "3,2,1,4;0",
-        "--moves",
-        "pass",
-        "--pass-rule",
-        "when-stuck",
-    ]);
+    ok(&["play", "3,2,1,4;0", "--moves", "pass", "--pass-rule", "when-stuck"]);
 }
 
 #[test]
 fn smaller_boards_are_drawn_too() {
     let text = ok(&["show", "1,0,3,0;1"]);
-    assert!(
-        text.starts_with("        .\n\n [3]         [1]\n\n        .\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("game:     goes on; 甲 (odd) is complete"),
-        "{text}"
-    );
+    assert!(text.starts_with("        .\n\n [3]         [1]\n\n        .\n"), "{text}");
+    assert!(text.contains("game:     goes on; 甲 (odd) is complete"), "{text}");
     for pos in ["2,1,4,3,6,5", "2,1,4,3,6,5,8,7", "2,1,4,3,6,5,8,7,10,9"] {
         let v = json(&["show", pos, "--json"]);
         assert_eq!(v["over"], Json::Null, "{pos}");
@@ -311,29 +263,17 @@ fn smaller_boards_are_drawn_too() {
 
 #[test]
 fn bad_positions_exit_2_with_one_line() {
-    fails(
-        &["show", "1,2,3"],
-        "a board has 4, 6, 8, 10 or 12 slots, not 3",
-    );
+    fails(&["show", "1,2,3"], "a board has 4, 6, 8, 10 or 12 slots, not 3");
     fails(&["show", "2,8,11,9,4,12,10,6,5,7,1"], "not 11");
-    fails(
-        &["show", "2,2,11,9,4,12,10,6,5,7,1,3"],
-        "piece 2 stands on two slots",
-    );
+    fails(&["show", "2,2,11,9,4,12,10,6,5,7,1,3"], "piece 2 stands on two slots");
     fails(&["show", "2,8,13,9,4,12,10,6,5,7,1,3"], "slot 3 holds 13");
     fails(&["show", "2,8,-3,9,4,12,10,6,5,7,1,3"], "slot 3 holds -3");
-    fails(
-        &["show", "2,8,11,9,4,12,10,6,5,7,1,3;2"],
-        "side '2' must be 0",
-    );
+    fails(&["show", "2,8,11,9,4,12,10,6,5,7,1,3;2"], "side '2' must be 0");
     fails(&["show", "2,1,4,3;yi"], "side 'yi' must be 0");
     fails(&["show", "0,3,4,0;1;3"], "its origin slot 3 holds piece 4");
     fails(&["show", "2,1,4,3;0;5"], "last move 5 is not a piece");
     fails(&["show", "2,1,4,3;0;-3"], "last move -3");
-    fails(
-        &["show", "2,8,x,9,4,12,10,6,5,7,1,3"],
-        "board entry 'x' is not a number",
-    );
+    fails(&["show", "2,8,x,9,4,12,10,6,5,7,1,3"], "board entry 'x' is not a number");
     fails(&["show", "2,1,4,3;0;z"], "last entry 'z' is not a number");
     fails(&["show", "2,1,4,3;0;0;0"], "found 4 parts");
     fails(&["show", ""], "board entry '' is not a number");
@@ -356,38 +296,15 @@ fn missing_or_double_position_exits_2() {
 
 #[test]
 fn bad_cfg_files_exit_2() {
-    fails(
-        &["show", "--cfg", "missing.cfg"],
-        "cannot read cfg file missing.cfg",
-    );
+    fails(&["show", "--cfg", "missing.cfg"], "cannot read cfg file missing.cfg");
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("no-board.cfg", "depth=3\n", "cfg has no 'board=' line"),
-        (
-            "nan.cfg",
-            "board=0,1,x,3\n",
-            "cfg board value 'x' is not a number",
-        ),
-        (
-            "range.cfg",
-            "board=4,1,-1,3\n",
-            "cfg board=4 is out of range",
-        ),
-        (
-            "twice.cfg",
-            "board=0,1,1,3\n",
-            "piece 1 stands on two slots",
-        ),
-        (
-            "side.cfg",
-            "board=0,1,-1,3\nside-to-move=2\n",
-            "cfg side-to-move=2 is out of range",
-        ),
-        (
-            "won.cfg",
-            "board=0,2,-1,-1\nodd-has-won=1\n",
-            "odd-has-won=1",
-        ),
+        ("nan.cfg", "board=0,1,x,3\n", "cfg board value 'x' is not a number"),
+        ("range.cfg", "board=4,1,-1,3\n", "cfg board=4 is out of range"),
+        ("twice.cfg", "board=0,1,1,3\n", "piece 1 stands on two slots"),
+        ("side.cfg", "board=0,1,-1,3\nside-to-move=2\n", "cfg side-to-move=2 is out of range"),
+        ("won.cfg", "board=0,2,-1,-1\nodd-has-won=1\n", "odd-has-won=1"),
         ("size.cfg", "board=0,1,2\n", "not 3"),
     ];
     for (name, text, want) in cases {
@@ -396,19 +313,12 @@ fn bad_cfg_files_exit_2() {
         check_fails(&args, run_in(dir.path(), &args), want);
         let args = ["show", "--cfg", name];
         let out = run_in(dir.path(), &args);
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains(name),
-            "names the file"
-        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains(name), "names the file");
     }
     // Not UTF-8.
     std::fs::write(dir.path().join("bin.cfg"), [0xff, 0xfe, 0x00, 0x80]).unwrap();
     let args = ["show", "--cfg", "bin.cfg"];
-    check_fails(
-        &args,
-        run_in(dir.path(), &args),
-        "cannot read cfg file bin.cfg",
-    );
+    check_fails(&args, run_in(dir.path(), &args), "cannot read cfg file bin.cfg");
 }
 
 #[test]
@@ -429,68 +339,30 @@ fn illegal_moves_exit_2_naming_number_move_and_rule() {
         "piece 1 would land on slot 4, which holds a fixed piece",
     );
     // Placing the opponent's piece: 2 is in 乙's hand, 甲 to move.
-    fails(
-        &["play", "0,0,3,0;0", "--moves", "2"],
-        "piece 2 is in the opponent's hand",
-    );
+    fails(&["play", "0,0,3,0;0", "--moves", "2"], "piece 2 is in the opponent's hand");
     // A move after the game is over (after the example game, and after two passes).
     let moves = format!("{GAME},1");
-    fails(
-        &["play", OPENING, "--moves", &moves],
-        "move 17 '1' is illegal",
-    );
-    fails(
-        &["play", OPENING, "--moves", &moves],
-        "the game is over, both win",
-    );
+    fails(&["play", OPENING, "--moves", &moves], "move 17 '1' is illegal");
+    fails(&["play", OPENING, "--moves", &moves], "the game is over, both win");
     fails(
         &["play", "2,1,4,3", "--moves", "pass,pass,2"],
         "move 3 '2' is illegal in 2,1,4,3;1;-2: the game is over, both lose",
     );
     // Pass under when-stuck while walks exist.
     fails(
-        &[
-            "play",
-            OPENING,
-            "--moves",
-            "pass",
-            "--pass-rule",
-            "when-stuck",
-        ],
+        &["play", OPENING, "--moves", "pass", "--pass-rule", "when-stuck"],
         "move 1 'pass' is illegal",
     );
     fails(
-        &[
-            "--pass-rule",
-            "when-stuck",
-            "play",
-            OPENING,
-            "--moves",
-            "6,pass",
-        ],
+        &["--pass-rule", "when-stuck", "play", OPENING, "--moves", "6,pass"],
         "passing is allowed only when no other move is legal",
     );
     // No such piece, and texts that are not moves.
-    fails(
-        &["play", OPENING, "--moves", "13"],
-        "there is no piece 13 on this board",
-    );
-    fails(
-        &["play", OPENING, "--moves", "6,x"],
-        "move 2: 'x' is not a move",
-    );
-    fails(
-        &["play", OPENING, "--moves", "0"],
-        "move 1: '0' is not a move",
-    );
-    fails(
-        &["play", OPENING, "--moves", "-1"],
-        "move 1: '-1' is not a move",
-    );
-    fails(
-        &["play", OPENING, "--moves", "6,,3"],
-        "move 2: '' is not a move",
-    );
+    fails(&["play", OPENING, "--moves", "13"], "there is no piece 13 on this board");
+    fails(&["play", OPENING, "--moves", "6,x"], "move 2: 'x' is not a move");
+    fails(&["play", OPENING, "--moves", "0"], "move 1: '0' is not a move");
+    fails(&["play", OPENING, "--moves", "-1"], "move 1: '-1' is not a move");
+    fails(&["play", OPENING, "--moves", "6,,3"], "move 2: '' is not a move");
 }
 
 #[test]

@@ -40,16 +40,8 @@ fn compare_solutions(fast: &Solution, slow: &HashMap<String, (u8, Option<u32>)>,
         seen += 1;
     }
     let double_passes = slow.keys().filter(|k| k.ends_with(";-2")).count();
-    assert_eq!(
-        seen + double_passes,
-        slow.len(),
-        "same reachable states ({rule:?})"
-    );
-    assert_eq!(
-        fast.double_passes(),
-        double_passes,
-        "same double passes ({rule:?})"
-    );
+    assert_eq!(seen + double_passes, slow.len(), "same reachable states ({rule:?})");
+    assert_eq!(fast.double_passes(), double_passes, "same double passes ({rule:?})");
 }
 
 #[test]
@@ -102,8 +94,5 @@ fn random_8_and_12_slot_positions_with_many_fixed_pieces() {
             compared += 1;
         }
     }
-    assert!(
-        compared >= 300,
-        "only {compared} positions were small enough"
-    );
+    assert!(compared >= 300, "only {compared} positions were small enough");
 }

@@ -21,11 +21,7 @@ fn documented_opening() {
     assert_eq!(sol.states(), 20_971_954);
     assert_eq!(sol.score(&root).unwrap().value, Value::BothWin);
     for m in sol.moves(&root) {
-        let expected = if m.mv == Move::Walk(6) {
-            Value::BothWin
-        } else {
-            Value::SelfLose
-        };
+        let expected = if m.mv == Move::Walk(6) { Value::BothWin } else { Value::SelfLose };
         assert_eq!(m.score.value, expected, "move {}", m.mv);
     }
     let line = sol.line(&root);
@@ -40,11 +36,7 @@ fn documented_mid_game() {
     assert_eq!(sol.score(&root).unwrap().value, Value::SelfWin);
     let moves = sol.moves(&root);
     let best = moves[0].score;
-    assert!(
-        moves
-            .iter()
-            .any(|m| m.mv == Move::Walk(11) && m.score == best)
-    );
+    assert!(moves.iter().any(|m| m.mv == Move::Walk(11) && m.score == best));
 }
 
 /// Plays the solver's line and checks where it ends.

@@ -59,9 +59,7 @@ fn random_opening(rng: &mut Rng, n: u8) -> Position {
     loop {
         let board = rng.permutation(n);
         if board.iter().enumerate().all(|(i, &p)| p as usize != i + 1) {
-            return text(&board, 1, 0)
-                .parse()
-                .expect("a derangement is an opening");
+            return text(&board, 1, 0).parse().expect("a derangement is an opening");
         }
     }
 }
@@ -99,11 +97,7 @@ fn check_position(p: &Position) {
     let shown = p.to_string();
 
     // Round trips.
-    assert_eq!(
-        shown.parse::<Position>().as_ref(),
-        Ok(p),
-        "{shown}: print∘parse"
-    );
+    assert_eq!(shown.parse::<Position>().as_ref(), Ok(p), "{shown}: print∘parse");
     assert_eq!(Position::from_key(n, p.key()), *p, "{shown}: from_key∘key");
 
     // Every piece is on the board or in its owner's hand, exactly once.
@@ -128,11 +122,7 @@ fn check_position(p: &Position) {
 
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let legal = p.legal_moves(rule);
-        assert_eq!(
-            legal.is_empty(),
-            p.outcome().is_some(),
-            "{shown}: moves iff not over"
-        );
+        assert_eq!(legal.is_empty(), p.outcome().is_some(), "{shown}: moves iff not over");
 
         // Generated moves are legal, play as play_unchecked, keep fixed
         // pieces fixed, and equal the reference's moves exactly.
@@ -147,11 +137,7 @@ fn check_position(p: &Position) {
                 "{shown}: {m} moved a fixed piece"
             );
             let written: MoveText = m.to_string().parse().expect("moves print as text");
-            assert_eq!(
-                p.parse_move(written, rule),
-                Ok(m),
-                "{shown}: {m} reads back"
-            );
+            assert_eq!(p.parse_move(written, rule), Ok(m), "{shown}: {m} reads back");
             pairs.push((m.to_string(), child.to_string()));
         }
         pairs.sort();
@@ -161,15 +147,11 @@ fn check_position(p: &Position) {
         let mut expected = ref_moves(&shown, rule == PassRule::WhenStuck)
             .unwrap_or_else(|e| panic!("{shown}: reference rejects it: {e}"));
         expected.sort();
-        assert_eq!(
-            pairs, expected,
-            "{shown}: moves under {rule:?} vs reference"
-        );
+        assert_eq!(pairs, expected, "{shown}: moves under {rule:?} vs reference");
 
         // Everything else is rejected.
-        let candidates = (0..=n + 1)
-            .flat_map(|q| [Move::Walk(q), Move::Place(q)])
-            .chain([Move::Pass]);
+        let candidates =
+            (0..=n + 1).flat_map(|q| [Move::Walk(q), Move::Place(q)]).chain([Move::Pass]);
         for m in candidates {
             if !legal.contains(m) {
                 assert!(p.play(m, rule).is_err(), "{shown}: illegal {m:?} accepted");
@@ -205,11 +187,7 @@ fn play_random_game(rng: &mut Rng, start: Position, rule: PassRule) -> usize {
 
 /// A pass rule chosen by a coin flip.
 fn random_rule(rng: &mut Rng) -> PassRule {
-    if rng.below(2) == 0 {
-        PassRule::Always
-    } else {
-        PassRule::WhenStuck
-    }
+    if rng.below(2) == 0 { PassRule::Always } else { PassRule::WhenStuck }
 }
 
 #[test]
@@ -223,10 +201,7 @@ fn random_games_from_openings() {
             let rule = random_rule(&mut rng);
             plies += play_random_game(&mut rng, start, rule);
         }
-        assert!(
-            plies > GAMES_PER_SIZE,
-            "{n} slots: games too short ({plies} plies)"
-        );
+        assert!(plies > GAMES_PER_SIZE, "{n} slots: games too short ({plies} plies)");
     }
 }
 
@@ -239,11 +214,7 @@ fn random_games_from_random_positions() {
             let t = random_text(&mut rng, n);
             let ours = t.parse::<Position>();
             let theirs = ref_moves(&t, false);
-            assert_eq!(
-                ours.is_ok(),
-                theirs.is_ok(),
-                "{t}: parse {ours:?} vs {theirs:?}"
-            );
+            assert_eq!(ours.is_ok(), theirs.is_ok(), "{t}: parse {ours:?} vs {theirs:?}");
             let Ok(start) = ours else {
                 rejected += 1;
                 continue;

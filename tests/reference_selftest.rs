@@ -18,10 +18,8 @@ fn moves(pos: &str, when_stuck: bool) -> Vec<(String, String)> {
 
 /// Sorted owned pairs from string literals.
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut m: Vec<(String, String)> = list
-        .iter()
-        .map(|&(a, b)| (a.to_string(), b.to_string()))
-        .collect();
+    let mut m: Vec<(String, String)> =
+        list.iter().map(|&(a, b)| (a.to_string(), b.to_string())).collect();
     m.sort();
     m
 }
@@ -88,41 +86,27 @@ fn walks_placements_and_captures() {
     // Walking 3 from slot 1 lands on slot 4.
     assert_eq!(
         moves("3,0,0,0;0;0", false),
-        pairs(&[
-            ("3", "0,0,0,3;1;3"),
-            ("1", "1,0,0,0;1;0"),
-            ("pass", "3,0,0,0;1;-1"),
-        ])
+        pairs(&[("3", "0,0,0,3;1;3"), ("1", "1,0,0,0;1;0"), ("pass", "3,0,0,0;1;-1"),])
     );
 
     // 乙 walks 2 from slot 4 to slot 2: it becomes fixed, last none. 乙
     // places 4 on slot 4, capturing its own 2: no extra move.
     assert_eq!(
         moves("0,0,0,2;1;0", false),
-        pairs(&[
-            ("2", "0,2,0,0;0;0"),
-            ("4", "0,0,0,4;0;0"),
-            ("pass", "0,0,0,2;0;-1"),
-        ])
+        pairs(&[("2", "0,2,0,0;0;0"), ("4", "0,0,0,4;0;0"), ("pass", "0,0,0,2;0;-1"),])
     );
 }
 
 #[test]
 fn bans_and_blocks() {
     // 2 on slot 4 was walked last (from slot 2, empty): 甲 may not walk it.
-    assert_eq!(
-        moves("0,0,0,2;0;2", true),
-        pairs(&[("1", "1,0,0,2;1;0"), ("3", "0,0,3,2;1;0")])
-    );
+    assert_eq!(moves("0,0,0,2;0;2", true), pairs(&[("1", "1,0,0,2;1;0"), ("3", "0,0,3,2;1;0")]));
     // 1 on slot 3 would land on slot 4, which holds fixed 4: blocked. 甲
     // places 3 on slot 3, capturing its own 1 (no extra move).
     assert_eq!(moves("0,0,1,4;0;0", true), pairs(&[("3", "0,0,3,4;1;0")]));
     // 甲's 3 (slot 1 -> 4) and 1 (slot 3 -> 4) are blocked by fixed 4, 2
     // and 4 are fixed, 甲's hand is empty: the pass is the only move.
-    assert_eq!(
-        moves("3,2,1,4;0;0", true),
-        pairs(&[("pass", "3,2,1,4;1;-1")])
-    );
+    assert_eq!(moves("3,2,1,4;0;0", true), pairs(&[("pass", "3,2,1,4;1;-1")]));
     // The ban lasts one ply only: after 乙 walks 3 (slot 1 -> 4) and 甲
     // passes, 乙 may walk 3 again (slot 4 -> 3).
     let after_walk = "0,0,0,3;0;3";
@@ -157,15 +141,9 @@ fn terminal_values() {
     assert_eq!(sol.len(), 1);
     assert_eq!(solved(&sol, "1,0,3,0;0;0"), (4, Some(0)));
     // Both complete: both win (3, depth 0).
-    assert_eq!(
-        solved(&ref_solve("1,2,3,4;1;0", false), "1,2,3,4;1;0"),
-        (3, Some(0))
-    );
+    assert_eq!(solved(&ref_solve("1,2,3,4;1;0", false), "1,2,3,4;1;0"), (3, Some(0)));
     // Two passes: both lose (2, depth 0).
-    assert_eq!(
-        solved(&ref_solve("2,1,4,3;1;-2", true), "2,1,4,3;1;-2"),
-        (2, Some(0))
-    );
+    assert_eq!(solved(&ref_solve("2,1,4,3;1;-2", true), "2,1,4,3;1;-2"), (2, Some(0)));
 }
 
 #[test]
@@ -243,10 +221,7 @@ fn endless_cycle_is_no_result_when_passing_only_when_stuck() {
             ("7", "0,2,0,1,5,6,7,8;0;0"),
         ])
     );
-    assert_eq!(
-        moves("0,2,4,1,5,6,0,8;1;4", true),
-        pairs(&[("pass", "0,2,4,1,5,6,0,8;0;-1")])
-    );
+    assert_eq!(moves("0,2,4,1,5,6,0,8;1;4", true), pairs(&[("pass", "0,2,4,1,5,6,0,8;0;-1")]));
     let sol = ref_solve(root, true);
     assert_eq!(solved(&sol, root), (0, None));
     assert_eq!(solved(&sol, "0,2,4,1,5,6,0,8;1;4"), (0, None));
@@ -260,9 +235,7 @@ fn endless_cycle_is_no_result_when_passing_only_when_stuck() {
 #[test]
 fn example_game_is_legal_and_ends_both_win() {
     // The documented example game from the opening 2,8,11,9,4,12,10,6,5,7,1,3.
-    let game = [
-        "6", "3", "10", "11", "8", "9", "2", "1", "6", "9", "12", "7", "10", "5", "4", "7",
-    ];
+    let game = ["6", "3", "10", "11", "8", "9", "2", "1", "6", "9", "12", "7", "10", "5", "4", "7"];
     let mut pos = "2,8,11,9,4,12,10,6,5,7,1,3".to_string();
     for (ply, m) in game.iter().enumerate() {
         let next = moves(&pos, false)

@@ -13,12 +13,7 @@ use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, random_position};
 
 fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
-    let cfg = Config {
-        root: root.to_path_buf(),
-        n,
-        rule,
-        max_live,
-    };
+    let cfg = Config { root: root.to_path_buf(), n, rule, max_live };
     generate(&cfg, None).unwrap();
     let mut tb = Tablebase::new(root, n, rule);
     for f in chaosclock::generate::fixed_sets(n, max_live) {
@@ -51,9 +46,8 @@ fn sampled_8_slot_states() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let tb = make(dir.path(), 8, rule, 6);
-        let sample: Vec<Position> = (0..2000)
-            .map(|i| random_position(&mut rng, 8, 2 + i % 4))
-            .collect();
+        let sample: Vec<Position> =
+            (0..2000).map(|i| random_position(&mut rng, 8, 2 + i % 4)).collect();
         check(&tb, 8, rule, &sample);
     }
 }
@@ -63,20 +57,14 @@ fn same_bytes_for_any_thread_count() {
     let mut files = Vec::new();
     for threads in [1, 2] {
         let dir = tempfile::tempdir().unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| make(dir.path(), 6, PassRule::Always, 6));
         let sub = dir.path().join("n6-always");
         let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(&sub)
             .unwrap()
             .map(|e| {
                 let e = e.unwrap();
-                (
-                    e.file_name().into_string().unwrap(),
-                    std::fs::read(e.path()).unwrap(),
-                )
+                (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
             })
             .collect();
         all.sort();

@@ -45,13 +45,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
         let key = flip ^ at(s, p);
         if p == n {
             let sig = sig::make(fx, lo & !(1 << p));
-            f(Child {
-                mv: Move::Walk(p),
-                pos: child,
-                sig,
-                key,
-                inside: false,
-            });
+            f(Child { mv: Move::Walk(p), pos: child, sig, key, inside: false });
             continue;
         }
         let t = walk_target(n, s, p);
@@ -68,13 +62,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
             child.last = Last::Piece(p);
             (sig::make(fx, lo2), q == 0)
         };
-        f(Child {
-            mv: Move::Walk(p),
-            pos: child,
-            sig,
-            key,
-            inside,
-        });
+        f(Child { mv: Move::Walk(p), pos: child, sig, key, inside });
     }
     let mut hand = pos.side.pieces_mask(n) & !(fx | lo);
     while hand != 0 {
@@ -90,13 +78,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
             key ^= 1;
         }
         let sig = sig::make(fx | 1 << p, lo & !(1 << q) & !1);
-        f(Child {
-            mv: Move::Place(p),
-            pos: child,
-            sig,
-            key,
-            inside: false,
-        });
+        f(Child { mv: Move::Place(p), pos: child, sig, key, inside: false });
     }
 }
 
@@ -147,12 +129,7 @@ mod tests {
             let mut got = Vec::new();
             expand(&pos, sig, crate::solve::node::node_key(&pos), |c| {
                 assert_eq!(c.sig, sig::signature(&c.pos), "{pos} {}", c.mv);
-                assert_eq!(
-                    c.key,
-                    crate::solve::node::node_key(&c.pos),
-                    "{pos} {}",
-                    c.mv
-                );
+                assert_eq!(c.key, crate::solve::node::node_key(&c.pos), "{pos} {}", c.mv);
                 assert_eq!(c.inside, c.sig == sig);
                 got.push((c.mv, c.pos));
             });

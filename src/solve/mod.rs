@@ -86,11 +86,7 @@ pub fn solve_many(
             begin -= 1;
         }
         let (head, later) = reached.sigs.split_at_mut(end);
-        let view = Later {
-            sigs: later,
-            offset: end,
-            index: &reached.index,
-        };
+        let view = Later { sigs: later, offset: end, index: &reached.index };
         head[begin..].par_iter_mut().for_each(|sig| {
             let states = solve_signature(sig, reached.n, rule, &view);
             if let Some(b) = bar {
@@ -100,10 +96,7 @@ pub fn solve_many(
         end = begin;
     }
     let solved = start.elapsed() - enumerated;
-    Solution {
-        reached,
-        timing: (enumerated, solved),
-    }
+    Solution { reached, timing: (enumerated, solved) }
 }
 
 /// The signatures solved already (those after the current group).
@@ -121,9 +114,8 @@ const PARALLEL_MIN: usize = 1 << 14;
 fn solve_signature(sig: &mut SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> usize {
     let g = ReachGraph::new(sig, n, rule, later);
     let scores = retro::solve(&g);
-    let summaries: Vec<Summary> = (0..sig.table.slots())
-        .map(|slot| g.summary(slot, &scores))
-        .collect();
+    let summaries: Vec<Summary> =
+        (0..sig.table.slots()).map(|slot| g.summary(slot, &scores)).collect();
     let states = scores.len();
     drop(g);
     for (slot, s) in summaries.iter().enumerate() {
@@ -161,12 +153,7 @@ impl Solution {
             return Some(Score::terminal(Value::BothLose));
         }
         let (i, slot) = self.reached.locate(pos)?;
-        Some(
-            self.reached.sigs[i]
-                .table
-                .summary(slot)
-                .score(pos.last(), self.reached.rule),
-        )
+        Some(self.reached.sigs[i].table.summary(slot).score(pos.last(), self.reached.rule))
     }
 
     /// Every legal move of a reachable state with its score, best first
@@ -177,14 +164,8 @@ impl Solution {
             .iter()
             .map(|&mv| {
                 let child = pos.play_unchecked(mv);
-                let cs = self
-                    .score(&child)
-                    .expect("children of reached states are reached");
-                ScoredMove {
-                    mv,
-                    child,
-                    score: Score::from_child(cs, child.side() == pos.side()),
-                }
+                let cs = self.score(&child).expect("children of reached states are reached");
+                ScoredMove { mv, child, score: Score::from_child(cs, child.side() == pos.side()) }
             })
             .collect();
         out.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -264,10 +245,8 @@ impl<'a> ReachGraph<'a> {
             }
             // Touch every child's slot first, so that the cache misses
             // overlap instead of following one another.
-            let touched = children
-                .iter()
-                .zip(&at)
-                .fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
+            let touched =
+                children.iter().zip(&at).fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
             std::hint::black_box(touched);
             for ((c, &j), o) in children.iter().zip(&at).zip(out.iter_mut()) {
                 let table = &later.sigs[j].table;
@@ -284,11 +263,7 @@ impl<'a> ReachGraph<'a> {
             let pos = node_position(n, key, Last::None);
             // A node whose only state is banned from walking p never walks p.
             let mask = table.mask(slot);
-            let skip = if mask.count_ones() == 1 && mask & 1 == 0 {
-                mask & 0x1ffe
-            } else {
-                0
-            };
+            let skip = if mask.count_ones() == 1 && mask & 1 == 0 { mask & 0x1ffe } else { 0 };
             NodeMoves::new(&pos, sig.key, key, skip, |c, out| exits(cache, c, out))
         };
         let slots = table.slots();
@@ -296,10 +271,7 @@ impl<'a> ReachGraph<'a> {
             let mut cache = [(SigKey::MAX, 0); 64];
             (0..slots).map(|slot| node(&mut cache, slot)).collect()
         } else {
-            (0..slots)
-                .into_par_iter()
-                .map_init(|| [(SigKey::MAX, 0); 64], node)
-                .collect()
+            (0..slots).into_par_iter().map_init(|| [(SigKey::MAX, 0); 64], node).collect()
         };
         let (first, states) = table.first_states();
         let mut slot_of = Vec::with_capacity(states);
@@ -308,23 +280,14 @@ impl<'a> ReachGraph<'a> {
                 slot_of.push(slot as u32);
             }
         }
-        ReachGraph {
-            table,
-            n,
-            rule,
-            nodes,
-            first,
-            slot_of,
-        }
+        ReachGraph { table, n, rule, nodes, first, slot_of }
     }
 
     /// The slot of state `s` and its `last`.
     fn state(&self, s: usize) -> (usize, Last) {
         let slot = self.slot_of[s] as usize;
         let k = s - self.first[slot] as usize;
-        let bit = bits(self.table.mask(slot))
-            .nth(k)
-            .expect("state within its node");
+        let bit = bits(self.table.mask(slot)).nth(k).expect("state within its node");
         (slot, last_of_bit(bit))
     }
 
@@ -350,10 +313,7 @@ impl<'a> ReachGraph<'a> {
         // state of this node can play: they are left out.
         let score = |pos: &Position| {
             let id = self.state_id(pos)?;
-            Some(Score::from_child(
-                Score::unpack(scores[id]).expect("solved"),
-                false,
-            ))
+            Some(Score::from_child(Score::unpack(scores[id]).expect("solved"), false))
         };
         let pos = node_position(self.n, self.table.key(slot), Last::None);
         let mut summary = node.exits;

@@ -61,17 +61,8 @@ pub fn node_position(n: u8, key: u64, last: Last) -> Position {
     for (i, cell) in board.iter_mut().enumerate().take(n as usize) {
         *cell = (bits >> (4 * i) & 15) as u8;
     }
-    let side = if key & 1 == 0 {
-        crate::side::Side::Jia
-    } else {
-        crate::side::Side::Yi
-    };
-    Position {
-        n,
-        board,
-        side,
-        last,
-    }
+    let side = if key & 1 == 0 { crate::side::Side::Jia } else { crate::side::Side::Yi };
+    Position { n, board, side, last }
 }
 
 /// The most walks and placements a node can have.
@@ -108,21 +99,12 @@ impl NodeMoves {
     ) -> Self {
         let mut node = NodeMoves::default();
         if mover_complete(pos, sig) {
-            let pos = Position {
-                last: Last::None,
-                ..*pos
-            };
+            let pos = Position { last: Last::None, ..*pos };
             let outcome = pos.outcome().expect("a complete mover has ended the game");
             node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
             return node;
         }
-        let filler = Child {
-            mv: Move::Pass,
-            pos: *pos,
-            sig,
-            key,
-            inside: true,
-        };
+        let filler = Child { mv: Move::Pass, pos: *pos, sig, key, inside: true };
         let mut children = [filler; MAX_CHILDREN];
         let mut len = 0;
         expand(pos, sig, key, |c| {
@@ -150,8 +132,7 @@ impl NodeMoves {
                 Move::Walk(p) => p,
                 _ => 0,
             };
-            node.exits
-                .offer(Score::from_child(s, c.pos.side == pos.side), piece);
+            node.exits.offer(Score::from_child(s, c.pos.side == pos.side), piece);
         }
         node
     }
@@ -231,11 +212,7 @@ pub fn inside_parent(pos: &Position) -> Option<(Position, u16)> {
             Some((parent, 1 << p))
         }
         Last::Pass => {
-            let parent = Position {
-                side: pos.side.other(),
-                last: Last::None,
-                ..*pos
-            };
+            let parent = Position { side: pos.side.other(), last: Last::None, ..*pos };
             Some((parent, 1 << 13))
         }
         Last::None | Last::DoublePass => None,

@@ -79,13 +79,8 @@ pub fn reach(
 ) -> Reached {
     let mut open: HashMap<SigKey, NodeTable> = HashMap::default();
     let mut levels: BTreeMap<(u32, u32), Vec<SigKey>> = BTreeMap::new();
-    let mut reached = Reached {
-        n,
-        rule,
-        sigs: Vec::new(),
-        index: HashMap::default(),
-        double_passes: 0,
-    };
+    let mut reached =
+        Reached { n, rule, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
     for root in roots {
         assert_eq!(root.slots(), n, "all roots have {n} slots");
         if root.last() == Last::DoublePass {
@@ -113,9 +108,7 @@ pub fn reach(
                 let mut out: HashMap<SigKey, Vec<u64>> = HashMap::default();
                 close(n, rule, *key, table, &mut |child| {
                     let bit = u64::from(last_bit(child.pos.last()).trailing_zeros());
-                    out.entry(child.sig)
-                        .or_default()
-                        .push(child.key | bit << 49);
+                    out.entry(child.sig).or_default().push(child.key | bit << 49);
                 });
                 out
             })
@@ -152,14 +145,11 @@ fn merge(
             })
         })
         .collect();
-    tables
-        .par_iter_mut()
-        .zip(&groups)
-        .for_each(|(table, group)| {
-            for &packed in group.iter().flat_map(|p| &p.1) {
-                table.insert(packed & KEY, 1 << (packed >> 49));
-            }
-        });
+    tables.par_iter_mut().zip(&groups).for_each(|(table, group)| {
+        for &packed in group.iter().flat_map(|p| &p.1) {
+            table.insert(packed & KEY, 1 << (packed >> 49));
+        }
+    });
     for (table, group) in tables.into_iter().zip(groups) {
         open.insert(group[0].0, table);
     }
@@ -187,10 +177,8 @@ fn double_passes(n: u8, rule: PassRule, sig: SigKey, table: &NodeTable) -> usize
 /// Adds to `table` (signature `sig`) every state reachable inside its
 /// signature and hands every child outside it to `out`.
 fn close(n: u8, rule: PassRule, sig: SigKey, table: &mut NodeTable, out: &mut dyn FnMut(&Child)) {
-    let mut queue: Vec<u64> = (0..table.slots())
-        .filter(|&i| table.mask(i) != 0)
-        .map(|i| table.key(i))
-        .collect();
+    let mut queue: Vec<u64> =
+        (0..table.slots()).filter(|&i| table.mask(i) != 0).map(|i| table.key(i)).collect();
     while let Some(key) = queue.pop() {
         let mask = table.mask(table.find(key).expect("queued node is present"));
         let pos = node_position(n, key, Last::None);

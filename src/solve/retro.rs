@@ -77,11 +77,7 @@ pub fn solve(g: &impl Graph) -> Vec<u16> {
     } else {
         (0..n).into_par_iter().map(|s| g.init(s)).collect()
     };
-    let mut core = Core {
-        done: vec![UNKNOWN; n],
-        pending: vec![UNKNOWN; n],
-        buckets: Vec::new(),
-    };
+    let mut core = Core { done: vec![UNKNOWN; n], pending: vec![UNKNOWN; n], buckets: Vec::new() };
     core.wins_and_losses(g, &inits);
     for value in [Value::BothWin, Value::BothLose] {
         core.cooperative(g, &inits, value);
@@ -163,10 +159,7 @@ impl Core {
                         counter[s] = children;
                         loss_depth[s] = exit.map_or(0, |e| e.depth);
                         if children == 0 {
-                            let lose = Score {
-                                value: Value::SelfLose,
-                                depth: loss_depth[s],
-                            };
+                            let lose = Score { value: Value::SelfLose, depth: loss_depth[s] };
                             self.push(s, lose);
                         }
                     }
@@ -183,13 +176,7 @@ impl Core {
                 match score.value {
                     Value::SelfLose => {
                         for &p in &parents {
-                            self.offer(
-                                p,
-                                Score {
-                                    value: Value::SelfWin,
-                                    depth: next,
-                                },
-                            );
+                            self.offer(p, Score { value: Value::SelfWin, depth: next });
                         }
                     }
                     Value::SelfWin => {
@@ -200,10 +187,7 @@ impl Core {
                             counter[p] -= 1;
                             loss_depth[p] = loss_depth[p].max(next);
                             if counter[p] == 0 {
-                                let lose = Score {
-                                    value: Value::SelfLose,
-                                    depth: loss_depth[p],
-                                };
+                                let lose = Score { value: Value::SelfLose, depth: loss_depth[p] };
                                 self.push(p, lose);
                             }
                         }
@@ -248,13 +232,7 @@ impl Core {
                 parents.clear();
                 g.parents(s, &mut |p| parents.push(p));
                 for &p in &parents {
-                    self.offer(
-                        p,
-                        Score {
-                            value,
-                            depth: score.depth + 1,
-                        },
-                    );
+                    self.offer(p, Score { value, depth: score.depth + 1 });
                 }
             }
             d += 1;

@@ -31,16 +31,8 @@ impl Score {
     /// move), so the child's view is the mover's own.
     #[inline]
     pub fn from_child(child: Score, same_side: bool) -> Score {
-        let value = if same_side {
-            child.value
-        } else {
-            child.value.flip()
-        };
-        let depth = if value == Value::NoResult {
-            0
-        } else {
-            child.depth.saturating_add(1)
-        };
+        let value = if same_side { child.value } else { child.value.flip() };
+        let depth = if value == Value::NoResult { 0 } else { child.depth.saturating_add(1) };
         Score { value, depth }
     }
 
@@ -54,10 +46,7 @@ impl Score {
     /// The inverse of [`Score::pack`] (`None` for the codes 5..=7).
     #[inline]
     pub fn unpack(bits: u16) -> Option<Score> {
-        Value::from_code((bits >> 13) as u8).map(|value| Score {
-            value,
-            depth: bits & 0x1fff,
-        })
+        Value::from_code((bits >> 13) as u8).map(|value| Score { value, depth: bits & 0x1fff })
     }
 }
 
@@ -99,17 +88,8 @@ mod tests {
         assert!(s(Value::SelfLose, 7) > s(Value::SelfLose, 3));
         assert!(s(Value::NoResult, 0) > s(Value::SelfLose, 99));
         assert!(s(Value::BothLose, 2) > s(Value::NoResult, 0));
-        assert_eq!(
-            Score::from_child(s(Value::SelfWin, 4), false),
-            s(Value::SelfLose, 5)
-        );
-        assert_eq!(
-            Score::from_child(s(Value::SelfWin, 4), true),
-            s(Value::SelfWin, 5)
-        );
-        assert_eq!(
-            Score::unpack(s(Value::BothWin, 77).pack()),
-            Some(s(Value::BothWin, 77))
-        );
+        assert_eq!(Score::from_child(s(Value::SelfWin, 4), false), s(Value::SelfLose, 5));
+        assert_eq!(Score::from_child(s(Value::SelfWin, 4), true), s(Value::SelfWin, 5));
+        assert_eq!(Score::unpack(s(Value::BothWin, 77).pack()), Some(s(Value::BothWin, 77)));
     }
 }

@@ -29,19 +29,12 @@ pub struct Summary {
 }
 
 /// The score of a pass that ends the game with two passes.
-pub const DOUBLE_PASS: Score = Score {
-    value: Value::BothLose,
-    depth: 1,
-};
+pub const DOUBLE_PASS: Score = Score { value: Value::BothLose, depth: 1 };
 
 impl Summary {
     /// A finished game.
     pub fn ended(score: Score) -> Summary {
-        Summary {
-            best: Some(score),
-            terminal: true,
-            ..Summary::default()
-        }
+        Summary { best: Some(score), terminal: true, ..Summary::default() }
     }
 
     /// Adds a walk of `piece` (0: a placement) scoring `score`.
@@ -78,11 +71,7 @@ impl Summary {
             return self.best.expect("an ended game has its score");
         }
         let moves = self.best_unbanned(last);
-        let pass = if last == Last::Pass {
-            Some(DOUBLE_PASS)
-        } else {
-            self.pass
-        };
+        let pass = if last == Last::Pass { Some(DOUBLE_PASS) } else { self.pass };
         let best = match rule {
             PassRule::Always => moves.max(pass),
             PassRule::WhenStuck => moves.or(pass),
@@ -115,23 +104,14 @@ mod tests {
         let mut tie = Summary::default();
         tie.offer(s(Value::BothWin, 4), 3);
         tie.offer(s(Value::BothWin, 4), 5);
-        assert_eq!(
-            tie.best_unbanned(Last::Piece(3)),
-            Some(s(Value::BothWin, 4))
-        );
+        assert_eq!(tie.best_unbanned(Last::Piece(3)), Some(s(Value::BothWin, 4)));
         // Only a pass left: the pass decides, after a pass it ends the game.
         let mut one = Summary::default();
         one.offer(s(Value::SelfLose, 1), 3);
         one.pass = Some(s(Value::NoResult, 0));
-        assert_eq!(
-            one.score(Last::Piece(3), PassRule::WhenStuck),
-            s(Value::NoResult, 0)
-        );
+        assert_eq!(one.score(Last::Piece(3), PassRule::WhenStuck), s(Value::NoResult, 0));
         assert_eq!(one.score(Last::Piece(3), a), s(Value::NoResult, 0));
-        assert_eq!(
-            one.score(Last::None, PassRule::WhenStuck),
-            s(Value::SelfLose, 1)
-        );
+        assert_eq!(one.score(Last::None, PassRule::WhenStuck), s(Value::SelfLose, 1));
         assert_eq!(one.score(Last::Pass, a), DOUBLE_PASS);
     }
 }

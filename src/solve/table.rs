@@ -27,13 +27,8 @@ struct Entry {
     pass: u16,
 }
 
-const VACANT: Entry = Entry {
-    word: EMPTY,
-    mask: 0,
-    best: NO_SCORE,
-    second: NO_SCORE,
-    pass: NO_SCORE,
-};
+const VACANT: Entry =
+    Entry { word: EMPTY, mask: 0, best: NO_SCORE, second: NO_SCORE, pass: NO_SCORE };
 
 /// Node keys ([`crate::solve::node::node_key`]) with the `last` bits of the
 /// states present and their summaries.
@@ -60,22 +55,14 @@ fn pack(s: Option<Score>) -> u16 {
 }
 
 fn unpack(bits: u16) -> Option<Score> {
-    if bits == NO_SCORE {
-        None
-    } else {
-        Score::unpack(bits)
-    }
+    if bits == NO_SCORE { None } else { Score::unpack(bits) }
 }
 
 impl NodeTable {
     /// An empty table for about `n` nodes.
     pub fn with_capacity(n: usize) -> NodeTable {
         let slots = (n * 2).next_power_of_two().max(16);
-        NodeTable {
-            entries: vec![VACANT; slots],
-            len: 0,
-            shift: 64 - slots.trailing_zeros(),
-        }
+        NodeTable { entries: vec![VACANT; slots], len: 0, shift: 64 - slots.trailing_zeros() }
     }
 
     /// Number of nodes.
@@ -162,11 +149,7 @@ impl NodeTable {
         loop {
             let e = &mut self.entries[i];
             if e.word == EMPTY {
-                *e = Entry {
-                    word: key,
-                    mask: bits,
-                    ..VACANT
-                };
+                *e = Entry { word: key, mask: bits, ..VACANT };
                 self.len += 1;
                 return 0;
             }
@@ -203,10 +186,7 @@ impl NodeTable {
 
     /// Number of states.
     pub fn states(&self) -> usize {
-        self.entries
-            .iter()
-            .map(|e| e.mask.count_ones() as usize)
-            .sum()
+        self.entries.iter().map(|e| e.mask.count_ones() as usize).sum()
     }
 }
 
@@ -228,17 +208,8 @@ mod tests {
         assert!(t.find(3).is_none());
         assert_eq!(t.states(), 1001);
         let mut s = Summary::default();
-        s.offer(
-            Score {
-                value: Value::BothWin,
-                depth: 12,
-            },
-            11,
-        );
-        s.pass = Some(Score {
-            value: Value::SelfLose,
-            depth: 3,
-        });
+        s.offer(Score { value: Value::BothWin, depth: 12 }, 11);
+        s.pass = Some(Score { value: Value::SelfLose, depth: 3 });
         t.set_summary(slot, &s);
         assert_eq!(t.summary(slot), s);
         assert_eq!(t.find(7919), Some(slot));

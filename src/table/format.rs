@@ -104,14 +104,8 @@ fn pack_score(s: Option<Score>) -> u16 {
 pub fn encode(s: &Summary) -> [u8; RECORD] {
     let flags = u16::from(s.best_walk) | u16::from(s.terminal) << 4;
     let mut out = [0u8; RECORD];
-    for (i, w) in [
-        pack_score(s.best),
-        pack_score(s.second),
-        pack_score(s.pass),
-        flags,
-    ]
-    .iter()
-    .enumerate()
+    for (i, w) in
+        [pack_score(s.best), pack_score(s.second), pack_score(s.pass), flags].iter().enumerate()
     {
         out[2 * i..2 * i + 2].copy_from_slice(&w.to_le_bytes());
     }
@@ -123,11 +117,7 @@ pub fn encode(s: &Summary) -> [u8; RECORD] {
 pub fn decode(rec: &[u8], n: u8) -> Option<Summary> {
     let word = |i: usize| u16::from_le_bytes([rec[2 * i], rec[2 * i + 1]]);
     let score = |w: u16| {
-        if w == NONE {
-            Some(None)
-        } else {
-            Score::unpack(w).map(Some)
-        }
+        if w == NONE { Some(None) } else { Score::unpack(w).map(Some) }
     };
     let flags = word(3);
     let best_walk = (flags & 15) as u8;
@@ -236,9 +226,7 @@ impl Header {
     /// A message naming the first field that is wrong.
     pub fn parse(bytes: &[u8]) -> Result<Header, String> {
         let get = |range: std::ops::Range<usize>| {
-            bytes
-                .get(range)
-                .ok_or_else(|| "file is shorter than its header".to_string())
+            bytes.get(range).ok_or_else(|| "file is shorter than its header".to_string())
         };
         let u16_at = |at: usize| get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
         let u32_at =
@@ -250,9 +238,7 @@ impl Header {
         }
         let version = u32_at(8)?;
         if version != VERSION {
-            return Err(format!(
-                "format version {version}, this program reads {VERSION}"
-            ));
+            return Err(format!("format version {version}, this program reads {VERSION}"));
         }
         let fields = get(12..16)?;
         let (n, rule, encoding) = (fields[0], fields[1], fields[2]);
@@ -277,15 +263,9 @@ impl Header {
             return Err(format!("{subs} sub-tables, expected {expected}"));
         }
         let total = u64_at(24)?;
-        let nodes = (0..subs)
-            .map(|i| u64_at(FIXED_HEADER + 8 * i))
-            .collect::<Result<Vec<_>, _>>()?;
-        let header = Header {
-            n,
-            rule,
-            fixed,
-            nodes,
-        };
+        let nodes =
+            (0..subs).map(|i| u64_at(FIXED_HEADER + 8 * i)).collect::<Result<Vec<_>, _>>()?;
+        let header = Header { n, rule, fixed, nodes };
         if header.records() != total {
             return Err("sub-table sizes do not add up to the total".into());
         }
@@ -301,24 +281,9 @@ mod tests {
     #[test]
     fn records_round_trip_and_reject_garbage() {
         let mut s = Summary::default();
-        s.offer(
-            Score {
-                value: Value::SelfWin,
-                depth: 5,
-            },
-            7,
-        );
-        s.offer(
-            Score {
-                value: Value::BothLose,
-                depth: 2,
-            },
-            0,
-        );
-        s.pass = Some(Score {
-            value: Value::SelfLose,
-            depth: 9,
-        });
+        s.offer(Score { value: Value::SelfWin, depth: 5 }, 7);
+        s.offer(Score { value: Value::BothLose, depth: 2 }, 0);
+        s.pass = Some(Score { value: Value::SelfLose, depth: 9 });
         assert_eq!(decode(&encode(&s), 12), Some(s));
         let end = Summary::ended(Score::terminal(Value::BothWin));
         assert_eq!(decode(&encode(&end), 4), Some(end));

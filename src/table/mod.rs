@@ -95,18 +95,11 @@ impl TableFile {
     /// # Errors
     /// [`TableError`] naming what is wrong.
     pub fn open(path: &Path, n: u8, rule: PassRule, fixed: u16) -> Result<TableFile, TableError> {
-        let corrupt = |what: String| TableError::Corrupt {
-            path: path.to_path_buf(),
-            what,
-        };
-        let file = File::open(path).map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let map = mmap::map_table(&file).map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
+        let file = File::open(path)
+            .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
+        let map = mmap::map_table(&file)
+            .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
         let header = Header::parse(&map).map_err(corrupt)?;
         if (header.n, header.rule, header.fixed) != (n, rule, fixed) {
             return Err(corrupt(format!(
@@ -133,11 +126,7 @@ impl TableFile {
             at += nodes as usize;
         }
         if map.len() != header.file_len() {
-            return Err(corrupt(format!(
-                "{} bytes, expected {}",
-                map.len(),
-                header.file_len()
-            )));
+            return Err(corrupt(format!("{} bytes, expected {}", map.len(), header.file_len())));
         }
         let sums_at = map.len() - 8;
         let stored = u64::from_le_bytes(map[sums_at..].try_into().expect("8 bytes"));
@@ -149,18 +138,8 @@ impl TableFile {
         }
         let payload = header.len();
         let indexes = (0..header.nodes.len()).map(|_| OnceLock::new()).collect();
-        let verified = (0..header.blocks().div_ceil(64))
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        Ok(TableFile {
-            path: path.to_path_buf(),
-            map,
-            header,
-            starts,
-            payload,
-            indexes,
-            verified,
-        })
+        let verified = (0..header.blocks().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        Ok(TableFile { path: path.to_path_buf(), map, header, starts, payload, indexes, verified })
     }
 
     /// The header.
@@ -179,9 +158,7 @@ impl TableFile {
         let block = &self.map[self.payload + b * BLOCK..self.payload + len.min((b + 1) * BLOCK)];
         let sums = self.payload + len;
         let stored = u64::from_le_bytes(
-            self.map[sums + 8 * b..sums + 8 * b + 8]
-                .try_into()
-                .expect("8 bytes"),
+            self.map[sums + 8 * b..sums + 8 * b + 8].try_into().expect("8 bytes"),
         );
         if checksum(block) != stored {
             return Err(TableError::Corrupt {
@@ -207,15 +184,10 @@ impl TableFile {
     /// # Errors
     /// A damaged block or record.
     pub fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
-        let corrupt = |what: String| TableError::Corrupt {
-            path: self.path.clone(),
-            what,
-        };
+        let corrupt = |what: String| TableError::Corrupt { path: self.path.clone(), what };
         let nodes = self.header.nodes[sub];
         if node >= nodes {
-            return Err(corrupt(format!(
-                "node {node} past the {nodes} of sub-table {sub}"
-            )));
+            return Err(corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
         }
         let at = (self.starts[sub] + node as usize) * RECORD;
         self.check_block(at)?;
@@ -252,12 +224,7 @@ impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
-        Tablebase {
-            dir: root.join(format::dir_name(n, rule)),
-            n,
-            rule,
-            files: HashMap::new(),
-        }
+        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files: HashMap::new() }
     }
 
     /// The directory holding the files.

@@ -45,9 +45,7 @@ pub fn all_states(n: u8) -> Vec<Position> {
     let mut out = Vec::new();
     for board in &all {
         for side in Side::ALL {
-            let lasts = [Last::None, Last::Pass]
-                .into_iter()
-                .chain((1..=n).map(Last::Piece));
+            let lasts = [Last::None, Last::Pass].into_iter().chain((1..=n).map(Last::Piece));
             for last in lasts {
                 if let Ok(p) = Position::new(board, side, last) {
                     // A last piece that reads as none is the same state.
@@ -89,18 +87,13 @@ pub fn random_position(rng: &mut Rng, n: u8, fixed: usize) -> Position {
             if rng.below(4) == 0 {
                 continue; // in hand
             }
-            let free: Vec<usize> = (0..n as usize)
-                .filter(|&i| board[i] == 0 && i + 1 != p as usize)
-                .collect();
+            let free: Vec<usize> =
+                (0..n as usize).filter(|&i| board[i] == 0 && i + 1 != p as usize).collect();
             if !free.is_empty() {
                 board[free[rng.below(free.len() as u64) as usize]] = i64::from(p);
             }
         }
-        let side = if rng.below(2) == 0 {
-            Side::Jia
-        } else {
-            Side::Yi
-        };
+        let side = if rng.below(2) == 0 { Side::Jia } else { Side::Yi };
         let last = match rng.below(4) {
             0 => Last::Pass,
             1 => Last::Piece(1 + rng.below(u64::from(n)) as u8),

@@ -90,9 +90,7 @@ impl State {
 
     /// Whether every piece of `side` is fixed.
     fn is_complete(&self, side: u8) -> bool {
-        (1..=self.n() as u8)
-            .filter(|&p| owner(p) == side)
-            .all(|p| self.is_fixed(p))
+        (1..=self.n() as u8).filter(|&p| owner(p) == side).all(|p| self.is_fixed(p))
     }
 
     /// How the game has ended, checked at the start of a ply.
@@ -132,10 +130,8 @@ fn parse(text: &str) -> Result<State, String> {
     // Board.
     let mut board = Vec::new();
     for entry in parts[0].split(',') {
-        let p: i64 = entry
-            .trim()
-            .parse()
-            .map_err(|_| format!("board entry '{entry}' is not a number"))?;
+        let p: i64 =
+            entry.trim().parse().map_err(|_| format!("board entry '{entry}' is not a number"))?;
         board.push(p);
     }
     let n = board.len();
@@ -164,18 +160,12 @@ fn parse(text: &str) -> Result<State, String> {
     // Last.
     let last: i64 = match parts.get(2) {
         None => 0,
-        Some(t) => t
-            .parse()
-            .map_err(|_| format!("last '{t}' is not a number"))?,
+        Some(t) => t.parse().map_err(|_| format!("last '{t}' is not a number"))?,
     };
     if last < -2 || last > n as i64 {
         return Err(format!("last {last} out of range"));
     }
-    let mut state = State {
-        board,
-        side,
-        last: last as i32,
-    };
+    let mut state = State { board, side, last: last as i32 };
     if last > 0 {
         let m = last as u8;
         match state.slot_of(m) {
@@ -185,9 +175,7 @@ fn parse(text: &str) -> Result<State, String> {
                     .find(|&o| walk_target(n, o, m) == slot)
                     .expect("every slot has an origin");
                 if state.board[origin - 1] != 0 {
-                    return Err(format!(
-                        "piece {m} cannot have walked: slot {origin} is full"
-                    ));
+                    return Err(format!("piece {m} cannot have walked: slot {origin} is full"));
                 }
             }
             // Fixed or off the board: restricts nothing.
@@ -234,11 +222,7 @@ fn moves(state: &State, when_stuck: bool) -> Vec<(String, State)> {
                 i32::from(p)
             }
         };
-        let next = State {
-            board,
-            side: other,
-            last,
-        };
+        let next = State { board, side: other, last };
         out.push((p.to_string(), next));
     }
 
@@ -252,26 +236,14 @@ fn moves(state: &State, when_stuck: bool) -> Vec<(String, State)> {
         let mut board = state.board.clone();
         board[p as usize - 1] = p;
         let extra = captured != 0 && owner(captured) != state.side;
-        let next = State {
-            board,
-            side: if extra { state.side } else { other },
-            last: LAST_NONE,
-        };
+        let next = State { board, side: if extra { state.side } else { other }, last: LAST_NONE };
         out.push((p.to_string(), next));
     }
 
     // Pass: always legal, or only when nothing else is under `when_stuck`.
     if !when_stuck || out.is_empty() {
-        let last = if state.last == LAST_PASS {
-            LAST_DOUBLE_PASS
-        } else {
-            LAST_PASS
-        };
-        let next = State {
-            board: state.board.clone(),
-            side: other,
-            last,
-        };
+        let last = if state.last == LAST_PASS { LAST_DOUBLE_PASS } else { LAST_PASS };
+        let next = State { board: state.board.clone(), side: other, last };
         out.push(("pass".to_string(), next));
     }
     out
@@ -288,10 +260,7 @@ fn moves(state: &State, when_stuck: bool) -> Vec<(String, State)> {
 /// `pos` is not a valid position.
 pub fn ref_moves(pos: &str, when_stuck: bool) -> Result<Vec<(String, String)>, String> {
     let state = parse(pos)?;
-    Ok(moves(&state, when_stuck)
-        .into_iter()
-        .map(|(m, next)| (m, next.to_string()))
-        .collect())
+    Ok(moves(&state, when_stuck).into_iter().map(|(m, next)| (m, next.to_string())).collect())
 }
 
 /// Preference rank of a value code for the side to move:
@@ -316,9 +285,8 @@ fn sweep_to_fixed_point(
     mut joins: impl FnMut(usize, &[Option<u32>]) -> bool,
 ) {
     for k in 1.. {
-        let new: Vec<usize> = (0..level.len())
-            .filter(|&i| level[i].is_none() && joins(i, level))
-            .collect();
+        let new: Vec<usize> =
+            (0..level.len()).filter(|&i| level[i].is_none() && joins(i, level)).collect();
         if new.is_empty() {
             break;
         }
@@ -497,9 +465,5 @@ pub fn ref_solve_many(roots: &[&str], when_stuck: bool) -> HashMap<String, (u8, 
         );
     }
 
-    states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.to_string(), (value[i], depth[i])))
-        .collect()
+    states.iter().enumerate().map(|(i, s)| (s.to_string(), (value[i], depth[i]))).collect()
 }
