@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use chaosclock::PassRule;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// Chaos Clock (混乱时钟): look at positions and play moves by the rules of
-/// the project's RULES.md.
+/// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
+/// by the rules of the project's RULES.md.
 ///
 /// A position is written in the interchange format `b1,...,bN;side;last`:
 /// bi = piece on slot i (0 = empty), side 0 = 甲 (odd) / 1 = 乙 (even) to
@@ -40,6 +40,13 @@ pub enum Command {
     Show(ShowArgs),
     /// Play moves from a position and print every position on the way.
     Play(PlayArgs),
+    /// Solve a position exactly: its value and depth, the value of every
+    /// legal move, a line of best play to the end, and how much work it took.
+    ///
+    /// Every state reachable from the position is enumerated and solved in
+    /// memory (nothing is written to disk). A progress bar is drawn on stderr
+    /// when it is a terminal; the results go to stdout.
+    Solve(SolveArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -78,15 +85,27 @@ pub struct PlayArgs {
     /// The moves to play in order, separated by commas: a piece number (a
     /// piece on the board walks, a piece in the mover's hand is placed) or
     /// `pass`, e.g. `6,3,10,pass`.
-    #[arg(
-        long,
-        value_name = "MOVES",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', allow_hyphen_values = true)]
     pub moves: Vec<String>,
 
     /// Print JSON instead of one line per position.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The position to solve.
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The number of slots the position must have (4, 6, 8, 10 or 12): a
+    /// check, an error if the position has another size.
+    #[arg(long, value_name = "N")]
+    pub slots: Option<u8>,
+
+    /// Print JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,
 }

@@ -39,6 +39,7 @@ fn run(cli: Cli) -> Result<()> {
     match &cli.command {
         Command::Show(args) => cmd::show::run(args, rule),
         Command::Play(args) => cmd::play::run(args, rule),
+        Command::Solve(args) => cmd::solve::run(args, rule),
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod play;
 pub mod show;
+pub mod solve;
 
 use std::io::Write;
 
@@ -20,9 +21,9 @@ pub fn load_position(args: &PositionArgs) -> Result<Position> {
     match (&args.pos, &args.cfg) {
         // Not `.context()`: ParsePositionError's message already includes
         // its source's, and `{:#}` would print that twice.
-        (Some(text), None) => text
-            .parse::<Position>()
-            .map_err(|e| anyhow!("position '{}': {e}", text.trim())),
+        (Some(text), None) => {
+            text.parse::<Position>().map_err(|e| anyhow!("position '{}': {e}", text.trim()))
+        }
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read cfg file {}", path.display()))?;

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Benchmarks `chaosclock solve`: builds the release binary, solves a fixed set
+# of positions BENCH_RUNS times each (default 3) and prints one table row per
+# position: its value, reachable states, the median solve time (enumerate +
+# solve, as the JSON reports it), the median wall time, states per second
+# (states / median solve time) and the peak memory (the largest of the runs).
+#
+# Peak memory is the "Maximum resident set size" of /usr/bin/time -v when
+# that program exists, else the binary's own peak_memory_bytes (VmHWM).
+#
+# Needs only bash 5, awk, sort and cargo (and /usr/bin/time if present).
+# Usage: scripts/bench-solve.sh            (from any directory)
+#        BENCH_RUNS=5 scripts/bench-solve.sh
+# CARGO_TARGET_DIR is honoured. The 12-slot runs need about 1.3 GB of memory.
+set -euo pipefail
+here="${BASH_SOURCE[0]%/*}"
+[[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
+cd "$here/.."
+
+runs="${BENCH_RUNS:-3}"
+if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "error: BENCH_RUNS must be a positive integer, not '$runs'" >&2
+    exit 2
+fi
+if [[ -z "${EPOCHREALTIME:-}" ]]; then
+    echo "error: bash 5 or later is needed (EPOCHREALTIME)" >&2
+    exit 2
+fi
+
+# The positions: a name and the interchange notation. The documented
+# opening, two other 12-slot openings (derangements, 乙 to move), the
+# documented mid-game position and a 10-slot opening.
+positions=(
+    "opening-12         2,8,11,9,4,12,10,6,5,7,1,3"
+    "derangement-12a    6,11,5,12,7,3,9,2,1,4,8,10"
+    "derangement-12b    7,6,1,3,8,12,4,10,5,11,9,2"
+    "mid-game-12        4,3,7,11,5,10,12,0,0,2,0,0;0;7"
+    "derangement-10     2,1,6,10,4,3,5,7,8,9"
+)
+
+echo "building the release binary..." >&2
+cargo build --release --quiet
+target="${CARGO_TARGET_DIR:-target}"
+[[ "$target" == /* ]] || target="$PWD/$target"
+bin="$target/release/chaosclock"
+if [[ ! -x "$bin" ]]; then
+    echo "error: no binary at $bin after the build" >&2
+    exit 1
+fi
+
+if [[ -x /usr/bin/time ]]; then
+    timer=(/usr/bin/time -v)
+    memory_source="/usr/bin/time -v, maximum resident set size"
+else
+    timer=()
+    memory_source="the JSON's peak_memory_bytes (VmHWM); /usr/bin/time not found"
+fi
+
+# The number after "key": in the JSON line of $2 (the line starting with
+# '{'). Keys are matched with their quotes, so "seconds" does not match
+# "solve_seconds".
+json_number() {
+    awk -v key="\"$1\":" '/^\{/ {
+        i = index($0, key)
+        if (i == 0) { exit 1 }
+        rest = substr($0, i + length(key))
+        match(rest, /^[-0-9.eE+]+/)
+        if (RSTART == 0) { exit 1 }
+        print substr(rest, 1, RLENGTH)
+    }' <<<"$2"
+}
+
+# The median of the arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR % 2) { print v[(NR + 1) / 2] } else { print (v[NR / 2] + v[NR / 2 + 1]) / 2 }
+    }'
+}
+
+echo "runs per position: $runs; peak memory from $memory_source" >&2
+printf '%-16s %-31s %5s %11s %8s %8s %10s %8s\n' \
+    position notation value states "solve s" "wall s" "states/s" "peak MiB"
+
+for entry in "${positions[@]}"; do
+    read -r name pos <<<"$entry"
+    solve_times=()
+    wall_times=()
+    peak=0
+    states=""
+    for ((r = 1; r <= runs; r++)); do
+        start="$EPOCHREALTIME"
+        # stdout: the JSON line; stderr: /usr/bin/time's report, if any.
+        if ! out="$("${timer[@]}" "$bin" solve "$pos" --json 2>&1)"; then
+            echo "error: solving $name ($pos) failed:" >&2
+            echo "$out" >&2
+            exit 1
+        fi
+        end="$EPOCHREALTIME"
+        wall_times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
+        solve_times+=("$(json_number seconds "$out")")
+        if [[ ${#timer[@]} -gt 0 ]]; then
+            mem="$(awk -F': *' '/Maximum resident set size/ { print $2 * 1024 }' <<<"$out")"
+        else
+            mem="$(json_number peak_memory_bytes "$out")"
+        fi
+        peak="$(awk -v a="$peak" -v b="$mem" 'BEGIN { print (b > a ? b : a) }')"
+        run_states="$(json_number states "$out")"
+        if [[ -n "$states" && "$run_states" != "$states" ]]; then
+            echo "error: $name reached $run_states states, earlier $states" >&2
+            exit 1
+        fi
+        states="$run_states"
+        value="$(json_number value "$out")"
+    done
+    awk -v name="$name" -v pos="$pos" -v value="$value" -v states="$states" \
+        -v s="$(median "${solve_times[@]}")" -v w="$(median "${wall_times[@]}")" \
+        -v peak="$peak" 'BEGIN {
+            rate = s > 0 ? states / s : 0
+            printf "%-16s %-31s %5s %11d %8.2f %8.2f %10.0f %8.0f\n",
+                name, pos, value, states, s, w, rate, peak / 1048576
+        }'
+done
