@@ -15,6 +15,7 @@ pub mod index;
 mod moves;
 mod notation;
 mod position;
+pub mod probe;
 mod render;
 mod side;
 pub mod solve;

@@ -7,7 +7,8 @@ mod common;
 use std::path::Path;
 
 use chaosclock::generate::{Config, generate};
-use chaosclock::solve::solve_many;
+use chaosclock::probe;
+use chaosclock::solve::{solve_many, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, random_position};
@@ -101,4 +102,53 @@ fn damaged_files_give_errors() {
             let _ = tb.score(&probe);
         }
     }
+}
+
+#[test]
+fn solve_with_partial_tables_agrees_and_explores_less() {
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path(), 8, PassRule::Always, 5);
+    let mut rng = Rng(0xfeed);
+    for i in 0..60 {
+        let root = random_position(&mut rng, 8, 1 + i % 3);
+        let mut tb = Tablebase::new(dir.path(), 8, PassRule::Always);
+        tb.load_all().unwrap();
+        let with = solve_with(8, &[root], PassRule::Always, Some(tb), None).unwrap();
+        let without = solve_many(8, &[root], PassRule::Always, None);
+        assert!(with.states() <= without.states());
+        assert_eq!(with.score(&root), without.score(&root), "{root}");
+        let a: Vec<_> = with.moves(&root).iter().map(|m| (m.mv, m.score)).collect();
+        let b: Vec<_> = without.moves(&root).iter().map(|m| (m.mv, m.score)).collect();
+        assert_eq!(a, b, "{root}");
+        assert_eq!(with.line(&root), without.line(&root), "{root}");
+    }
+}
+
+#[test]
+fn probe_agrees_with_solve_and_names_missing_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path(), 8, PassRule::Always, 5);
+    let mut tb = Tablebase::new(dir.path(), 8, PassRule::Always);
+    let mut rng = Rng(0xbeef);
+    for _ in 0..300 {
+        let fixed = 3 + rng.below(4) as usize;
+        let root = random_position(&mut rng, 8, fixed);
+        let sol = solve_many(8, &[root], PassRule::Always, None);
+        let a = probe::analyse(&mut tb, &root).unwrap();
+        assert_eq!(Some(a.score), sol.score(&root), "{root}");
+        let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
+        let want: Vec<_> = sol.moves(&root).iter().map(|m| (m.mv, m.score)).collect();
+        assert_eq!(moves, want, "{root}");
+        assert_eq!(
+            a.line.len(),
+            usize::from(if a.score.value == chaosclock::Value::NoResult {
+                0
+            } else {
+                a.score.depth
+            })
+        );
+    }
+    let opening: Position = "2,1,4,3,6,5,8,7".parse().unwrap();
+    let err = probe::analyse(&mut tb, &opening).unwrap_err().to_string();
+    assert!(err.contains("chaosclock generate --slots 8 --max-live 8"), "{err}");
 }

@@ -46,11 +46,7 @@ struct PlayJson {
 pub fn run(args: &PlayArgs, rule: PassRule) -> Result<()> {
     let start = load_position(&args.position)?;
     let plies = play_all(start, &args.moves, rule)?;
-    if args.json {
-        print_json(&to_json(&start, &plies))
-    } else {
-        print(&to_text(&start, &plies))
-    }
+    if args.json { print_json(&to_json(&start, &plies)) } else { print(&to_text(&start, &plies)) }
 }
 
 /// Plays every move, checking each.
@@ -65,18 +61,10 @@ fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec<Ply
                 (IllegalMove::GameOver, Some(outcome)) => format!("the game is over, {outcome}"),
                 (e, _) => e.to_string(),
             };
-            anyhow!(
-                "move {number} '{}' is illegal in {pos}: {reason}",
-                text.trim()
-            )
+            anyhow!("move {number} '{}' is illegal in {pos}: {reason}", text.trim())
         })?;
         let next = pos.play_unchecked(m);
-        plies.push(Ply {
-            side: pos.side(),
-            m,
-            captures: captured(&pos, m),
-            next,
-        });
+        plies.push(Ply { side: pos.side(), m, captures: captured(&pos, m), next });
         pos = next;
     }
     Ok(plies)

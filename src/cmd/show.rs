@@ -91,11 +91,7 @@ pub fn run(args: &ShowArgs, rule: PassRule) -> Result<()> {
     let children: Vec<Child> = pos
         .legal_moves(rule)
         .iter()
-        .map(|&m| Child {
-            m,
-            next: pos.play_unchecked(m),
-            captures: captured(&pos, m),
-        })
+        .map(|&m| Child { m, next: pos.play_unchecked(m), captures: captured(&pos, m) })
         .collect();
     if args.json {
         print_json(&to_json(&pos, &children, rule))
@@ -148,10 +144,7 @@ fn to_json(pos: &Position, children: &[Child], rule: PassRule) -> ShowJson {
         fixed: (1..=pos.slots()).filter(|&p| pos.is_fixed(p)).collect(),
         banned: pos.banned(),
         last,
-        hands: HandsJson {
-            jia: hand(pos, Side::Jia),
-            yi: hand(pos, Side::Yi),
-        },
+        hands: HandsJson { jia: hand(pos, Side::Jia), yi: hand(pos, Side::Yi) },
         pass_rule: rule.name(),
         moves: children
             .iter()

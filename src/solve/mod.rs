@@ -13,6 +13,7 @@ mod sig;
 mod summary;
 mod table;
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -20,6 +21,7 @@ use rayon::prelude::*;
 
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
+use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
 pub use self::expand::{Child, expand, mover_complete};
@@ -35,6 +37,8 @@ pub use self::table::NodeTable;
 #[derive(Debug)]
 pub struct Solution {
     reached: Reached,
+    /// The tables that answered for the signatures they cover.
+    tables: Option<Tablebase>,
     /// Time spent enumerating and solving.
     pub timing: (Duration, Duration),
 }
@@ -64,8 +68,26 @@ pub fn solve_many(
     rule: PassRule,
     bar: Option<&ProgressBar>,
 ) -> Solution {
+    solve_with(n, roots, rule, None, bar).expect("without tables nothing can fail")
+}
+
+/// [`solve_many`] that takes the scores of the signatures `tables` cover
+/// from them (its files must be loaded: [`Tablebase::load_all`]) and
+/// explores only the rest.
+///
+/// # Errors
+/// A damaged table record.
+pub fn solve_with(
+    n: u8,
+    roots: &[Position],
+    rule: PassRule,
+    tables: Option<Tablebase>,
+    bar: Option<&ProgressBar>,
+) -> Result<Solution, TableError> {
     let start = Instant::now();
-    let mut reached = reach::reach(n, roots, rule, |total| {
+    let covered =
+        |sig: SigKey| tables.as_ref().is_some_and(|t| t.file((sig >> 16) as u16).is_some());
+    let mut reached = reach::reach(n, roots, rule, &covered, |total| {
         if let Some(b) = bar {
             b.set_message(format!("enumerating: {total} states"));
         }
@@ -78,6 +100,7 @@ pub fn solve_many(
     }
     // Signatures of one order key never lead to each other: solve each such
     // group in parallel, the last group first, reading the later ones.
+    let error = OnceLock::new();
     let mut end = reached.sigs.len();
     while end > 0 {
         let key = order_key(reached.sigs[end - 1].key);
@@ -86,7 +109,13 @@ pub fn solve_many(
             begin -= 1;
         }
         let (head, later) = reached.sigs.split_at_mut(end);
-        let view = Later { sigs: later, offset: end, index: &reached.index };
+        let view = Later {
+            sigs: later,
+            offset: end,
+            index: &reached.index,
+            tables: tables.as_ref(),
+            error: &error,
+        };
         head[begin..].par_iter_mut().for_each(|sig| {
             let states = solve_signature(sig, reached.n, rule, &view);
             if let Some(b) = bar {
@@ -95,15 +124,38 @@ pub fn solve_many(
         });
         end = begin;
     }
+    if let Some(e) = error.into_inner() {
+        return Err(e);
+    }
     let solved = start.elapsed() - enumerated;
-    Solution { reached, timing: (enumerated, solved) }
+    Ok(Solution { reached, tables, timing: (enumerated, solved) })
 }
 
-/// The signatures solved already (those after the current group).
+/// What is solved already: the signatures after the current group, and
+/// the tables.
 struct Later<'a> {
     sigs: &'a [SigStates],
     offset: usize,
     index: &'a rustc_hash::FxHashMap<SigKey, usize>,
+    tables: Option<&'a Tablebase>,
+    /// The first damaged table record met.
+    error: &'a OnceLock<TableError>,
+}
+
+impl Later<'_> {
+    /// The score of `pos` from the tables (which cover it); a damaged record
+    /// is kept in `error` and scores as no-result meanwhile.
+    fn table_score(&self, pos: &Position) -> Score {
+        let tables = self.tables.expect("a child not reached is covered by tables");
+        match tables.score(pos) {
+            Ok(Some(s)) => s,
+            Ok(None) => unreachable!("covered signatures have their file loaded"),
+            Err(e) => {
+                let _ = self.error.set(e);
+                Score::terminal(Value::NoResult)
+            }
+        }
+    }
 }
 
 /// Below this many items a signature is handled by one thread (the
@@ -152,8 +204,12 @@ impl Solution {
         if pos.last() == Last::DoublePass {
             return Some(Score::terminal(Value::BothLose));
         }
-        let (i, slot) = self.reached.locate(pos)?;
-        Some(self.reached.sigs[i].table.summary(slot).score(pos.last(), self.reached.rule))
+        match self.reached.locate(pos) {
+            Some((i, slot)) => {
+                Some(self.reached.sigs[i].table.summary(slot).score(pos.last(), self.reached.rule))
+            }
+            None => self.tables.as_ref()?.score(pos).ok().flatten(),
+        }
     }
 
     /// Every legal move of a reachable state with its score, best first
@@ -239,16 +295,24 @@ impl<'a> ReachGraph<'a> {
             for (c, a) in children.iter().zip(&mut at) {
                 let way = &mut cache[(c.sig.wrapping_mul(0x9E37_79B9) >> 26) as usize];
                 if way.0 != c.sig {
-                    *way = (c.sig, later.index[&c.sig] - later.offset);
+                    let j = later.index.get(&c.sig).map_or(usize::MAX, |j| j - later.offset);
+                    *way = (c.sig, j);
                 }
                 *a = way.1;
             }
             // Touch every child's slot first, so that the cache misses
             // overlap instead of following one another.
-            let touched =
-                children.iter().zip(&at).fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
+            let touched = children
+                .iter()
+                .zip(&at)
+                .filter(|(_, j)| **j != usize::MAX)
+                .fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
             std::hint::black_box(touched);
             for ((c, &j), o) in children.iter().zip(&at).zip(out.iter_mut()) {
+                if j == usize::MAX {
+                    *o = later.table_score(&c.pos);
+                    continue;
+                }
                 let table = &later.sigs[j].table;
                 let slot = table.find(c.key).expect("every child was reached");
                 *o = table.summary(slot).score(c.pos.last(), rule);

@@ -63,7 +63,8 @@ impl Reached {
 }
 
 /// Enumerates every state reachable from the `roots` (all with `n` slots;
-/// double passes among them are ended games and are skipped). `progress`
+/// double passes among them are ended games and are skipped), except in
+/// the signatures that are `covered` (by tables) and beyond them. `progress`
 /// is called with the number of states closed so
 /// far after each level.
 ///
@@ -75,6 +76,7 @@ pub fn reach(
     n: u8,
     roots: &[Position],
     rule: PassRule,
+    covered: &(dyn Fn(SigKey) -> bool + Sync),
     mut progress: impl FnMut(usize),
 ) -> Reached {
     let mut open: HashMap<SigKey, NodeTable> = HashMap::default();
@@ -84,6 +86,7 @@ pub fn reach(
     for root in roots {
         assert_eq!(root.slots(), n, "all roots have {n} slots");
         if root.last() == Last::DoublePass {
+            reached.double_passes += 1; // an ended game: nothing to explore
             continue;
         }
         let sig = signature(root);
@@ -107,6 +110,9 @@ pub fn reach(
             .map(|(key, table)| {
                 let mut out: HashMap<SigKey, Vec<u64>> = HashMap::default();
                 close(n, rule, *key, table, &mut |child| {
+                    if covered(child.sig) {
+                        return; // the tables know it
+                    }
                     let bit = u64::from(last_bit(child.pos.last()).trailing_zeros());
                     out.entry(child.sig).or_default().push(child.key | bit << 49);
                 });

@@ -267,6 +267,20 @@ impl Tablebase {
         Ok(present)
     }
 
+    /// Opens every file present in the directory (each fixed set); returns
+    /// how many there are.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn load_all(&mut self) -> Result<usize, TableError> {
+        let all = format::free_pieces(self.n, 0);
+        let mut count = 0;
+        for bits in 0..1u32 << self.n {
+            count += usize::from(self.load((bits << 1) as u16 & all)?);
+        }
+        Ok(count)
+    }
+
     /// Opens the files a position and all its children need; returns
     /// whether the position's own file exists.
     ///
