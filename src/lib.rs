@@ -21,6 +21,7 @@ mod side;
 pub mod solve;
 pub mod table;
 mod value;
+pub mod verify;
 
 pub use crate::cfg::{CfgError, parse_cfg};
 pub use crate::moves::{IllegalMove, Move, MoveList, MoveText, ParseMoveError, PassRule};

@@ -152,3 +152,16 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
     let err = probe::analyse(&mut tb, &opening).unwrap_err().to_string();
     assert!(err.contains("chaosclock generate --slots 8 --max-live 8"), "{err}");
 }
+
+#[test]
+fn verify_finds_no_mismatch_in_good_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for rule in [PassRule::Always, PassRule::WhenStuck] {
+        let mut tb = make(dir.path(), 8, rule, 6);
+        let report = chaosclock::verify::verify(&mut tb, 6, 3000, 40, 7).unwrap();
+        assert_eq!(report.mismatches, Vec::<String>::new());
+        assert_eq!(report.rederived, 3000);
+        assert_eq!(report.solved, 40);
+        assert!(report.files > 0);
+    }
+}

@@ -25,7 +25,9 @@ use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
 pub use self::expand::{Child, expand, mover_complete};
-pub use self::node::{NodeMoves, inside_parent, last_bit, last_of_bit, node_key, node_position};
+pub use self::node::{
+    NodeMoves, inside_parent, last_bit, last_of_bit, node_key, node_position, terminal_value,
+};
 pub use self::reach::{Reached, SigStates};
 pub use self::retro::{Graph, Init, solve as retro_solve};
 pub use self::score::Score;

@@ -1,0 +1,172 @@
+//! Checking generated tables: each sampled entry is derived again from its
+//! successors (as tb's `rtbver` does) and sampled positions are compared
+//! with the solver, which uses no table.
+
+use crate::generate::fixed_sets;
+use crate::index::SigIndex;
+use crate::moves::Move;
+use crate::position::{Last, Position};
+use crate::side::Side;
+use crate::solve::{Score, Summary, solve};
+use crate::table::format::{free_pieces, sub_loose};
+use crate::table::{TableError, Tablebase};
+
+/// What a verification found.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyReport {
+    /// Files whose every block checksum was verified.
+    pub files: usize,
+    /// Entries derived again from their successors.
+    pub rederived: usize,
+    /// Positions compared with the solver.
+    pub solved: usize,
+    /// States those solves covered.
+    pub solved_states: usize,
+    /// Disagreements, as readable lines (empty when all is well).
+    pub mismatches: Vec<String>,
+}
+
+/// A small deterministic generator (xorshift64*).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number below `k` (k > 0).
+    pub fn below(&mut self, k: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % k
+    }
+}
+
+/// The summary of `pos`'s node derived from its children's stored scores.
+///
+/// # Errors
+/// A damaged record.
+pub fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
+    let node = Position { last: Last::None, ..*pos };
+    if let Some(outcome) = node.outcome() {
+        return Ok(Summary::ended(Score::terminal(crate::solve::terminal_value(&node, outcome))));
+    }
+    let mut s = Summary::default();
+    let child_score = |c: &Position| -> Result<Score, TableError> {
+        let cs = tb.score(c)?.expect("children's files are loaded");
+        Ok(Score::from_child(cs, c.side() == node.side()))
+    };
+    for &m in node.legal_moves(crate::moves::PassRule::Always).iter() {
+        let piece = match m {
+            Move::Walk(p) => p,
+            Move::Place(_) => 0,
+            Move::Pass => continue,
+        };
+        s.offer(child_score(&node.play_unchecked(m))?, piece);
+    }
+    s.pass = Some(child_score(&node.play_unchecked(Move::Pass))?);
+    Ok(s)
+}
+
+/// A random position of fixed set `fixed` (a random loose set, board, side
+/// and consistent last).
+pub fn random_position(rng: &mut Rng, n: u8, fixed: u16) -> Position {
+    let free = free_pieces(n, fixed);
+    // Some loose sets have no board (a single loose piece with only its own
+    // slot free): draw again. The empty loose set always has one.
+    let index = loop {
+        let loose = sub_loose(free, rng.below(1 << free.count_ones()) as usize);
+        let index = SigIndex::new(n, fixed, loose);
+        if index.boards() > 0 {
+            break index;
+        }
+    };
+    let board = index.unrank(rng.below(index.boards()));
+    let side = if rng.below(2) == 0 { Side::Jia } else { Side::Yi };
+    let items = index.items();
+    let last = match rng.below(3) {
+        0 => Last::Pass,
+        1 if !items.is_empty() => Last::Piece(items[rng.below(items.len() as u64) as usize]),
+        _ => Last::None,
+    };
+    let cells: Vec<i64> = board[..n as usize].iter().map(|&p| i64::from(p)).collect();
+    Position::new(&cells, side, last)
+        .unwrap_or(Position::new(&cells, side, Last::None).expect("a board of the index"))
+}
+
+/// Verifies every block of every file of `tb` for `max_live`, derives
+/// `sample` random entries again, and compares `solves` random positions
+/// whose reachable states are at most `solve_limit` with the solver.
+///
+/// # Errors
+/// A missing or damaged file.
+pub fn verify(
+    tb: &mut Tablebase,
+    max_live: u8,
+    sample: usize,
+    solves: usize,
+    seed: u64,
+) -> Result<VerifyReport, crate::probe::ProbeError> {
+    let n = tb.slots();
+    let rule = tb.rule();
+    let sets = fixed_sets(n, max_live);
+    let mut report = VerifyReport::default();
+    for &f in &sets {
+        if !tb.load(f)? {
+            let live = n - f.count_ones() as u8;
+            return Err(crate::probe::ProbeError::Missing { path: tb.path(f), n, live });
+        }
+        tb.file(f).expect("loaded").verify_all()?;
+        report.files += 1;
+    }
+    let mut rng = Rng::new(seed);
+    for _ in 0..sample {
+        let f = sets[rng.below(sets.len() as u64) as usize];
+        let pos = random_position(&mut rng, n, f);
+        let stored = tb.summary(&pos)?.expect("loaded");
+        let derived = rederive(tb, &pos)?;
+        for last in lasts(&pos) {
+            let p = Position { last, ..pos };
+            if stored.score(last, rule) != derived.score(last, rule) {
+                report.mismatches.push(format!(
+                    "{p}: stored {} but its moves give {}",
+                    stored.score(last, rule),
+                    derived.score(last, rule)
+                ));
+            }
+        }
+        report.rederived += 1;
+    }
+    // Positions with few live pieces keep the solves small.
+    let small: Vec<u16> = sets.iter().copied().filter(|f| n - f.count_ones() as u8 <= 6).collect();
+    for _ in 0..solves {
+        let Some(&f) = small.get(rng.below(small.len().max(1) as u64) as usize) else { break };
+        let pos = random_position(&mut rng, n, f);
+        let sol = solve(&pos, rule, None);
+        let want = sol.score(&pos).expect("the root is reached");
+        let got = tb.score(&pos)?.expect("loaded");
+        if got != want {
+            report.mismatches.push(format!("{pos}: table says {got}, solve says {want}"));
+        }
+        report.solved += 1;
+        report.solved_states += sol.states();
+    }
+    Ok(report)
+}
+
+/// Every consistent `last` of `pos`'s node.
+fn lasts(pos: &Position) -> Vec<Last> {
+    let mut out = vec![Last::None, Last::Pass];
+    for p in 1..=pos.slots() {
+        let cells: Vec<i64> = pos.board().iter().map(|&x| i64::from(x)).collect();
+        if let Ok(q) = Position::new(&cells, pos.side(), Last::Piece(p))
+            && q.last() == Last::Piece(p)
+        {
+            out.push(q.last());
+        }
+    }
+    out
+}
