@@ -101,6 +101,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     let start = Instant::now();
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
+    remove_unfinished(tb.dir())?;
     let sets = fixed_sets(cfg.n, cfg.max_live);
     let mut report = Report::default();
     // Keep what is complete and verifies; everything else is made again.
@@ -139,6 +140,18 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// Removes the temporary files an interrupted run left behind.
+fn remove_unfinished(dir: &Path) -> Result<(), GenerateError> {
+    let entries = fs::read_dir(dir).map_err(|e| GenerateError::io(dir, e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| GenerateError::io(dir, e))?.path();
+        if path.extension().is_some_and(|x| x == "tmp") {
+            fs::remove_file(&path).map_err(|e| GenerateError::io(&path, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// Why generation failed.
