@@ -30,7 +30,9 @@ use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
 use crate::side::Side;
 use crate::solve::{Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, node_key};
-use crate::table::format::{BLOCK, Header, checksum, encode, free_pieces, sub_index, sub_loose};
+use crate::table::format::{
+    BLOCK, Header, RECORD, checksum, decode, encode, free_pieces, sub_index, sub_loose,
+};
 use crate::table::{TableError, TableFile, Tablebase, node_number};
 use crate::value::Value;
 
@@ -218,7 +220,7 @@ fn write_file(
                 let ctx = Context { n, rule: cfg.rule, fixed, free, tb, done: &done };
                 let (sub, counts) = solve_sub(&ctx, sub_loose(free, i))?;
                 if let Some(b) = bar {
-                    b.inc(sub.summaries.len() as u64);
+                    b.inc(sub.records.len() as u64);
                 }
                 Ok((i, sub, counts))
             })
@@ -226,7 +228,7 @@ fn write_file(
             .map_err(GenerateError::Table)?;
         for (i, sub, counts) in made {
             report.signatures += 1;
-            report.nodes += sub.summaries.len() as u64;
+            report.nodes += sub.records.len() as u64;
             for (c, x) in report.counts.iter_mut().zip(counts) {
                 *c += x;
             }
@@ -238,10 +240,7 @@ fn write_file(
         n,
         rule: cfg.rule,
         fixed,
-        nodes: done
-            .iter()
-            .map(|s| s.as_ref().expect("all solved").summaries.len() as u64)
-            .collect(),
+        nodes: done.iter().map(|s| s.as_ref().expect("all solved").records.len() as u64).collect(),
     };
     let path = tb.path(fixed);
     report.bytes = write_atomically(&path, &header, done.iter().flatten())?;
@@ -264,8 +263,8 @@ fn write_atomically<'a>(
     let mut block = Vec::with_capacity(BLOCK);
     let mut sums = Vec::new();
     for sub in subs {
-        for s in &sub.summaries {
-            block.extend_from_slice(&encode(s));
+        for rec in &sub.records {
+            block.extend_from_slice(rec);
             if block.len() == BLOCK {
                 w.write_all(&block).map_err(io)?;
                 sums.extend_from_slice(&checksum(&block).to_le_bytes());
@@ -288,11 +287,12 @@ fn write_atomically<'a>(
     Ok(header.file_len() as u64)
 }
 
-/// A solved sub-table, kept in memory until its file is written.
+/// A solved sub-table, kept in memory (encoded, 8 bytes a node) until its
+/// file is written.
 #[derive(Debug)]
 struct Sub {
     index: SigIndex,
-    summaries: Vec<Summary>,
+    records: Vec<[u8; RECORD]>,
 }
 
 /// What solving a sub-table reads.
@@ -313,7 +313,8 @@ impl Context<'_> {
             let sub = self.done[sub_index(self.free, loose)]
                 .as_ref()
                 .expect("smaller loose sets come first");
-            sub.summaries[node_number(&sub.index, &c.pos) as usize]
+            let rec = &sub.records[node_number(&sub.index, &c.pos) as usize];
+            decode(rec, self.n).expect("records this run encoded decode")
         } else {
             self.tb.summary(&c.pos)?.expect("files with more fixed pieces come first")
         };
@@ -358,9 +359,9 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
             counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
         }
     }
-    let summaries: Vec<Summary> =
-        (0..nodes).into_par_iter().map(|node| graph.summary(node, &scores)).collect();
-    Ok((Sub { index, summaries }, counts))
+    let records: Vec<[u8; RECORD]> =
+        (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, &scores))).collect();
+    Ok((Sub { index, records }, counts))
 }
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
