@@ -81,6 +81,10 @@ pub struct SigIndex {
     free: u16,
     /// Per item, the own slots (bit s-1) of the items after it.
     own_after: Vec<u16>,
+    /// `counts[i * 13 + f]`: completions left after placing item i when f
+    /// of the later items still have their own slot free (the number of
+    /// free slots left is always m - i - 1).
+    counts: Vec<u64>,
     boards: u64,
 }
 
@@ -95,7 +99,13 @@ impl SigIndex {
         let (k, m) = (items.len(), free.count_ones() as usize);
         let own_after =
             (0..k).map(|i| items[i + 1..].iter().fold(0, |a, &p| a | 1 << (p - 1))).collect();
-        SigIndex { n, fixed, items, free, own_after, boards: completions(k, m, k) }
+        let counts = (0..k * 13)
+            .map(|x| {
+                let (i, f) = (x / 13, x % 13);
+                if f < k - i { completions(k - i - 1, m - i - 1, f) } else { 0 }
+            })
+            .collect();
+        SigIndex { n, fixed, items, free, own_after, counts, boards: completions(k, m, k) }
     }
 
     /// Number of boards.
@@ -127,19 +137,18 @@ impl SigIndex {
         }
         let mut rest = self.free;
         let mut rank = 0;
-        let k = self.items.len();
         for (i, &p) in self.items.iter().enumerate() {
             let chosen = slot_of[p as usize];
             debug_assert!(chosen != 0 && rest & 1 << (chosen - 1) != 0 && chosen != p);
             let own = self.own_after[i];
             let f_now = (rest & own).count_ones() as usize;
-            let m_after = rest.count_ones() as usize - 1;
             let below = rest & !(1 << (p - 1)) & ((1 << (chosen - 1)) - 1);
-            let taking = (below & own).count_ones() as u64;
-            let other = below.count_ones() as u64 - taking;
-            rank += other * completions(k - i - 1, m_after, f_now);
+            let taking = u64::from((below & own).count_ones());
+            let other = u64::from(below.count_ones()) - taking;
+            let row = &self.counts[i * 13..];
+            rank += other * row[f_now];
             if taking > 0 {
-                rank += taking * completions(k - i - 1, m_after, f_now - 1);
+                rank += taking * row[f_now - 1];
             }
             rest &= !(1 << (chosen - 1));
         }
