@@ -118,12 +118,18 @@ pub fn solve_with(
             tables: tables.as_ref(),
             error: &error,
         };
-        head[begin..].par_iter_mut().for_each(|sig| {
+        let solve_one = |sig: &mut SigStates| {
             let states = solve_signature(sig, reached.n, rule, &view);
             if let Some(b) = bar {
                 b.inc(states as u64);
             }
-        });
+        };
+        let size: usize = head[begin..].iter().map(|s| s.table.len()).sum();
+        if size < reach::SMALL_LEVEL {
+            head[begin..].iter_mut().for_each(solve_one);
+        } else {
+            head[begin..].par_iter_mut().for_each(solve_one);
+        }
         end = begin;
     }
     if let Some(e) = error.into_inner() {

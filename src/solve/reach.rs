@@ -105,20 +105,24 @@ pub fn reach(
             .collect();
         // Close each signature, collecting its children outside it by
         // signature as node key | last bit index << 49.
-        let exits: Vec<HashMap<SigKey, Vec<u64>>> = level
-            .par_iter_mut()
-            .map(|(key, table)| {
-                let mut out: HashMap<SigKey, Vec<u64>> = HashMap::default();
-                close(n, rule, *key, table, &mut |child| {
-                    if covered(child.sig) {
-                        return; // the tables know it
-                    }
-                    let bit = u64::from(last_bit(child.pos.last()).trailing_zeros());
-                    out.entry(child.sig).or_default().push(child.key | bit << 49);
-                });
-                out
-            })
-            .collect();
+        let close_one = |(key, table): &mut (SigKey, NodeTable)| {
+            let mut out: HashMap<SigKey, Vec<u64>> = HashMap::default();
+            close(n, rule, *key, table, &mut |child| {
+                if covered(child.sig) {
+                    return; // the tables know it
+                }
+                let bit = u64::from(last_bit(child.pos.last()).trailing_zeros());
+                out.entry(child.sig).or_default().push(child.key | bit << 49);
+            });
+            out
+        };
+        // Small levels cost less on one thread than handing them out.
+        let size: usize = level.iter().map(|(_, t)| t.len()).sum();
+        let exits: Vec<HashMap<SigKey, Vec<u64>>> = if size < SMALL_LEVEL {
+            level.iter_mut().map(close_one).collect()
+        } else {
+            level.par_iter_mut().map(close_one).collect()
+        };
         merge(&mut open, &mut levels, exits);
         for (key, table) in level {
             reached.double_passes += double_passes(n, rule, key, &table);
@@ -160,6 +164,9 @@ fn merge(
         open.insert(group[0].0, table);
     }
 }
+
+/// Levels with fewer nodes than this are handled on one thread.
+pub const SMALL_LEVEL: usize = 4096;
 
 /// The node key bits of a packed (node key | last bit index << 49).
 const KEY: u64 = (1 << 49) - 1;
