@@ -123,10 +123,12 @@ impl Core {
     }
 
     /// Finalizes the states of bucket `d` whose candidate is still current
-    /// and returns them with their scores.
-    fn settle(&mut self, d: usize) -> Vec<(usize, Score)> {
-        let mut out = Vec::new();
-        for s in std::mem::take(&mut self.buckets[d]) {
+    /// and puts them with their scores in `out` (emptied first; reused so
+    /// that small signatures do not allocate per depth).
+    fn settle(&mut self, d: usize, out: &mut Vec<(usize, Score)>) {
+        out.clear();
+        let mut bucket = std::mem::take(&mut self.buckets[d]);
+        for &s in &bucket {
             let s = s as usize;
             if self.done[s] != UNKNOWN {
                 continue;
@@ -139,7 +141,8 @@ impl Core {
                 _ => {}
             }
         }
-        out
+        bucket.clear();
+        self.buckets[d] = bucket;
     }
 
     /// Phase 1: forced wins and losses for both sides.
@@ -167,9 +170,11 @@ impl Core {
             }
         }
         let mut parents = Vec::new();
+        let mut settled = Vec::new();
         let mut d = 0;
         while d < self.buckets.len() {
-            for (s, score) in self.settle(d) {
+            self.settle(d, &mut settled);
+            for &(s, score) in &settled {
                 parents.clear();
                 g.parents(s, &mut |p| parents.push(p));
                 let next = score.depth + 1;
@@ -203,7 +208,7 @@ impl Core {
     /// worth `value` (both-win or both-lose) is reachable through undecided
     /// states, by the shortest path.
     fn cooperative(&mut self, g: &impl Graph, inits: &[Init], value: Value) {
-        self.buckets.clear();
+        self.buckets.iter_mut().for_each(Vec::clear);
         let mut parents = Vec::new();
         let mut ends = Vec::new();
         for (s, init) in inits.iter().enumerate() {
@@ -226,9 +231,11 @@ impl Core {
                 self.offer(p, Score { value, depth: 1 });
             }
         }
+        let mut settled = Vec::new();
         let mut d = 0;
         while d < self.buckets.len() {
-            for (s, score) in self.settle(d) {
+            self.settle(d, &mut settled);
+            for &(s, score) in &settled {
                 parents.clear();
                 g.parents(s, &mut |p| parents.push(p));
                 for &p in &parents {
