@@ -10,6 +10,10 @@ use std::path::PathBuf;
 use chaosclock::PassRule;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::cmd::generate::GenerateArgs;
+use crate::cmd::query::QueryArgs;
+use crate::cmd::verify::VerifyArgs;
+
 /// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
 /// by the rules of the project's RULES.md.
 ///
@@ -47,6 +51,25 @@ pub enum Command {
     /// memory (nothing is written to disk). A progress bar is drawn on stderr
     /// when it is a terminal; the results go to stdout.
     Solve(SolveArgs),
+    /// Generate the tablebase files of one board size and pass rule: every
+    /// state of every signature with at most --max-live pieces not fixed.
+    ///
+    /// The files go to DIR/n{N}-{rule}/. A run keeps the complete files that
+    /// verify and makes the others again, so an interrupted run is resumed by
+    /// running the same command. A progress bar is drawn on stderr when it is
+    /// a terminal; the summary goes to stdout.
+    Generate(GenerateArgs),
+    /// Answer a position from the tablebase alone, printed as `solve` prints
+    /// it (value, depth, every move, best line) but without solving.
+    ///
+    /// `query -` reads positions from stdin, one per line, and prints one
+    /// JSON object per line.
+    Query(QueryArgs),
+    /// Check generated tables: every block checksum, a sample of entries
+    /// derived again from their successors, and a sample of positions
+    /// against the solver. Exit code 0 if all agree, 1 if not, 2 if a file
+    /// is missing or damaged.
+    Verify(VerifyArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -104,6 +127,11 @@ pub struct SolveArgs {
     /// check, an error if the position has another size.
     #[arg(long, value_name = "N")]
     pub slots: Option<u8>,
+
+    /// Load every table file in DIR/n{N}-{rule}/ (as made by `generate`)
+    /// and answer the signatures they cover from them instead of exploring.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
 
     /// Print JSON (one line) instead of text.
     #[arg(long)]

@@ -3,7 +3,8 @@
 //!
 //! Exit codes: 0 success (also when stdout is a closed pipe), 2 an error
 //! (bad input: a malformed or impossible position, an illegal move, an
-//! unreadable cfg, bad flags — clap's usage errors also exit 2).
+//! unreadable cfg, bad flags — clap's usage errors also exit 2 — or a
+//! missing or damaged table file), 1 when `verify` finds a mismatch.
 
 mod cli;
 mod cmd;
@@ -28,7 +29,7 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::from(2)
+            ExitCode::from(cmd::exit_code(&err))
         }
     }
 }
@@ -40,6 +41,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Show(args) => cmd::show::run(args, rule),
         Command::Play(args) => cmd::play::run(args, rule),
         Command::Solve(args) => cmd::solve::run(args, rule),
+        Command::Generate(args) => cmd::generate::run(args, rule),
+        Command::Query(args) => cmd::query::run(args, rule),
+        Command::Verify(args) => cmd::verify::run(args, rule),
     }
 }
 

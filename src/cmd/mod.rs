@@ -2,17 +2,25 @@
 //! share: reading the position (POS or `--cfg FILE`), naming sides, what a
 //! move captures, and writing to stdout.
 //!
-//! The errors returned from here are about the user's input (or, rarely, a
-//! failure to write stdout); `main` prints them once and exits with code 2.
+//! The errors returned from here are about the user's input, missing or
+//! damaged table files (or, rarely, a failure to write stdout); `main`
+//! prints them once and exits with code 2, or with a [`Failure`]'s own code.
 
+pub mod answer;
+pub mod generate;
 pub mod play;
+pub mod query;
 pub mod show;
 pub mod solve;
+pub mod verify;
 
+use std::fmt;
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::{Move, Position, Side, parse_cfg};
+use chaosclock::probe::ProbeError;
+use chaosclock::{Move, PassRule, Position, Side, parse_cfg};
 
 use crate::cli::PositionArgs;
 
@@ -80,4 +88,104 @@ pub fn print(text: &str) -> Result<()> {
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string(value).context("encoding JSON")?;
     print(&text)
+}
+
+/// `n` with commas between groups of three digits.
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The default `--max-live` of `generate` and `verify` for `n` slots: the
+/// complete table up to 10 slots, the signatures with at most 6 pieces not
+/// fixed for 12 (the complete 12-slot table would take far longer).
+pub fn default_max_live(n: u8) -> u8 {
+    if n <= 10 { n } else { 6 }
+}
+
+/// The `generate` command line that makes the tables of `n` slots with at
+/// most `max_live` pieces not fixed under `root` and `rule` (default flags
+/// left out).
+pub fn generate_command(n: u8, max_live: u8, root: &Path, rule: PassRule) -> String {
+    let mut cmd = String::new();
+    if rule != PassRule::Always {
+        cmd.push_str(&format!("--pass-rule {} ", rule.name()));
+    }
+    cmd = format!("chaosclock {cmd}generate --slots {n} --max-live {max_live}");
+    if root != Path::new(DEFAULT_TABLES) {
+        cmd.push_str(&format!(" --tables {}", root.display()));
+    }
+    cmd
+}
+
+/// The default tables root directory.
+pub const DEFAULT_TABLES: &str = "tables";
+
+/// A probe error as one line; a missing table names the `generate` command
+/// (with the `--tables` and `--pass-rule` in use) that makes it.
+pub fn probe_error(e: ProbeError, root: &Path, rule: PassRule) -> anyhow::Error {
+    match e {
+        ProbeError::Missing { path, n, live } => anyhow!(
+            "no table {} (signatures with {live} pieces not fixed): run `{}`",
+            path.display(),
+            generate_command(n, live, root, rule)
+        ),
+        e => anyhow::Error::new(e),
+    }
+}
+
+/// A failure whose message is already complete and which asks for a given
+/// exit code (`main` prints it like any error, then exits with `code`).
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit code.
+    pub code: u8,
+    /// The one-line message.
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The exit code for an error: a [`Failure`]'s own, 2 otherwise.
+pub fn exit_code(err: &anyhow::Error) -> u8 {
+    err.downcast_ref::<Failure>().map_or(2, |f| f.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0u64), "0");
+        assert_eq!(thousands(999u64), "999");
+        assert_eq!(thousands(1000u64), "1,000");
+        assert_eq!(thousands(20_971_954u64), "20,971,954");
+    }
+
+    #[test]
+    fn generate_command_leaves_defaults_out() {
+        let root = Path::new(DEFAULT_TABLES);
+        assert_eq!(
+            generate_command(6, 4, root, PassRule::Always),
+            "chaosclock generate --slots 6 --max-live 4"
+        );
+        assert_eq!(
+            generate_command(8, 8, Path::new("/t"), PassRule::WhenStuck),
+            "chaosclock --pass-rule when-stuck generate --slots 8 --max-live 8 --tables /t"
+        );
+    }
 }

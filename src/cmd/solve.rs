@@ -1,62 +1,38 @@
 //! `chaosclock solve`: solves a position exactly and prints its value and
-//! depth, every legal move with its score, a line of best play to the end,
-//! and statistics (states, signatures, speed, time, peak memory).
+//! depth, every legal move with its score, a line of best play to the end
+//! ([`Answer`]), and statistics (states, signatures, speed, time, peak
+//! memory).
 //!
-//! Values and depths are the solver's ([`chaosclock::solve`]), always from
-//! the view of the side to move in the position given; a move's depth counts
-//! the move itself. The best moves are those whose score (value and depth)
-//! equals the best one's; a move "keeps the value" if its value equals the
-//! best one's, whatever its depth.
+//! With `--tables DIR`, every table file of the position's size and pass
+//! rule is loaded first and the signatures they cover are answered from
+//! them instead of being explored ([`solve_with`]); the statistics then say
+//! how many states were explored and how many were answered from the tables.
 //!
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use chaosclock::solve::{Score, ScoredMove, Solution, solve};
-use chaosclock::{Move, Outcome, PassRule, Position, Side, Value};
+use chaosclock::solve::{Solution, signature, solve_with};
+use chaosclock::table::Tablebase;
+use chaosclock::{Last, Move, PassRule, Position, walk_target};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::cli::SolveArgs;
-use crate::cmd::{load_position, print, print_json, short_name};
-
-/// One legal move in the JSON output.
-#[derive(Debug, Serialize)]
-struct MoveJson {
-    /// The move as written: a piece number or `pass`.
-    #[serde(rename = "move")]
-    text: String,
-    /// `walk`, `place` or `pass`.
-    kind: &'static str,
-    /// Value code (0..=4) for the mover.
-    value: u8,
-    label: &'static str,
-    /// Plies to the end, this move included; `null` for no-result.
-    depth: Option<u16>,
-    /// Its score equals the best move's.
-    best: bool,
-    /// Its value equals the best move's.
-    keeps_value: bool,
-    /// The position it leads to.
-    position: String,
-}
+use crate::cmd::answer::{Answer, AnswerJson};
+use crate::cmd::{generate_command, load_position, print, print_json, thousands};
 
 /// The JSON output of `solve`.
 #[derive(Debug, Serialize)]
 struct SolveJson {
-    position: String,
-    side: &'static str,
-    pass_rule: &'static str,
-    /// How the game is over in the position, if it is.
-    over: Option<&'static str>,
-    value: u8,
-    label: &'static str,
-    depth: Option<u16>,
-    moves: Vec<MoveJson>,
-    line: Vec<String>,
+    #[serde(flatten)]
+    answer: AnswerJson,
     states: usize,
     double_passes: usize,
     signatures: usize,
@@ -67,41 +43,52 @@ struct SolveJson {
     states_per_second: f64,
     /// `null` when the system does not report it.
     peak_memory_bytes: Option<u64>,
+    /// Only with `--tables`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tables: Option<TablesJson>,
+}
+
+/// What the tables contributed (`solve --tables`).
+#[derive(Debug, Serialize)]
+struct TablesJson {
+    /// The directory of the files.
+    dir: String,
+    /// Files loaded.
+    files: usize,
+    /// Distinct states outside the explored ones whose scores the explored
+    /// states read from the tables.
+    answered_states: usize,
+}
+
+/// What the tables contributed to a solve.
+struct TablesUsed {
+    dir: String,
+    files: usize,
+    answered: usize,
 }
 
 /// Everything `solve` reports about one position.
 struct Report {
-    pos: Position,
-    rule: PassRule,
-    score: Score,
-    moves: Vec<ScoredMove>,
-    line: Vec<Move>,
-    /// Where the line ends (the position itself for an empty line).
-    end: Position,
+    answer: Answer,
     states: usize,
     double_passes: usize,
     signatures: usize,
     timing: (Duration, Duration),
     peak_memory: Option<u64>,
+    tables: Option<TablesUsed>,
 }
 
 impl Report {
     fn new(pos: Position, rule: PassRule, solution: &Solution) -> Report {
         let score = solution.score(&pos).expect("the root of a solve is among its reached states");
-        let line = solution.line(&pos);
-        let end = line.iter().fold(pos, |p, &m| p.play_unchecked(m));
         Report {
-            pos,
-            rule,
-            score,
-            moves: solution.moves(&pos),
-            line,
-            end,
+            answer: Answer::new(pos, rule, score, solution.moves(&pos), solution.line(&pos)),
             states: solution.states(),
             double_passes: solution.double_passes(),
             signatures: solution.signatures(),
             timing: solution.timing,
             peak_memory: peak_memory(),
+            tables: None,
         }
     }
 
@@ -113,38 +100,136 @@ impl Report {
         let seconds = self.seconds();
         if seconds > 0.0 { self.states as f64 / seconds } else { 0.0 }
     }
-
-    /// Whether `m` is a best move: the same score as the first (best) one.
-    fn is_best(&self, m: &ScoredMove) -> bool {
-        self.moves.first().is_some_and(|b| b.score == m.score)
-    }
-
-    /// Whether `m` has the best move's value.
-    fn keeps_value(&self, m: &ScoredMove) -> bool {
-        self.moves.first().is_some_and(|b| b.score.value == m.score.value)
-    }
 }
 
 /// Solves the position given in `args` under `rule` and prints the result.
 ///
 /// # Errors
-/// The position cannot be read or does not have `--slots` slots, or stdout
-/// cannot be written.
+/// The position cannot be read or does not have `--slots` slots, the
+/// `--tables` directory has no table or a damaged one, or stdout cannot be
+/// written.
 pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     let pos = load_position(&args.position)?;
-    if let Some(n) = args.slots
-        && n != pos.slots()
+    let n = pos.slots();
+    if let Some(slots) = args.slots
+        && slots != n
     {
-        bail!("--slots {n} does not match the position {pos}, which has {} slots", pos.slots());
+        bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
     }
+    let tables = match &args.tables {
+        Some(root) => Some(load_tables(root, n, rule)?),
+        None => None,
+    };
+    // Which fixed sets the tables cover, to count the states they answer.
+    let covered: Option<(Vec<bool>, String, usize)> = tables.as_ref().map(|tb| {
+        let covered: Vec<bool> =
+            (0..1usize << (n + 1)).map(|f| tb.file(f as u16).is_some()).collect();
+        let files = covered.iter().filter(|&&c| c).count();
+        (covered, tb.dir().display().to_string(), files)
+    });
     let bar = progress_bar();
-    let solution = solve(&pos, rule, bar.as_ref());
+    let solution = solve_with(n, &[pos], rule, tables, bar.as_ref())?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let report = Report::new(pos, rule, &solution);
+    let mut report = Report::new(pos, rule, &solution);
+    if let Some((covered, dir, files)) = covered {
+        let answered = answered_from_tables(&solution, n, rule, &covered);
+        report.tables = Some(TablesUsed { dir, files, answered });
+    }
     drop(solution);
     if args.json { print_json(&to_json(&report)) } else { print(&to_text(&report)) }
+}
+
+/// Loads every table file of `n` slots and `rule` under `root`.
+///
+/// # Errors
+/// There is none, or one is damaged.
+fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
+    let mut tb = Tablebase::new(root, n, rule);
+    let files = tb.load_all()?;
+    if files == 0 {
+        bail!(
+            "no tables in {}: run `{}` first",
+            tb.dir().display(),
+            generate_command(n, crate::cmd::default_max_live(n), root, rule)
+        );
+    }
+    Ok(tb)
+}
+
+/// The number of distinct states in the signatures the tables cover (fixed
+/// sets marked in `covered`) that some explored state moves to: the states
+/// the solve read from the tables instead of exploring.
+///
+/// The states of one node (board and side) come one after another and
+/// differ only in the walk they ban, so two of them (one if it bans none)
+/// reach every child the node has; the others are skipped.
+fn answered_from_tables(solution: &Solution, n: u8, rule: PassRule, covered: &[bool]) -> usize {
+    // Whether a fixed set or one with a piece more is covered: most states
+    // have too few pieces fixed for that and are skipped at once.
+    let near: Vec<bool> =
+        (0..covered.len()).map(|f| covered[f] || (1..=n).any(|p| covered[f | 1 << p])).collect();
+    let mut states = solution.iter().map(|(pos, _)| pos).peekable();
+    let nodes = std::iter::from_fn(move || {
+        loop {
+            let first = states.next()?;
+            let same = |p: &Position| p.board() == first.board() && p.side() == first.side();
+            let mut second = None;
+            while let Some(p) = states.next_if(same) {
+                if second.is_none() && matches!(first.last(), Last::Piece(_)) {
+                    second = Some(p);
+                }
+            }
+            if near[usize::from(first.fixed_mask())] {
+                return Some((first, second));
+            }
+        }
+    });
+    nodes
+        .par_bridge()
+        .fold(FxHashSet::default, |mut set, (first, second)| {
+            for pos in std::iter::once(first).chain(second) {
+                let (sig, fixed) = (signature(&pos), pos.fixed_mask());
+                // Only a move that fixes a piece leaves an uncovered fixed
+                // set; skip the others without playing them.
+                let every = covered[usize::from(fixed)];
+                for &m in pos.legal_moves(rule).iter() {
+                    if !every
+                        && !fixes(&pos, m).is_some_and(|p| covered[usize::from(fixed | 1 << p)])
+                    {
+                        continue;
+                    }
+                    let child = pos.play_unchecked(m);
+                    if covered[usize::from(child.fixed_mask())]
+                        && signature(&child) != sig
+                        && child.last() != Last::DoublePass
+                    {
+                        set.insert(child);
+                    }
+                }
+            }
+            set
+        })
+        .reduce(FxHashSet::default, |a, b| {
+            let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+            big.extend(small);
+            big
+        })
+        .len()
+}
+
+/// The piece a legal move `m` fixes in `pos`, if any: a placement, or a
+/// walk that ends on the piece's own slot (piece N leaves the board).
+fn fixes(pos: &Position, m: Move) -> Option<u8> {
+    match m {
+        Move::Place(p) => Some(p),
+        Move::Walk(p) if p != pos.slots() => {
+            let from = pos.slot_of(p)?;
+            (walk_target(pos.slots(), from, p) == p).then_some(p)
+        }
+        Move::Walk(_) | Move::Pass => None,
+    }
 }
 
 /// A progress bar on stderr, or `None` when stderr is not a terminal (so
@@ -185,129 +270,29 @@ fn peak_memory() -> Option<u64> {
     (words.next() == Some("kB")).then_some(kib * 1024)
 }
 
-/// `n` with commas between groups of three digits.
-fn thousands(n: impl Into<u64>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// "1 ply", "2 plies".
-fn plies(n: usize) -> String {
-    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
-}
-
-/// A depth for people: `-` for no-result, which has none.
-fn depth_text(score: Score) -> String {
-    match score.value {
-        Value::NoResult => "-".to_string(),
-        _ => score.depth.to_string(),
-    }
-}
-
-/// A depth for JSON: `null` for no-result.
-fn depth_json(score: Score) -> Option<u16> {
-    (score.value != Value::NoResult).then_some(score.depth)
-}
-
-/// What a value means for `side`, the side to move.
-fn meaning(value: Value, side: Side) -> String {
-    let (me, other) = (short_name(side), short_name(side.other()));
-    match value {
-        Value::SelfWin => format!("{me} can force its own win"),
-        Value::BothWin => "nobody can force a win; both can win together".to_string(),
-        Value::BothLose => {
-            "nobody can force a win; both-win is out of reach, both lose".to_string()
-        }
-        Value::SelfLose => format!("{other} can force its win"),
-        Value::NoResult => "nobody can force a win and no end can be reached".to_string(),
-    }
-}
-
 fn to_text(r: &Report) -> String {
-    let pos = &r.pos;
-    let side = pos.side();
-    let mut t = String::new();
-    t.push_str(&format!("position: {pos}\n"));
-    t.push_str(&format!("to move:  {}\n", side.label()));
-    match pos.outcome() {
-        Some(outcome) => {
-            t.push_str(&format!("value:    {}; game over: {outcome}\n", r.score.value))
-        }
-        None => {
-            t.push_str(&format!("value:    {} ({})\n", r.score.value, meaning(r.score.value, side)))
-        }
-    }
-    if r.score.value == Value::NoResult || pos.outcome().is_some() {
-        t.push_str(&format!("depth:    {}\n", depth_text(r.score)));
-    } else {
-        t.push_str(&format!(
-            "depth:    {} to the end under best play\n",
-            plies(r.score.depth.into())
-        ));
-    }
+    let mut t = r.answer.to_text();
 
-    // The moves, best first.
-    if r.moves.is_empty() {
-        t.push_str("\nno legal moves: the game is over\n");
-    } else {
-        t.push_str(&format!(
-            "\nmoves for {} ({}, pass rule {}), best first; * best, = keeps the value:\n",
-            short_name(side),
-            r.moves.len(),
-            r.rule.name()
-        ));
-        for m in &r.moves {
-            let mark = if r.is_best(m) {
-                '*'
-            } else if r.keeps_value(m) {
-                '='
-            } else {
-                ' '
-            };
-            let piece = match m.mv {
-                Move::Walk(p) | Move::Place(p) => p.to_string(),
-                Move::Pass => String::new(),
-            };
+    // Statistics.
+    let ends = format!(
+        "(+ {} double-pass end{})",
+        thousands(r.double_passes as u64),
+        if r.double_passes == 1 { "" } else { "s" }
+    );
+    match &r.tables {
+        None => {
+            t.push_str(&format!("\nstates:      {} reachable {ends}\n", thousands(r.states as u64)))
+        }
+        Some(tables) => {
+            t.push_str(&format!("\nstates:      {} explored {ends}\n", thousands(r.states as u64)));
             t.push_str(&format!(
-                "  {mark} {:<5} {:>2}  {:<16} {:>5}  {}\n",
-                m.mv.kind(),
-                piece,
-                m.score.value.to_string(),
-                depth_text(m.score),
-                m.child
+                "tables:      {} states answered from {} files in {}\n",
+                thousands(tables.answered as u64),
+                thousands(tables.files as u64),
+                tables.dir
             ));
         }
     }
-
-    // The line of best play.
-    if r.line.is_empty() {
-        if pos.outcome().is_none() {
-            t.push_str("\nbest line: none, no end can be reached\n");
-        }
-    } else {
-        let moves: Vec<String> = r.line.iter().map(Move::to_string).collect();
-        t.push_str(&format!("\nbest line ({}): {}\n", plies(r.line.len()), moves.join(" ")));
-        t.push_str(&format!("ends at:   {}\n", r.end));
-        match r.end.outcome() {
-            Some(outcome) => t.push_str(&format!("game over: {outcome}\n")),
-            None => t.push_str("the game is not over there\n"),
-        }
-    }
-
-    // Statistics.
-    t.push_str(&format!(
-        "\nstates:      {} reachable (+ {} double-pass end{})\n",
-        thousands(r.states as u64),
-        thousands(r.double_passes as u64),
-        if r.double_passes == 1 { "" } else { "s" }
-    ));
     t.push_str(&format!("signatures:  {}\n", thousands(r.signatures as u64)));
     t.push_str(&format!(
         "speed:       {} states/s\n",
@@ -330,28 +315,7 @@ fn to_text(r: &Report) -> String {
 
 fn to_json(r: &Report) -> SolveJson {
     SolveJson {
-        position: r.pos.to_string(),
-        side: r.pos.side().name(),
-        pass_rule: r.rule.name(),
-        over: r.pos.outcome().map(Outcome::name),
-        value: r.score.value.code(),
-        label: r.score.value.label(),
-        depth: depth_json(r.score),
-        moves: r
-            .moves
-            .iter()
-            .map(|m| MoveJson {
-                text: m.mv.to_string(),
-                kind: m.mv.kind(),
-                value: m.score.value.code(),
-                label: m.score.value.label(),
-                depth: depth_json(m.score),
-                best: r.is_best(m),
-                keeps_value: r.keeps_value(m),
-                position: m.child.to_string(),
-            })
-            .collect(),
-        line: r.line.iter().map(Move::to_string).collect(),
+        answer: r.answer.to_json(),
         states: r.states,
         double_passes: r.double_passes,
         signatures: r.signatures,
@@ -360,18 +324,10 @@ fn to_json(r: &Report) -> SolveJson {
         solve_seconds: r.timing.1.as_secs_f64(),
         states_per_second: r.states_per_second(),
         peak_memory_bytes: r.peak_memory,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0u64), "0");
-        assert_eq!(thousands(999u64), "999");
-        assert_eq!(thousands(1000u64), "1,000");
-        assert_eq!(thousands(20_971_954u64), "20,971,954");
+        tables: r.tables.as_ref().map(|t| TablesJson {
+            dir: t.dir.clone(),
+            files: t.files,
+            answered_states: t.answered,
+        }),
     }
 }

@@ -1,0 +1,279 @@
+//! `chaosclock generate`: writes the tablebase files of one board size and
+//! pass rule ([`chaosclock::generate`]) and prints a summary.
+//!
+//! The files go to `DIR/n{N}-{rule}/`, one per set of fixed pieces (see
+//! [`chaosclock::table::format`]). A run keeps the files that are complete
+//! and verify, makes everything else again, and first removes the
+//! temporary files an interrupted run left; so an interrupted run is
+//! resumed by running the same command again. The summary counts only what
+//! this run generated.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use chaosclock::generate::{Config, Report, fixed_sets, generate};
+use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use serde::Serialize;
+
+use crate::cmd::{DEFAULT_TABLES, default_max_live, print, print_json, thousands};
+
+/// Which tables: board size, how many pieces may be not fixed, and where.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// The board size: 4, 6, 8, 10 or 12.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub slots: u8,
+
+    /// Only the signatures with at most K pieces not fixed (on the board
+    /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
+    /// slots (the complete 12-slot table would take far longer).
+    #[arg(long, value_name = "K")]
+    pub max_live: Option<u8>,
+
+    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+}
+
+impl TablesArgs {
+    /// The checked board size and `--max-live`.
+    ///
+    /// # Errors
+    /// An unsupported size, or `--max-live` above it.
+    pub fn checked(&self) -> Result<(u8, u8)> {
+        let n = self.slots;
+        if !SUPPORTED_SLOTS.contains(&n) {
+            bail!("--slots {n}: the board has 4, 6, 8, 10 or 12 slots");
+        }
+        let max_live = self.max_live.unwrap_or(default_max_live(n));
+        if max_live > n {
+            bail!("--max-live {max_live} is more than the {n} pieces of a {n}-slot board");
+        }
+        Ok((n, max_live))
+    }
+}
+
+/// Arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Which tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
+
+    /// Worker threads. Default: one per core.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// Print the summary as JSON (one line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The number of states with one value in the summary.
+#[derive(Debug, Serialize)]
+struct ValueCount {
+    value: u8,
+    label: &'static str,
+    states: u64,
+    /// Share of the states generated, in percent.
+    percent: f64,
+}
+
+/// The JSON summary of `generate`.
+#[derive(Debug, Serialize)]
+struct GenerateJson {
+    /// The directory of the files.
+    dir: String,
+    slots: u8,
+    pass_rule: &'static str,
+    max_live: u8,
+    files_written: usize,
+    /// Files that were complete and verified already (resumed).
+    files_kept: usize,
+    signatures: usize,
+    nodes: u64,
+    states: u64,
+    /// Per value, 4 (self-win) down to 0 (no-result).
+    values: Vec<ValueCount>,
+    seconds: f64,
+    states_per_second: f64,
+    bytes_written: u64,
+    /// Bytes of all the files in the directory.
+    bytes_on_disk: u64,
+}
+
+/// Generates the tables `args` ask for under `rule` and prints a summary.
+///
+/// # Errors
+/// Bad arguments, a file that cannot be written, or a damaged table needed
+/// as input.
+pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
+    let (n, max_live) = args.tables.checked()?;
+    if args.threads == Some(0) {
+        bail!("--threads 0: give at least one thread");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("cannot start the worker threads")?;
+    let files = fixed_sets(n, max_live).len();
+    if max_live < n {
+        let why = if n == 12 { ", which would take far longer" } else { "" };
+        eprintln!(
+            "note: generating {} file{}: the {n}-slot signatures with at most {max_live} \
+             pieces not fixed; --max-live {n} makes the complete table{why}",
+            thousands(files as u64),
+            if files == 1 { "" } else { "s" }
+        );
+    }
+    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live };
+    let bar = progress_bar();
+    let report = pool.install(|| generate(&cfg, Some(&bar)));
+    bar.finish_and_clear();
+    let report = report?;
+    let dir = args.tables.tables.join(chaosclock::table::format::dir_name(n, rule));
+    let on_disk = dir_size(&dir)?;
+    let summary = Summary { dir, n, rule, max_live, report, on_disk };
+    if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
+}
+
+/// A bar counting nodes on stderr, hidden when stderr is not a terminal.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {bar:30} {done}/{total} nodes, {rate}, eta {eta}",
+    )
+    .expect("the progress template is valid")
+    .with_key("done", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}", thousands(s.pos()));
+    })
+    .with_key("total", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}", thousands(s.len().unwrap_or(0)));
+    })
+    .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}/s", thousands(s.per_sec() as u64));
+    });
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The total size of the files in `dir`.
+fn dir_size(dir: &Path) -> Result<u64> {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        let meta = entry
+            .and_then(|e| e.metadata())
+            .with_context(|| format!("cannot list {}", dir.display()))?;
+        if meta.is_file() {
+            total += meta.len();
+        }
+    }
+    Ok(total)
+}
+
+/// What `generate` prints.
+struct Summary {
+    dir: PathBuf,
+    n: u8,
+    rule: PassRule,
+    max_live: u8,
+    report: Report,
+    on_disk: u64,
+}
+
+impl Summary {
+    fn seconds(&self) -> f64 {
+        self.report.elapsed.as_secs_f64()
+    }
+
+    fn states_per_second(&self) -> f64 {
+        let s = self.seconds();
+        if s > 0.0 { self.report.states as f64 / s } else { 0.0 }
+    }
+
+    fn percent(&self, count: u64) -> f64 {
+        if self.report.states == 0 { 0.0 } else { 100.0 * count as f64 / self.report.states as f64 }
+    }
+
+    fn to_text(&self) -> String {
+        let r = &self.report;
+        let mut t = String::new();
+        t.push_str(&format!(
+            "tables:      {} ({} slots, pass rule {}, at most {} pieces not fixed)\n",
+            self.dir.display(),
+            self.n,
+            self.rule.name(),
+            self.max_live
+        ));
+        t.push_str(&format!(
+            "files:       {} written, {} kept (complete already)\n",
+            thousands(r.files_written as u64),
+            thousands(r.files_kept as u64)
+        ));
+        t.push_str(&format!("signatures:  {}\n", thousands(r.signatures as u64)));
+        t.push_str(&format!("nodes:       {} (board and side to move)\n", thousands(r.nodes)));
+        t.push_str(&format!("states:      {}\n", thousands(r.states)));
+        for v in Value::ALL.iter().rev() {
+            let count = r.counts[usize::from(v.code())];
+            t.push_str(&format!(
+                "  {:<16} {:>15}  {:5.1}%\n",
+                v.to_string(),
+                thousands(count),
+                self.percent(count)
+            ));
+        }
+        t.push_str(&format!("time:        {:.1} s\n", self.seconds()));
+        t.push_str(&format!(
+            "speed:       {} states/s\n",
+            thousands(self.states_per_second().round() as u64)
+        ));
+        t.push_str(&format!("written:     {}\n", bytes(r.bytes)));
+        t.push_str(&format!("on disk:     {} in {}", bytes(self.on_disk), self.dir.display()));
+        t
+    }
+
+    fn to_json(&self) -> GenerateJson {
+        let r = &self.report;
+        GenerateJson {
+            dir: self.dir.display().to_string(),
+            slots: self.n,
+            pass_rule: self.rule.name(),
+            max_live: self.max_live,
+            files_written: r.files_written,
+            files_kept: r.files_kept,
+            signatures: r.signatures,
+            nodes: r.nodes,
+            states: r.states,
+            values: Value::ALL
+                .iter()
+                .rev()
+                .map(|v| {
+                    let states = r.counts[usize::from(v.code())];
+                    ValueCount {
+                        value: v.code(),
+                        label: v.label(),
+                        states,
+                        percent: self.percent(states),
+                    }
+                })
+                .collect(),
+            seconds: self.seconds(),
+            states_per_second: self.states_per_second(),
+            bytes_written: r.bytes,
+            bytes_on_disk: self.on_disk,
+        }
+    }
+}
+
+/// A byte count with its size in MB (10^6 bytes).
+fn bytes(n: u64) -> String {
+    format!("{} bytes ({:.1} MB)", thousands(n), n as f64 / 1e6)
+}

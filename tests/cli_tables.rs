@@ -1,0 +1,439 @@
+//! Runs the built `generate`, `query`, `verify` and `solve --tables` in a
+//! temporary directory on the complete 6-slot tables (a fraction of a
+//! second to make): `query` against `solve`, `query -` with bad lines,
+//! missing and damaged files (exit 2, one line, never a panic), resuming
+//! `generate`, `verify` on good and on doctored tables, and the same bytes
+//! for any number of threads.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use chaosclock::table::format::{BLOCK, Header, RECORD, checksum};
+use serde_json::Value as Json;
+
+/// Positions of every kind for 6 slots: openings, positions after a walk
+/// (with a banned piece), after a pass, with pieces in hand, a finished
+/// game and a double pass.
+const POSITIONS: [&str; 14] = [
+    "2,1,4,3,6,5",
+    "6,5,4,3,2,1",
+    "3,4,5,6,1,2",
+    "2,3,4,5,6,1",
+    "5,6,1,2,3,4",
+    "0,1,2,3,6,5;0;2",
+    "2,0,1,3,6,5;0;1",
+    "4,1,0,3,6,5;0;4",
+    "2,1,4,3,6,5;0;-1",
+    "0,0,3,0,5,0;1;0",
+    "2,0,0,0,1,0;0;1",
+    "0,0,3,4,5,6;0",
+    "1,2,3,4,5,6;0;0",
+    "2,1,4,3,6,5;0;-2",
+];
+
+/// Runs the binary with `args` in `dir`, with `stdin` as its input.
+fn run_with(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chaosclock binary runs");
+    child.stdin.take().expect("piped").write_all(stdin.as_bytes()).expect("stdin is written");
+    child.wait_with_output().expect("the chaosclock binary ends")
+}
+
+/// Runs the binary with `args` in `dir` and no input.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    run_with(dir, args, "")
+}
+
+/// The stdout of a run that must succeed with nothing on stderr.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = run(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs `generate --slots 6 --max-live K`, which must succeed with the
+/// note on the signatures it leaves out as the only line on stderr.
+fn generate_partial(dir: &Path, max_live: &str) {
+    let out = run(dir, &["generate", "--slots", "6", "--max-live", max_live]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let note =
+        format!("at most {max_live} pieces not fixed; --max-live 6 makes the complete table\n");
+    assert!(stderr.starts_with("note: generating ") && stderr.ends_with(&note), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// The one-line JSON of a run that must succeed.
+fn json(dir: &Path, args: &[&str]) -> Json {
+    let text = ok(dir, args);
+    assert_eq!(text.lines().count(), 1, "{args:?}: not one line");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
+}
+
+/// Checks a run that must fail with exit code `code`, nothing on stdout and
+/// one line `error: ...` containing `want` on stderr.
+fn fails(dir: &Path, args: &[&str], code: i32, want: &str) {
+    let out = run(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(stderr.contains(want), "{args:?}: {stderr:?} lacks {want:?}");
+}
+
+/// A temporary directory with the complete 6-slot tables of `rule` in
+/// `tables/`; returns it and the generate summary.
+fn with_tables(rule: &str) -> (tempfile::TempDir, Json) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let summary = json(dir.path(), &["--pass-rule", rule, "generate", "--slots", "6", "--json"]);
+    (dir, summary)
+}
+
+/// The files of a tables directory, sorted by name, with their bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the tables directory exists")
+        .map(|e| {
+            let e = e.expect("a directory entry");
+            (e.file_name().into_string().expect("UTF-8 name"), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// A JSON integer field as u64.
+fn int(v: &Json) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("{v} is not an integer"))
+}
+
+fn table_dir(dir: &Path) -> PathBuf {
+    dir.join("tables").join("n6-always")
+}
+
+#[test]
+fn generate_summary_counts_every_state() {
+    let (dir, s) = with_tables("always");
+    assert_eq!(s["dir"], "tables/n6-always");
+    assert_eq!((int(&s["slots"]), int(&s["max_live"])), (6, 6));
+    // 2^6 fixed sets, 3^6 signatures.
+    assert_eq!((int(&s["files_written"]), int(&s["files_kept"])), (64, 0));
+    assert_eq!(int(&s["signatures"]), 729);
+    let values = s["values"].as_array().unwrap();
+    let codes: Vec<u64> = values.iter().map(|v| int(&v["value"])).collect();
+    assert_eq!(codes, [4, 3, 2, 1, 0]);
+    let total: u64 = values.iter().map(|v| int(&v["states"])).sum();
+    assert_eq!(total, int(&s["states"]));
+    let percent: f64 = values.iter().map(|v| v["percent"].as_f64().unwrap()).sum();
+    assert!((percent - 100.0).abs() < 1e-6, "{percent}");
+    let on_disk: u64 = files(&table_dir(dir.path())).iter().map(|(_, b)| b.len() as u64).sum();
+    assert_eq!(int(&s["bytes_written"]), on_disk);
+    assert_eq!(int(&s["bytes_on_disk"]), on_disk);
+
+    // The text summary of a run that finds everything done.
+    let text = ok(dir.path(), &["generate", "--slots", "6"]);
+    assert!(text.contains("files:       0 written, 64 kept"), "{text}");
+    assert!(text.contains("4 己赢 self-win"), "{text}");
+    assert!(text.contains(&format!("on disk:     {} bytes", thousands(on_disk))), "{text}");
+}
+
+/// `n` with commas, as the program prints it.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn query_agrees_with_solve() {
+    for rule in ["always", "when-stuck"] {
+        let (dir, _) = with_tables(rule);
+        for pos in POSITIONS {
+            let q = json(dir.path(), &["--pass-rule", rule, "query", pos, "--json"]);
+            let s = json(dir.path(), &["--pass-rule", rule, "solve", pos, "--json"]);
+            assert_eq!(q["source"], "tables", "{pos}");
+            assert_eq!(q["tables"], format!("tables/n6-{rule}"), "{pos}");
+            for key in [
+                "position",
+                "side",
+                "pass_rule",
+                "over",
+                "value",
+                "label",
+                "depth",
+                "moves",
+                "line",
+            ] {
+                assert_eq!(q[key], s[key], "{pos} ({rule}): {key}");
+            }
+            assert!(q.get("states").is_none(), "{pos}: query solved nothing");
+            // The text is solve's up to its statistics.
+            let qt = ok(dir.path(), &["--pass-rule", rule, "query", pos]);
+            let st = ok(dir.path(), &["--pass-rule", rule, "solve", pos]);
+            let head = st.split("\nstates:").next().unwrap();
+            assert_eq!(qt.split("\nsource:").next().unwrap(), head, "{pos} ({rule})");
+            assert!(qt.contains("source:    tables in tables/n6-"), "{qt}");
+        }
+    }
+}
+
+#[test]
+fn query_reads_a_cfg_file() {
+    let (dir, _) = with_tables("always");
+    // The opening 2,1,4,3,6,5 (乙 to move): index 0 is slot 6.
+    std::fs::write(dir.path().join("chaosclock.cfg"), "board=5, 2, 1, 4, 3, 0\nside-to-move=0\n")
+        .unwrap();
+    let a = json(dir.path(), &["query", "--cfg", "chaosclock.cfg", "--json"]);
+    let b = json(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn query_batch_goes_on_after_bad_lines() {
+    let (dir, _) = with_tables("always");
+    let input = "2,1,4,3,6,5\n\n  not a position \n0,0,3,4,5,6;0\n2,1,4,3,6,5,8,7\n\n1,1,0,0,0,0\n";
+    let out = run_with(dir.path(), &["query", "-"], input);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim(), "error: 3 of 5 positions could not be answered");
+    let lines: Vec<Json> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 5, "one line per non-blank input line");
+    let inputs: Vec<&str> = lines.iter().map(|l| l["input"].as_str().unwrap()).collect();
+    assert_eq!(
+        inputs,
+        ["2,1,4,3,6,5", "not a position", "0,0,3,4,5,6;0", "2,1,4,3,6,5,8,7", "1,1,0,0,0,0"]
+    );
+    let single = json(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
+    for key in ["position", "value", "depth", "moves", "line", "source"] {
+        assert_eq!(lines[0][key], single[key], "{key}");
+    }
+    assert_eq!(lines[2]["value"], 3);
+    assert!(lines[1]["error"].as_str().unwrap().contains("position 'not a position'"));
+    assert!(
+        lines[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("run `chaosclock generate --slots 8 --max-live 8`"),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[4]["error"].as_str().unwrap().contains("1,1,0,0,0,0"));
+    for i in [1, 3, 4] {
+        assert!(lines[i].get("value").is_none(), "{}", lines[i]);
+    }
+
+    // All good: exit 0, nothing on stderr.
+    let out = run_with(dir.path(), &["query", "-"], "2,1,4,3,6,5\n6,5,4,3,2,1\n");
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn missing_tables_name_the_generate_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = "run `chaosclock generate --slots 6 --max-live 6`";
+    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, cmd);
+    fails(dir.path(), &["verify", "--slots", "6"], 2, cmd);
+    fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, cmd);
+    fails(
+        dir.path(),
+        &["--pass-rule", "when-stuck", "query", "2,1,4,3,6,5", "--tables", "elsewhere"],
+        2,
+        "run `chaosclock --pass-rule when-stuck generate --slots 6 --max-live 6 --tables elsewhere`",
+    );
+
+    // Partial tables: a position with more pieces not fixed names its size.
+    generate_partial(dir.path(), "3");
+    let pos = "1,2,3,0,0,0";
+    let q = json(dir.path(), &["query", pos, "--json"]);
+    assert_eq!(q["moves"], json(dir.path(), &["solve", pos, "--json"])["moves"]);
+    fails(dir.path(), &["query", "1,0,0,0,0,0"], 2, "--slots 6 --max-live 5`");
+    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, "--slots 6 --max-live 6`");
+    fails(dir.path(), &["verify", "--slots", "6"], 2, "--slots 6 --max-live 6`");
+    assert!(
+        ok(dir.path(), &["verify", "--slots", "6", "--max-live", "3"])
+            .contains("mismatches:  none")
+    );
+}
+
+#[test]
+fn damaged_files_are_errors_and_generate_replaces_them() {
+    let (dir, _) = with_tables("always");
+    let tables = table_dir(dir.path());
+    let good = files(&tables);
+    let path = tables.join("f0000.cctb");
+    let bytes = std::fs::read(&path).unwrap();
+    let truncated = bytes[..bytes.len() / 2].to_vec();
+    let mut flipped = bytes.clone();
+    flipped[4000] ^= 0x10; // in the payload: the block checksum catches it
+    let mut bad_header = bytes.clone();
+    bad_header[13] = 7; // an unknown pass rule
+    for (what, damaged) in [("truncated", truncated), ("flipped", flipped), ("header", bad_header)]
+    {
+        std::fs::write(&path, &damaged).unwrap();
+        let d = dir.path();
+        fails(d, &["query", "2,1,4,3,6,5"], 2, "corrupt table tables/n6-always/f0000.cctb");
+        fails(d, &["query", "2,1,4,3,6,5", "--json"], 2, "corrupt table");
+        fails(d, &["verify", "--slots", "6"], 2, "corrupt table");
+        fails(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "corrupt table");
+        // Positions that need only other files are still answered.
+        assert_eq!(json(d, &["query", "1,2,0,0,0,0", "--json"])["value"], 3, "{what}");
+
+        // A leftover temporary file (an interrupted run) goes too.
+        std::fs::write(tables.join("f0002.cctb.tmp"), b"half a file").unwrap();
+        let s = json(d, &["generate", "--slots", "6", "--json"]);
+        assert_eq!((int(&s["files_written"]), int(&s["files_kept"])), (1, 63), "{what}");
+        assert_eq!(int(&s["signatures"]), 64, "{what}: the 2^6 loose sets of f0000");
+        assert_eq!(files(&tables), good, "{what}: the same bytes again, no .tmp left");
+    }
+}
+
+#[test]
+fn verify_passes_good_tables_and_catches_doctored_ones() {
+    let (dir, _) = with_tables("always");
+    let d = dir.path();
+    let text = ok(d, &["verify", "--slots", "6", "--sample", "2000", "--solves", "5"]);
+    assert!(text.contains("files:       64 checked"), "{text}");
+    assert!(text.contains("re-derived:  2,000 entries"), "{text}");
+    assert!(text.contains("solved:      5 positions"), "{text}");
+    assert!(text.contains("mismatches:  none"), "{text}");
+    let v = json(d, &["verify", "--slots", "6", "--sample", "500", "--solves", "3", "--json"]);
+    assert_eq!((int(&v["files"]), int(&v["rederived"]), int(&v["solved"])), (64, 500, 3));
+    assert_eq!(v["mismatches"], Json::Array(Vec::new()));
+
+    // Change the best score of every node with two loose pieces (1 and 2,
+    // all others fixed) and write checksums that match: only re-deriving
+    // the entries from their successors can tell.
+    let path = table_dir(d).join("f0078.cctb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header = Header::parse(&bytes).unwrap();
+    let payload = header.len();
+    let records = header.records() as usize;
+    let mut changed = 0;
+    for r in 0..records {
+        let at = payload + r * RECORD;
+        let best = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let terminal = bytes[at + 6] & 0x10 != 0; // flags bit 4
+        if best != u16::MAX && !terminal {
+            // Value code 4 <-> 1: self-win and self-lose swap.
+            let code = best >> 13;
+            let new = if code == 4 { 1 } else { 4 };
+            bytes[at..at + 2].copy_from_slice(&((new << 13) | (best & 0x1fff)).to_le_bytes());
+            changed += 1;
+        }
+    }
+    assert!(changed > 0);
+    let sums = payload + records * RECORD;
+    for b in 0..header.blocks() {
+        let end = (payload + (b + 1) * BLOCK).min(sums);
+        let sum = checksum(&bytes[payload + b * BLOCK..end]);
+        bytes[sums + 8 * b..sums + 8 * b + 8].copy_from_slice(&sum.to_le_bytes());
+    }
+    let last = bytes.len() - 8;
+    let mut whole = bytes[..payload].to_vec();
+    whole.extend_from_slice(&bytes[sums..last]);
+    let total = checksum(&whole);
+    bytes[last..].copy_from_slice(&total.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+
+    let out = run(d, &["verify", "--slots", "6", "--sample", "3000", "--solves", "0"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("but its moves give"), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: ") && stderr.contains("mismatch"), "{stderr}");
+    // generate keeps the file: its checksums verify.
+    let s = json(d, &["generate", "--slots", "6", "--json"]);
+    assert_eq!(int(&s["files_kept"]), 64);
+}
+
+#[test]
+fn thread_counts_give_the_same_bytes() {
+    let mut all = Vec::new();
+    for threads in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let s = json(dir.path(), &["generate", "--slots", "6", "--threads", threads, "--json"]);
+        assert_eq!(int(&s["files_written"]), 64);
+        all.push(files(&table_dir(dir.path())));
+    }
+    assert_eq!(all[0].len(), 64);
+    assert_eq!(all[0], all[1]);
+}
+
+#[test]
+fn solve_with_tables_agrees_and_explores_less() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate_partial(d, "4");
+    for pos in POSITIONS {
+        let with = json(d, &["solve", pos, "--tables", "tables", "--json"]);
+        let without = json(d, &["solve", pos, "--json"]);
+        for key in ["position", "value", "depth", "moves", "line", "over"] {
+            assert_eq!(with[key], without[key], "{pos}: {key}");
+        }
+        assert!(without.get("tables").is_none());
+        let t = &with["tables"];
+        assert_eq!(t["dir"], "tables/n6-always");
+        assert_eq!(int(&t["files"]), 1 + 6 + 15 + 20 + 15, "fixed sets with at most 4 free");
+        assert!(int(&with["states"]) <= int(&without["states"]), "{pos}");
+    }
+    let with = json(d, &["solve", "2,1,4,3,6,5", "--tables", "tables", "--json"]);
+    let without = json(d, &["solve", "2,1,4,3,6,5", "--json"]);
+    assert!(int(&with["states"]) < int(&without["states"]));
+    assert!(int(&with["tables"]["answered_states"]) > 0);
+    let text = ok(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"]);
+    assert!(text.contains(" explored (+ "), "{text}");
+    assert!(text.contains("states answered from 57 files in tables/n6-always"), "{text}");
+}
+
+#[test]
+fn bad_arguments_fail_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fails(d, &["generate", "--slots", "7"], 2, "--slots 7");
+    fails(d, &["generate", "--slots", "6", "--max-live", "7"], 2, "--max-live 7");
+    fails(d, &["generate", "--slots", "6", "--threads", "0"], 2, "--threads 0");
+    fails(d, &["verify", "--slots", "5"], 2, "--slots 5");
+    fails(d, &["query", "2,1,4,3,6"], 2, "position '2,1,4,3,6'");
+    fails(d, &["query"], 2, "no position given");
+    fails(d, &["solve", "2,1,4,3,6,5", "--tables", "nowhere"], 2, "no tables in nowhere/n6-always");
+    assert!(!d.join("tables").exists(), "nothing was generated");
+}
+
+#[test]
+fn partial_twelve_slot_default_prints_a_note() {
+    // Checks only the note and the flags: --max-live 0 keeps it tiny (the
+    // single file with every piece fixed).
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["generate", "--max-live", "0", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.starts_with("note: generating 1 file: the 12-slot signatures"), "{stderr}");
+    assert!(stderr.contains("would take far longer"), "{stderr}");
+    let s: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((int(&s["slots"]), int(&s["max_live"]), int(&s["files_written"])), (12, 0, 1));
+    assert!(dir.path().join("tables/n12-always/f1ffe.cctb").exists());
+}
