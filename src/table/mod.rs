@@ -52,7 +52,7 @@ impl fmt::Display for TableError {
             TableError::Corrupt { path, what } => {
                 write!(
                     f,
-                    "corrupt table {}: {what} (delete it and run generate again)",
+                    "corrupt table {}: {what} (run generate again to replace it)",
                     path.display()
                 )
             }
