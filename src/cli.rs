@@ -70,6 +70,17 @@ pub enum Command {
     /// against the solver. Exit code 0 if all agree, 1 if not, 2 if a file
     /// is missing or damaged.
     Verify(VerifyArgs),
+    /// Classify the openings (every piece on the board, none fixed, 乙 to
+    /// move): how many are self-win, both-win, both-lose, self-lose or
+    /// no-result for 乙, exactly or from a random sample.
+    ///
+    /// Up to 8 slots every opening is solved; 10 and 12 slots read the
+    /// complete tables of --tables DIR, or solve a random sample (--sample
+    /// K), whose shares come with 95% intervals. --both-win lists the
+    /// both-win openings with the moves that keep both-win; --random K picks
+    /// K of them at random (a fair start); --stats checks the strategy
+    /// advice against the values, and --plot draws it.
+    Openings(OpeningsArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -134,6 +145,64 @@ pub struct SolveArgs {
     pub tables: Option<PathBuf>,
 
     /// Print JSON (one line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `openings`.
+#[derive(Debug, Args)]
+pub struct OpeningsArgs {
+    /// The number of slots: 4, 6, 8, 10 or 12.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub slots: u8,
+
+    /// The tables root directory (as made by `generate`), used for 10 and
+    /// 12 slots: complete tables answer for every opening, incomplete ones
+    /// help the solver.
+    #[arg(long, value_name = "DIR", default_value = crate::cmd::DEFAULT_TABLES)]
+    pub tables: PathBuf,
+
+    /// Classify a random sample of K openings, each solved exactly, and
+    /// estimate the shares with 95% Wilson intervals.
+    #[arg(long, value_name = "K", conflicts_with = "random")]
+    pub sample: Option<u64>,
+
+    /// The seed of --sample and --random: the same seed gives the same
+    /// openings and the same output.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Openings solved together in one call for --sample and --random (they
+    /// share work; the output does not depend on it).
+    #[arg(long, value_name = "B")]
+    pub batch: Option<usize>,
+
+    /// List the proven both-win openings, one a line: the position and the
+    /// moves that keep both-win, e.g. `2,8,11,9,4,12,10,6,5,7,1,3;1;0 6`.
+    #[arg(long)]
+    pub both_win: bool,
+
+    /// With --both-win: pick K both-win openings at random (in the seeded
+    /// random order), each proven exactly.
+    #[arg(long, value_name = "K", requires = "both_win", conflicts_with = "stats")]
+    pub random: Option<u64>,
+
+    /// Write the --both-win list to FILE (through FILE.tmp, renamed when
+    /// complete) instead of stdout.
+    #[arg(long, value_name = "FILE", requires = "both_win")]
+    pub output: Option<PathBuf>,
+
+    /// Check the strategy advice against the values: by 乙's pieces on odd
+    /// slots, by the walks 甲's pieces 1 and N-1 need to get home, and by
+    /// whether every piece has a way back to its slot.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Draw the --stats groups as a stacked bar chart in FILE (SVG).
+    #[arg(long, value_name = "FILE", requires = "stats")]
+    pub plot: Option<PathBuf>,
+
+    /// Print JSON: one object (the list: one object a line).
     #[arg(long)]
     pub json: bool,
 }

@@ -23,13 +23,40 @@ use crate::cli::{Cli, Command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(cmd::exit_code(&err))
+        }
+    }
+}
+
+/// Prints help or the version as clap does; any other parse error (bad
+/// flags) as one line on stderr, exit code 2.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("error: a subcommand is required (see --help)");
+            ExitCode::from(2)
+        }
+        _ => {
+            // The first paragraph says what is wrong (the rest is usage).
+            let text = err.render().to_string();
+            let what: Vec<&str> =
+                text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+            eprintln!("error: {} (see --help)", what.join(" ").trim_start_matches("error: "));
+            ExitCode::from(2)
         }
     }
 }
@@ -44,6 +71,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Generate(args) => cmd::generate::run(args, rule),
         Command::Query(args) => cmd::query::run(args, rule),
         Command::Verify(args) => cmd::verify::run(args, rule),
+        Command::Openings(args) => cmd::openings::run(args, rule),
     }
 }
 

@@ -8,6 +8,9 @@
 
 pub mod answer;
 pub mod generate;
+pub mod openings;
+mod openings_draw;
+mod openings_stats;
 pub mod play;
 pub mod query;
 pub mod show;

@@ -1,0 +1,200 @@
+//! The openings of `chaosclock openings`: every derangement of the pieces
+//! (RULES.md, Openings) in lexicographic order, a seeded random order of
+//! them, and the Wilson interval used for estimates from a sample.
+//!
+//! The random order is a property of the seed alone: the first K openings
+//! of seed S are the same whatever K and however they are batched, so a
+//! sample of K is a prefix of a sample of K + 1. Up to 10 slots it is a
+//! lazy Fisher–Yates shuffle of the list of all openings; for 12 slots
+//! (176,214,841 openings) each one is a uniform random permutation drawn
+//! again until it is a derangement not drawn before (rejection sampling,
+//! about e draws per opening), so nothing is enumerated.
+
+use std::collections::HashSet;
+
+use chaosclock::verify::Rng;
+use chaosclock::{Last, Position, Side};
+
+/// The number of openings (derangements) of an `n`-slot board.
+pub fn count(n: u8) -> u64 {
+    // D(0) = 1, D(1) = 0, D(k) = (k - 1) (D(k - 1) + D(k - 2)).
+    let (mut a, mut b) = (1u64, 0u64);
+    for k in 2..=u64::from(n) {
+        (a, b) = (b, (k - 1) * (a + b));
+    }
+    if n == 0 { a } else { b }
+}
+
+/// The opening with `board[i]` on slot `i + 1` (乙 to move, no last move).
+///
+/// # Panics
+/// `board` is not a derangement of a supported size (a bug of the caller).
+pub fn opening(board: &[u8]) -> Position {
+    let cells: Vec<i64> = board.iter().map(|&p| i64::from(p)).collect();
+    let pos = Position::new(&cells, Side::Yi, Last::None).expect("a derangement is a position");
+    debug_assert!(pos.is_opening());
+    pos
+}
+
+/// Calls `f` with every opening of an `n`-slot board that starts with
+/// `board` (the pieces of the first slots), in lexicographic order.
+fn extend(n: u8, board: &mut Vec<u8>, f: &mut dyn FnMut(Position)) {
+    let slot = board.len() as u8 + 1;
+    if slot > n {
+        f(opening(board));
+        return;
+    }
+    for p in 1..=n {
+        if p != slot && !board.contains(&p) {
+            board.push(p);
+            extend(n, board, f);
+            board.pop();
+        }
+    }
+}
+
+/// Every opening of an `n`-slot board, in lexicographic order.
+pub fn all(n: u8) -> Vec<Position> {
+    let mut out = Vec::with_capacity(count(n) as usize);
+    extend(n, &mut Vec::with_capacity(n as usize), &mut |p| out.push(p));
+    out
+}
+
+/// Every opening of an `n`-slot board in lexicographic order, in chunks:
+/// one per choice of the pieces on slots 1 and 2 (at most 10!/e, about 1.3
+/// million openings, for 12 slots), so that they never all are in memory.
+pub fn chunks(n: u8) -> impl Iterator<Item = Vec<Position>> {
+    let firsts =
+        (2..=n).flat_map(move |a| (1..=n).filter(move |&b| b != 2 && b != a).map(move |b| [a, b]));
+    firsts.map(move |prefix| {
+        let mut out = Vec::new();
+        extend(n, &mut prefix.to_vec(), &mut |p| out.push(p));
+        out
+    })
+}
+
+/// The openings of one size in a seeded random order, each once.
+#[derive(Debug)]
+pub struct Draw {
+    n: u8,
+    rng: Rng,
+    how: How,
+}
+
+#[derive(Debug)]
+enum How {
+    /// Every opening; the first `next` are drawn already.
+    Shuffle { list: Vec<Position>, next: usize },
+    /// Random permutations, kept if they are new derangements.
+    Reject { seen: HashSet<u64> },
+}
+
+/// Above this many slots the openings are drawn without a list.
+const LIST_MAX_SLOTS: u8 = 10;
+
+impl Draw {
+    /// The random order of the `n`-slot openings for `seed`.
+    pub fn new(n: u8, seed: u64) -> Draw {
+        let how = if n <= LIST_MAX_SLOTS {
+            How::Shuffle { list: all(n), next: 0 }
+        } else {
+            How::Reject { seen: HashSet::new() }
+        };
+        Draw { n, rng: Rng::new(seed), how }
+    }
+}
+
+impl Iterator for Draw {
+    type Item = Position;
+
+    fn next(&mut self) -> Option<Position> {
+        match &mut self.how {
+            How::Shuffle { list, next } => {
+                let i = *next;
+                if i == list.len() {
+                    return None;
+                }
+                let j = i + self.rng.below((list.len() - i) as u64) as usize;
+                list.swap(i, j);
+                *next += 1;
+                Some(list[i])
+            }
+            How::Reject { seen } => {
+                if seen.len() as u64 == count(self.n) {
+                    return None;
+                }
+                let n = self.n as usize;
+                let mut board: Vec<u8> = (1..=self.n).collect();
+                loop {
+                    for i in (1..n).rev() {
+                        board.swap(i, self.rng.below(i as u64 + 1) as usize);
+                    }
+                    if board.iter().enumerate().all(|(i, &p)| p as usize != i + 1) {
+                        let pos = opening(&board);
+                        if seen.insert(pos.key()) {
+                            return Some(pos);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The 95% Wilson score interval of a proportion with `hits` of `total`
+/// (as fractions; `(0, 1)` for an empty sample).
+pub fn wilson(hits: u64, total: u64) -> (f64, f64) {
+    if total == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = total as f64;
+    let p = hits as f64 / n;
+    let z2 = Z * Z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = Z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_derangement_numbers() {
+        assert_eq!([4, 6, 8, 10, 12].map(count), [9, 265, 14_833, 1_334_961, 176_214_841]);
+        for n in [4, 6, 8] {
+            let list = all(n);
+            assert_eq!(list.len() as u64, count(n));
+            assert!(list.iter().all(Position::is_opening));
+            assert!(list.windows(2).all(|w| w[0].board() < w[1].board()));
+            assert_eq!(chunks(n).flatten().collect::<Vec<_>>(), list);
+        }
+    }
+
+    #[test]
+    fn draws_are_seeded_distinct_and_complete() {
+        let a: Vec<Position> = Draw::new(6, 7).collect();
+        let b: Vec<Position> = Draw::new(6, 7).take(10).collect();
+        assert_eq!(a.len(), 265);
+        assert_eq!(&a[..10], &b[..]);
+        let set: HashSet<u64> = a.iter().map(Position::key).collect();
+        assert_eq!(set.len(), 265);
+        assert_ne!(a, Draw::new(6, 8).collect::<Vec<_>>());
+        let c: Vec<Position> = Draw::new(12, 3).take(50).collect();
+        assert_eq!(c, Draw::new(12, 3).take(50).collect::<Vec<_>>());
+        assert!(c.iter().all(Position::is_opening));
+        assert_eq!(c.iter().map(Position::key).collect::<HashSet<_>>().len(), 50);
+    }
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 5 of 20: the textbook interval 0.112 .. 0.469.
+        let (lo, hi) = wilson(5, 20);
+        assert!((lo - 0.1119).abs() < 1e-3 && (hi - 0.4687).abs() < 1e-3, "{lo} {hi}");
+        let (lo, hi) = wilson(0, 2);
+        assert!(lo == 0.0 && (hi - 0.6576).abs() < 1e-3, "{hi}");
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+}
