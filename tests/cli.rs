@@ -3,9 +3,11 @@
 //! and example game, `--cfg`, `--pass-rule`, and that every kind of bad input
 //! exits with code 2 and one line on stderr, never a panic.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::process::{Command, Stdio};
+
+use common::bin::{check_fails, fails, json, ok, run, run_in, stdout_of};
 use serde_json::Value as Json;
 
 /// The documented opening (乙 to move).
@@ -13,58 +15,6 @@ const OPENING: &str = "2,8,11,9,4,12,10,6,5,7,1,3";
 
 /// The documented example game from [`OPENING`]; it ends both-win.
 const GAME: &str = "6,3,10,11,8,9,2,1,6,9,12,7,10,5,4,7";
-
-/// Runs the binary with `args` in `dir`.
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the chaosclock binary runs")
-}
-
-/// Runs the binary with `args` in a fresh temporary directory.
-fn run(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    run_in(dir.path(), args)
-}
-
-/// Checks that a run succeeded quietly and returns its stdout.
-fn stdout_of(args: &[&str], out: Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
-/// Runs `args`, which must succeed, and returns stdout.
-fn ok(args: &[&str]) -> String {
-    stdout_of(args, run(args))
-}
-
-/// Runs `args`, which must succeed and print one JSON document.
-fn json(args: &[&str]) -> Json {
-    let text = ok(args);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
-}
-
-/// Checks a run that must fail as bad input: exit code 2, nothing on
-/// stdout, one line `error: ...` on stderr containing `want`.
-fn check_fails(args: &[&str], out: Output, want: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(want), "{args:?}: {stderr:?} does not contain {want:?}");
-}
-
-/// Runs `args`, which must fail as bad input with `want` in the message.
-fn fails(args: &[&str], want: &str) {
-    check_fails(args, run(args), want);
-}
 
 #[test]
 fn show_draws_the_opening() {

@@ -13,57 +13,13 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use chaosclock::solve::{Solution, solve, solve_many};
 use chaosclock::{PassRule, Position, Value};
+use common::bin::{fails, json, ok, ok_in, run_in};
 use serde_json::Value as Json;
-
-/// Runs the binary with `args` in `dir`.
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the chaosclock binary runs")
-}
-
-/// Runs `args` in a fresh temporary directory; it must succeed quietly.
-fn ok(args: &[&str]) -> String {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    ok_in(dir.path(), args)
-}
-
-fn ok_in(dir: &Path, args: &[&str]) -> String {
-    let out = run_in(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
-/// Runs `args`, which must print one JSON object on one line.
-fn json(args: &[&str]) -> Json {
-    let text = ok(args);
-    assert_eq!(text.lines().count(), 1, "{args:?}: not one line: {text}");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
-}
-
-/// Checks a run that must fail as bad input: exit code 2, nothing on
-/// stdout, one line `error: ...` on stderr containing `want`.
-fn fails(args: &[&str], want: &str) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let out = run_in(dir.path(), args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(want), "{args:?}: {stderr:?} does not contain {want:?}");
-}
 
 /// The counts of a JSON output, by value code.
 fn counts(j: &Json) -> [u64; 5] {

@@ -4,9 +4,11 @@
 //! says), finished positions, `--slots`, `--cfg`, and bad input (exit 2, one
 //! line on stderr). The 12-slot opening takes seconds and is `#[ignore]`d.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::Path;
+
+use common::bin::{check_fails, fails, json, ok, run, run_in, stdout_of};
 use serde_json::Value as Json;
 
 /// The documented mid-game position: 甲 to move, 乙 just walked 7.
@@ -14,60 +16,6 @@ const MID_GAME: &str = "4,3,7,11,5,10,12,0,0,2,0,0;0;7";
 
 /// The documented opening (乙 to move).
 const OPENING: &str = "2,8,11,9,4,12,10,6,5,7,1,3";
-
-/// Runs the binary with `args` in `dir`.
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the chaosclock binary runs")
-}
-
-/// Runs the binary with `args` in a fresh temporary directory.
-fn run(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    run_in(dir.path(), args)
-}
-
-/// Checks that a run succeeded quietly (stderr is not a terminal here, so
-/// no progress bar) and returns its stdout.
-fn stdout_of(args: &[&str], out: Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
-/// Runs `args`, which must succeed, and returns stdout.
-fn ok(args: &[&str]) -> String {
-    stdout_of(args, run(args))
-}
-
-/// Runs `args`, which must succeed and print one JSON document on one line.
-fn json(args: &[&str]) -> Json {
-    let text = ok(args);
-    assert_eq!(text.lines().count(), 1, "{args:?}: not one line");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
-}
-
-/// Checks a run that must fail as bad input: exit code 2, nothing on
-/// stdout, one line `error: ...` on stderr containing `want`.
-fn check_fails(args: &[&str], out: Output, want: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed something");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(want), "{args:?}: {stderr:?} lacks {want:?}");
-}
-
-/// Runs `args`, which must fail as bad input with `want` in the message.
-fn fails(args: &[&str], want: &str) {
-    check_fails(args, run(args), want);
-}
 
 /// `solve POS --json` under `rule`.
 fn solve(pos: &str, rule: &str) -> Json {

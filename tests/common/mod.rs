@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod bin;
+
 use chaosclock::{Last, Position, Side};
 
 /// Every derangement of 1..=n (the openings, 乙 to move).

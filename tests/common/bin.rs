@@ -1,0 +1,65 @@
+//! Running the built `chaosclock` binary from the CLI tests.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value as Json;
+
+/// Runs the binary with `args` in `dir`, with no standard input.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the chaosclock binary runs")
+}
+
+/// Runs the binary with `args` in a fresh temporary directory.
+pub fn run(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    run_in(dir.path(), args)
+}
+
+/// Checks that a run succeeded quietly (stderr is not a terminal here, so
+/// no progress bar) and returns its stdout.
+pub fn stdout_of(args: &[&str], out: Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs `args` in a fresh directory; it must succeed; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    stdout_of(args, run(args))
+}
+
+/// Runs `args` in `dir`; it must succeed; returns stdout.
+pub fn ok_in(dir: &Path, args: &[&str]) -> String {
+    stdout_of(args, run_in(dir, args))
+}
+
+/// Runs `args`, which must succeed and print one JSON document on one line.
+pub fn json(args: &[&str]) -> Json {
+    let text = ok(args);
+    assert_eq!(text.lines().count(), 1, "{args:?}: not one line: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
+}
+
+/// Checks a run that must fail as bad input: exit code 2, nothing on
+/// stdout, one line `error: ...` on stderr containing `want`, no panic.
+pub fn check_fails(args: &[&str], out: Output, want: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(stderr.contains(want), "{args:?}: {stderr:?} does not contain {want:?}");
+}
+
+/// Runs `args`, which must fail as bad input with `want` in the message.
+pub fn fails(args: &[&str], want: &str) {
+    check_fails(args, run(args), want);
+}
