@@ -124,9 +124,17 @@ pub fn reach(
             level.par_iter_mut().map(close_one).collect()
         };
         merge(&mut open, &mut levels, exits);
-        for (key, table) in level {
-            reached.double_passes += double_passes(n, rule, key, &table);
-            total += table.states();
+        let count = |(key, table): &(SigKey, NodeTable)| {
+            (double_passes(n, rule, *key, table), table.states())
+        };
+        let counts: Vec<(usize, usize)> = if size < SMALL_LEVEL {
+            level.iter().map(count).collect()
+        } else {
+            level.par_iter().map(count).collect()
+        };
+        for ((key, table), (doubles, states)) in level.into_iter().zip(counts) {
+            reached.double_passes += doubles;
+            total += states;
             reached.index.insert(key, reached.sigs.len());
             reached.sigs.push(SigStates { key, table });
         }
