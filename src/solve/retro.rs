@@ -169,39 +169,29 @@ impl Core {
                 }
             }
         }
-        let mut parents = Vec::new();
-        let mut settled = Vec::new();
-        let mut d = 0;
-        while d < self.buckets.len() {
-            self.settle(d, &mut settled);
-            for &(s, score) in &settled {
-                parents.clear();
-                g.parents(s, &mut |p| parents.push(p));
-                let next = score.depth + 1;
-                match score.value {
-                    Value::SelfLose => {
-                        for &p in &parents {
-                            self.offer(p, Score { value: Value::SelfWin, depth: next });
-                        }
+        self.drain(g, |core, score, parents| {
+            let next = score.depth + 1;
+            match score.value {
+                Value::SelfLose => {
+                    for &p in parents {
+                        core.offer(p, Score { value: Value::SelfWin, depth: next });
                     }
-                    Value::SelfWin => {
-                        for &p in &parents {
-                            if counter[p] == CANNOT_LOSE || self.done[p] != UNKNOWN {
-                                continue;
-                            }
-                            counter[p] -= 1;
-                            loss_depth[p] = loss_depth[p].max(next);
-                            if counter[p] == 0 {
-                                let lose = Score { value: Value::SelfLose, depth: loss_depth[p] };
-                                self.push(p, lose);
-                            }
-                        }
-                    }
-                    _ => {}
                 }
+                Value::SelfWin => {
+                    for &p in parents {
+                        if counter[p] == CANNOT_LOSE || core.done[p] != UNKNOWN {
+                            continue;
+                        }
+                        counter[p] -= 1;
+                        loss_depth[p] = loss_depth[p].max(next);
+                        if counter[p] == 0 {
+                            core.push(p, Score { value: Value::SelfLose, depth: loss_depth[p] });
+                        }
+                    }
+                }
+                _ => {}
             }
-            d += 1;
-        }
+        });
     }
 
     /// Phases 2 and 3: among the undecided states, those from which an end
@@ -231,16 +221,24 @@ impl Core {
                 self.offer(p, Score { value, depth: 1 });
             }
         }
-        let mut settled = Vec::new();
+        self.drain(g, |core, score, parents| {
+            for &p in parents {
+                core.offer(p, Score { value, depth: score.depth + 1 });
+            }
+        });
+    }
+
+    /// Settles the buckets in order of depth and calls `visit` with each
+    /// state settled: its score and its in-signature parents.
+    fn drain(&mut self, g: &impl Graph, mut visit: impl FnMut(&mut Core, Score, &[usize])) {
+        let (mut parents, mut settled) = (Vec::new(), Vec::new());
         let mut d = 0;
         while d < self.buckets.len() {
             self.settle(d, &mut settled);
             for &(s, score) in &settled {
                 parents.clear();
                 g.parents(s, &mut |p| parents.push(p));
-                for &p in &parents {
-                    self.offer(p, Score { value, depth: score.depth + 1 });
-                }
+                visit(self, score, &parents);
             }
             d += 1;
         }
