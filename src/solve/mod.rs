@@ -1,8 +1,8 @@
 //! Exact solving of any position: every reachable state is enumerated
-//! (`reach.rs`) and solved signature by signature, from the last ones back to
-//! the root, with the retrograde core (`retro.rs`, [`retro_solve`]). A solved signature keeps
-//! one [`Summary`] per node, from which the score of each of its states is
-//! read.
+//! (`reach.rs`) and solved signature by signature, from the last ones back
+//! to the root, with the retrograde core (`retro.rs`, [`retro_solve`]). A
+//! solved signature keeps one [`Summary`] per node, from which the score of
+//! each of its states is read.
 
 mod expand;
 mod node;
