@@ -34,7 +34,6 @@ use crate::table::format::{
     BLOCK, Header, RECORD, checksum, decode, encode, free_pieces, sub_index, sub_loose,
 };
 use crate::table::{TableError, TableFile, Tablebase, node_number};
-use crate::value::Value;
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -486,10 +485,4 @@ impl Graph for Dense<'_> {
             f(ps);
         }
     }
-}
-
-/// Counts of value codes as an array, for printing.
-pub fn value_names() -> [&'static str; 5] {
-    [Value::NoResult, Value::SelfLose, Value::BothLose, Value::BothWin, Value::SelfWin]
-        .map(Value::label)
 }

@@ -281,21 +281,6 @@ impl Tablebase {
         Ok(count)
     }
 
-    /// Opens the files a position and all its children need; returns
-    /// whether the position's own file exists.
-    ///
-    /// # Errors
-    /// A damaged file.
-    pub fn load_for(&mut self, pos: &Position) -> Result<bool, TableError> {
-        let fixed = pos.fixed_mask();
-        for p in 1..=self.n {
-            if fixed & 1 << p == 0 {
-                self.load(fixed | 1 << p)?;
-            }
-        }
-        self.load(fixed)
-    }
-
     /// Adds an already opened file.
     pub fn insert(&mut self, fixed: u16, file: TableFile) {
         self.files.insert(fixed, Some(file));
