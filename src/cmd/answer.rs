@@ -11,7 +11,7 @@ use chaosclock::solve::{Score, ScoredMove};
 use chaosclock::{Move, Outcome, PassRule, Position, Side, Value};
 use serde::Serialize;
 
-use crate::cmd::short_name;
+use crate::cmd::{piece_column, short_name};
 
 /// A position with its score, its scored moves (best first) and a line of
 /// best play, however they were found.
@@ -135,10 +135,7 @@ impl Answer {
                 } else {
                     ' '
                 };
-                let piece = match m.mv {
-                    Move::Walk(p) | Move::Place(p) => p.to_string(),
-                    Move::Pass => String::new(),
-                };
+                let piece = piece_column(m.mv);
                 t.push_str(&format!(
                     "  {mark} {:<5} {:>2}  {:<16} {:>5}  {}\n",
                     m.mv.kind(),

@@ -47,6 +47,15 @@ pub fn load_position(args: &PositionArgs) -> Result<Position> {
     }
 }
 
+/// The piece column of a move in a move list: the piece, or nothing for a
+/// pass (whose kind column already says `pass`).
+pub fn piece_column(mv: Move) -> String {
+    match mv {
+        Move::Walk(p) | Move::Place(p) => p.to_string(),
+        Move::Pass => String::new(),
+    }
+}
+
 /// The short Chinese name of a side: 甲 or 乙.
 pub fn short_name(side: Side) -> &'static str {
     match side {

@@ -6,7 +6,7 @@ use chaosclock::{Diagram, Last, Move, PassRule, Position, Side, hand};
 use serde::Serialize;
 
 use crate::cli::ShowArgs;
-use crate::cmd::{captured, load_position, print, print_json, short_name};
+use crate::cmd::{captured, load_position, piece_column, print, print_json, short_name};
 
 /// One legal move in the JSON output.
 #[derive(Debug, Serialize)]
@@ -114,10 +114,7 @@ fn to_text(pos: &Position, children: &[Child], rule: PassRule) -> String {
         rule.name()
     ));
     for child in children {
-        let piece = match child.m {
-            Move::Walk(p) | Move::Place(p) => p.to_string(),
-            Move::Pass => String::new(),
-        };
+        let piece = piece_column(child.m);
         text.push_str(&format!(
             "\n  {:<5} {:>2}  {:<30} {}",
             child.m.kind(),
