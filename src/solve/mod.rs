@@ -26,7 +26,8 @@ use crate::value::Value;
 
 pub use self::expand::{Child, expand, mover_complete};
 pub use self::node::{
-    NodeMoves, inside_parent, last_bit, last_of_bit, node_key, node_position, terminal_value,
+    NodeMoves, inside_parent, inside_parent_key, inside_walk_key, key_slot_of, last_bit,
+    last_of_bit, node_key, node_position, terminal_value,
 };
 pub use self::reach::{Reached, SigStates};
 pub use self::retro::{Graph, Init, solve as retro_solve};
@@ -170,19 +171,39 @@ impl Later<'_> {
 /// signatures of a level already run in parallel).
 const PARALLEL_MIN: usize = 1 << 14;
 
+/// Memory a worker thread reuses from one signature to the next: most
+/// signatures are small, and allocating (and zeroing fresh pages) for each
+/// one costs more than solving it.
+#[derive(Default)]
+struct Buffers {
+    nodes: Vec<NodeMoves>,
+    first: Vec<u32>,
+    slot_of: Vec<u32>,
+    summaries: Vec<Summary>,
+    retro: retro::Workspace,
+}
+
+std::thread_local! {
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
+}
+
 /// Solves one signature and stores its summaries; returns its state count.
 fn solve_signature(sig: &mut SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> usize {
-    let g = ReachGraph::new(sig, n, rule, later);
-    let scores = retro::solve(&g);
-    let summaries: Vec<Summary> =
-        (0..sig.table.slots()).map(|slot| g.summary(slot, &scores)).collect();
+    // Taken out rather than borrowed: a nested parallel loop may run
+    // another signature on this thread meanwhile (it gets fresh buffers).
+    let mut buf = BUFFERS.take();
+    let g = ReachGraph::new(sig, n, rule, later, &mut buf);
+    let scores = retro::solve_in(&g, &mut buf.retro);
+    buf.summaries.clear();
+    buf.summaries.extend((0..sig.table.slots()).map(|slot| g.summary(slot, scores)));
     let states = scores.len();
-    drop(g);
-    for (slot, s) in summaries.iter().enumerate() {
+    (buf.nodes, buf.first, buf.slot_of) = g.into_buffers();
+    for (slot, s) in buf.summaries.iter().enumerate() {
         if sig.table.mask(slot) != 0 {
             sig.table.set_summary(slot, s);
         }
     }
+    BUFFERS.set(buf);
     states
 }
 
@@ -290,12 +311,20 @@ struct ReachGraph<'a> {
     nodes: Vec<NodeMoves>,
     /// Per table slot, its first state.
     first: Vec<u32>,
-    /// Per state, its table slot.
+    /// Per state, its table slot << 4 | the index of its `last` bit.
     slot_of: Vec<u32>,
 }
 
 impl<'a> ReachGraph<'a> {
-    fn new(sig: &'a SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> Self {
+    /// The graph of `sig`, built in the vectors of `buf`
+    /// ([`ReachGraph::into_buffers`] gives them back).
+    fn new(
+        sig: &'a SigStates,
+        n: u8,
+        rule: PassRule,
+        later: &Later<'_>,
+        buf: &mut Buffers,
+    ) -> Self {
         // Children of one node mostly go to a few signatures: a small
         // direct-mapped cache per worker saves most index lookups.
         let exits = |cache: &mut [(SigKey, usize); 64], children: &[Child], out: &mut [Score]| {
@@ -339,35 +368,48 @@ impl<'a> ReachGraph<'a> {
             NodeMoves::new(&pos, sig.key, key, skip, |c, out| exits(cache, c, out))
         };
         let slots = table.slots();
-        let nodes: Vec<NodeMoves> = if slots < PARALLEL_MIN {
+        assert!(slots < 1 << 28, "a signature's slots fit in 28 bits");
+        let mut nodes = std::mem::take(&mut buf.nodes);
+        nodes.clear();
+        if slots < PARALLEL_MIN {
             let mut cache = [(SigKey::MAX, 0); 64];
-            (0..slots).map(|slot| node(&mut cache, slot)).collect()
+            nodes.extend((0..slots).map(|slot| node(&mut cache, slot)));
         } else {
-            (0..slots).into_par_iter().map_init(|| [(SigKey::MAX, 0); 64], node).collect()
-        };
-        let (first, states) = table.first_states();
-        let mut slot_of = Vec::with_capacity(states);
+            (0..slots)
+                .into_par_iter()
+                .map_init(|| [(SigKey::MAX, 0); 64], node)
+                .collect_into_vec(&mut nodes);
+        }
+        let mut first = std::mem::take(&mut buf.first);
+        let states = table.first_states(&mut first);
+        let mut slot_of = std::mem::take(&mut buf.slot_of);
+        slot_of.clear();
+        slot_of.reserve(states);
         for slot in 0..slots {
-            for _ in 0..table.mask(slot).count_ones() {
-                slot_of.push(slot as u32);
-            }
+            slot_of.extend(bits(table.mask(slot)).map(|b| (slot as u32) << 4 | b.trailing_zeros()));
         }
         ReachGraph { table, n, rule, nodes, first, slot_of }
     }
 
-    /// The slot of state `s` and its `last`.
-    fn state(&self, s: usize) -> (usize, Last) {
-        let slot = self.slot_of[s] as usize;
-        let k = s - self.first[slot] as usize;
-        let bit = bits(self.table.mask(slot)).nth(k).expect("state within its node");
-        (slot, last_of_bit(bit))
+    /// Gives back the vectors borrowed from a [`Buffers`].
+    fn into_buffers(self) -> (Vec<NodeMoves>, Vec<u32>, Vec<u32>) {
+        (self.nodes, self.first, self.slot_of)
     }
 
-    /// The id of the state `pos` of this signature, if reached.
-    fn state_id(&self, pos: &Position) -> Option<usize> {
-        let slot = self.table.find(node_key(pos))?;
+    /// The slot of state `s` and its `last`.
+    #[inline]
+    fn state(&self, s: usize) -> (usize, Last) {
+        let v = self.slot_of[s];
+        ((v >> 4) as usize, last_of_bit(1 << (v & 15)))
+    }
+
+    /// The id of the state (node `key`, `last`) of this signature, if
+    /// reached.
+    #[inline]
+    fn state_id(&self, key: u64, last: Last) -> Option<usize> {
+        let slot = self.table.find(key)?;
         let mask = self.table.mask(slot);
-        let bit = last_bit(pos.last());
+        let bit = last_bit(last);
         (mask & bit != 0)
             .then(|| self.first[slot] as usize + (mask & (bit - 1)).count_ones() as usize)
     }
@@ -383,21 +425,21 @@ impl<'a> ReachGraph<'a> {
         }
         // Moves into states that were not reached are moves no reached
         // state of this node can play: they are left out.
-        let score = |pos: &Position| {
-            let id = self.state_id(pos)?;
+        let score = |key: u64, last: Last| {
+            let id = self.state_id(key, last)?;
             Some(Score::from_child(Score::unpack(scores[id]).expect("solved"), false))
         };
-        let pos = node_position(self.n, self.table.key(slot), Last::None);
+        let key = self.table.key(slot);
         let mut summary = node.exits;
         let mut inside = node.inside;
         while inside != 0 {
             let p = inside.trailing_zeros() as u8;
             inside &= inside - 1;
-            if let Some(s) = score(&pos.play_unchecked(Move::Walk(p))) {
+            if let Some(s) = score(inside_walk_key(self.n, key, p), Last::Piece(p)) {
                 summary.offer(s, p);
             }
         }
-        summary.pass = score(&pos.play_unchecked(Move::Pass));
+        summary.pass = score(key ^ 1, Last::Pass);
         summary
     }
 }
@@ -414,11 +456,10 @@ impl Graph for ReachGraph<'_> {
 
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
         let (slot, last) = self.state(s);
-        let pos = node_position(self.n, self.table.key(slot), last);
-        let Some((parent, excluded)) = inside_parent(&pos) else {
+        let Some((parent, excluded)) = inside_parent_key(self.n, self.table.key(slot), last) else {
             return;
         };
-        let Some(pslot) = self.table.find(node_key(&parent)) else {
+        let Some(pslot) = self.table.find(parent) else {
             return;
         };
         let node = &self.nodes[pslot];

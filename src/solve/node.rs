@@ -12,7 +12,7 @@
 //! Both are undone here ([`inside_parent`]) without any table.
 
 use crate::moves::{Move, PassRule};
-use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::position::{Last, MAX_SLOTS, Position, walk_origin, walk_target};
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::retro::Init;
 use crate::solve::score::Score;
@@ -216,5 +216,110 @@ pub fn inside_parent(pos: &Position) -> Option<(Position, u16)> {
             Some((parent, 1 << 13))
         }
         Last::None | Last::DoublePass => None,
+    }
+}
+
+/// The bits of piece `piece` on slot `slot` (1-based) in a node key.
+#[inline]
+fn at(slot: u8, piece: u8) -> u64 {
+    u64::from(piece) << (4 * slot - 3)
+}
+
+/// The slot (1-based) of `piece` (≥ 1) in node `key`, if it is on the
+/// board.
+#[inline]
+pub fn key_slot_of(key: u64, piece: u8) -> Option<u8> {
+    const ONES: u64 = 0x1111_1111_1111_1111;
+    const HIGHS: u64 = 0x8888_8888_8888_8888;
+    // The nibbles equal to `piece` become 0; the lowest zero nibble is
+    // found exactly by the borrow trick (only higher ones can be false).
+    let x = (key >> 1) ^ (ONES * u64::from(piece));
+    let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+    (zero != 0).then(|| (zero.trailing_zeros() / 4 + 1) as u8)
+}
+
+/// [`inside_parent`] on node keys: the key of the node every in-signature
+/// parent of the state (`key`, `last`) of an `n`-slot board belongs to,
+/// and the `last` bits that cannot make the move.
+#[inline]
+pub fn inside_parent_key(n: u8, key: u64, last: Last) -> Option<(u64, u16)> {
+    match last {
+        Last::Piece(p) => {
+            let t = key_slot_of(key, p).expect("last piece on board");
+            let o = walk_origin(n, t, p);
+            (o != p).then(|| (key ^ 1 ^ at(t, p) ^ at(o, p), 1 << p))
+        }
+        Last::Pass => Some((key ^ 1, 1 << 13)),
+        Last::None | Last::DoublePass => None,
+    }
+}
+
+/// The key of the node a walk of `p` leads to from node `key` of an
+/// `n`-slot board, for a walk into an empty slot (one that stays inside
+/// the signature).
+#[inline]
+pub fn inside_walk_key(n: u8, key: u64, p: u8) -> u64 {
+    let s = key_slot_of(key, p).expect("a walking piece is on the board");
+    key ^ 1 ^ at(s, p) ^ at(walk_target(n, s, p), p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+    use crate::solve::expand::expand;
+    use crate::solve::sig::signature;
+
+    /// The key arithmetic agrees with playing and undoing moves on
+    /// positions.
+    #[test]
+    fn key_arithmetic_matches_positions() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let n = [4u8, 6, 8, 10, 12][rnd(5) as usize];
+            let mut board: Vec<i64> = (0..=i64::from(n)).collect();
+            for i in (1..board.len()).rev() {
+                board.swap(i, rnd(i as u64 + 1) as usize);
+            }
+            board.truncate(n as usize);
+            for b in &mut board {
+                if rnd(3) == 0 {
+                    *b = 0;
+                }
+            }
+            let side = if rnd(2) == 0 { crate::side::Side::Jia } else { crate::side::Side::Yi };
+            let Ok(pos) = Position::new(&board, side, Last::None) else {
+                continue;
+            };
+            let key = node_key(&pos);
+            for p in 1..=n {
+                assert_eq!(key_slot_of(key, p), pos.slot_of(p), "{pos} piece {p}");
+            }
+            let sig = signature(&pos);
+            if mover_complete(&pos, sig) {
+                continue;
+            }
+            expand(&pos, sig, key, |c| {
+                let Move::Walk(p) = c.mv else { return };
+                if !c.inside {
+                    return;
+                }
+                assert_eq!(inside_walk_key(n, key, p), c.key, "{pos} walk {p}");
+                let want = inside_parent(&c.pos).map(|(q, bits)| (node_key(&q), bits));
+                assert_eq!(inside_parent_key(n, c.key, c.pos.last()), want, "{pos} walk {p}");
+                checked += 1;
+            });
+            let passed = pos.play_unchecked(Move::Pass);
+            let want = inside_parent(&passed).map(|(q, bits)| (node_key(&q), bits));
+            assert_eq!(inside_parent_key(n, node_key(&passed), Last::Pass), want);
+        }
+        assert!(checked > 1000, "only {checked} inside walks checked");
     }
 }

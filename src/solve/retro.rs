@@ -71,16 +71,47 @@ const CANNOT_LOSE: u8 = u8::MAX;
 
 /// Solves every state of `g`; returns the packed scores ([`Score::pack`]).
 pub fn solve(g: &impl Graph) -> Vec<u16> {
+    let mut work = Workspace::default();
+    solve_in(g, &mut work);
+    work.core.done
+}
+
+/// The working memory of [`solve_in`], kept between calls so that solving
+/// many small signatures does not allocate (and zero fresh pages) for each.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    inits: Vec<Init>,
+    core: Core,
+    counter: Vec<u8>,
+    loss_depth: Vec<u16>,
+    parents: Vec<usize>,
+    settled: Vec<(usize, Score)>,
+    ends: Vec<usize>,
+}
+
+/// [`solve`] in `work`; returns the packed scores, which live in `work`.
+pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u16] {
     let n = g.len();
-    let inits: Vec<Init> = if n < 1 << 14 {
-        (0..n).map(|s| g.init(s)).collect()
+    work.inits.clear();
+    if n < 1 << 14 {
+        work.inits.extend((0..n).map(|s| g.init(s)));
     } else {
-        (0..n).into_par_iter().map(|s| g.init(s)).collect()
+        (0..n).into_par_iter().map(|s| g.init(s)).collect_into_vec(&mut work.inits);
+    }
+    let core = &mut work.core;
+    refill(&mut core.done, n, UNKNOWN);
+    refill(&mut core.pending, n, UNKNOWN);
+    core.buckets.iter_mut().for_each(Vec::clear);
+    let mut scratch = Scratch {
+        counter: &mut work.counter,
+        loss_depth: &mut work.loss_depth,
+        parents: &mut work.parents,
+        settled: &mut work.settled,
+        ends: &mut work.ends,
     };
-    let mut core = Core { done: vec![UNKNOWN; n], pending: vec![UNKNOWN; n], buckets: Vec::new() };
-    core.wins_and_losses(g, &inits);
+    core.wins_and_losses(g, &work.inits, &mut scratch);
     for value in [Value::BothWin, Value::BothLose] {
-        core.cooperative(g, &inits, value);
+        core.cooperative(g, &work.inits, value, &mut scratch);
     }
     let no_result = Score::terminal(Value::NoResult).pack();
     for d in &mut core.done {
@@ -88,16 +119,33 @@ pub fn solve(g: &impl Graph) -> Vec<u16> {
             *d = no_result;
         }
     }
-    core.done
+    &core.done
+}
+
+/// Makes `v` hold `n` copies of `value`, reusing its memory.
+fn refill<T: Copy>(v: &mut Vec<T>, n: usize, value: T) {
+    v.clear();
+    v.resize(n, value);
+}
+
+/// Borrowed per-call arrays of a [`Workspace`].
+struct Scratch<'a> {
+    counter: &'a mut Vec<u8>,
+    loss_depth: &'a mut Vec<u16>,
+    parents: &'a mut Vec<usize>,
+    settled: &'a mut Vec<(usize, Score)>,
+    ends: &'a mut Vec<usize>,
 }
 
 /// The working arrays, one entry per state.
+#[derive(Debug, Default)]
 struct Core {
     /// Final packed scores, [`UNKNOWN`] until decided.
     done: Vec<u16>,
     /// Best candidate so far (packed), [`UNKNOWN`] if none.
     pending: Vec<u16>,
     /// `buckets[d]`: states whose candidate has depth `d` (may be stale).
+    /// Emptied, not dropped, between uses.
     buckets: Vec<Vec<u32>>,
 }
 
@@ -146,10 +194,11 @@ impl Core {
     }
 
     /// Phase 1: forced wins and losses for both sides.
-    fn wins_and_losses(&mut self, g: &impl Graph, inits: &[Init]) {
+    fn wins_and_losses(&mut self, g: &impl Graph, inits: &[Init], scratch: &mut Scratch<'_>) {
         let n = inits.len();
-        let mut counter = vec![CANNOT_LOSE; n];
-        let mut loss_depth = vec![0u16; n];
+        refill(scratch.counter, n, CANNOT_LOSE);
+        refill(scratch.loss_depth, n, 0);
+        let (counter, loss_depth) = (&mut *scratch.counter, &mut *scratch.loss_depth);
         for (s, init) in inits.iter().enumerate() {
             match *init {
                 Init::Absent => {}
@@ -169,7 +218,8 @@ impl Core {
                 }
             }
         }
-        self.drain(g, |core, score, parents| {
+        let (parents, settled) = (&mut *scratch.parents, &mut *scratch.settled);
+        self.drain(g, parents, settled, |core, score, parents| {
             let next = score.depth + 1;
             match score.value {
                 Value::SelfLose => {
@@ -197,10 +247,16 @@ impl Core {
     /// Phases 2 and 3: among the undecided states, those from which an end
     /// worth `value` (both-win or both-lose) is reachable through undecided
     /// states, by the shortest path.
-    fn cooperative(&mut self, g: &impl Graph, inits: &[Init], value: Value) {
+    fn cooperative(
+        &mut self,
+        g: &impl Graph,
+        inits: &[Init],
+        value: Value,
+        scratch: &mut Scratch<'_>,
+    ) {
         self.buckets.iter_mut().for_each(Vec::clear);
-        let mut parents = Vec::new();
-        let mut ends = Vec::new();
+        let (parents, ends) = (&mut *scratch.parents, &mut *scratch.ends);
+        ends.clear();
         for (s, init) in inits.iter().enumerate() {
             if self.done[s] == UNKNOWN {
                 self.pending[s] = UNKNOWN;
@@ -214,14 +270,14 @@ impl Core {
             }
         }
         // Games that have ended with `value` pass it on to their parents.
-        for s in ends {
+        for &s in ends.iter() {
             parents.clear();
             g.parents(s, &mut |p| parents.push(p));
-            for &p in &parents {
+            for &p in parents.iter() {
                 self.offer(p, Score { value, depth: 1 });
             }
         }
-        self.drain(g, |core, score, parents| {
+        self.drain(g, parents, &mut *scratch.settled, |core, score, parents| {
             for &p in parents {
                 core.offer(p, Score { value, depth: score.depth + 1 });
             }
@@ -230,15 +286,20 @@ impl Core {
 
     /// Settles the buckets in order of depth and calls `visit` with each
     /// state settled: its score and its in-signature parents.
-    fn drain(&mut self, g: &impl Graph, mut visit: impl FnMut(&mut Core, Score, &[usize])) {
-        let (mut parents, mut settled) = (Vec::new(), Vec::new());
+    fn drain(
+        &mut self,
+        g: &impl Graph,
+        parents: &mut Vec<usize>,
+        settled: &mut Vec<(usize, Score)>,
+        mut visit: impl FnMut(&mut Core, Score, &[usize]),
+    ) {
         let mut d = 0;
         while d < self.buckets.len() {
-            self.settle(d, &mut settled);
-            for &(s, score) in &settled {
+            self.settle(d, settled);
+            for &(s, score) in settled.iter() {
                 parents.clear();
                 g.parents(s, &mut |p| parents.push(p));
-                visit(self, score, &parents);
+                visit(self, score, parents);
             }
             d += 1;
         }

@@ -172,16 +172,18 @@ impl NodeTable {
         *self = bigger;
     }
 
-    /// Per slot, the id of its first state when the states are numbered
-    /// densely slot by slot, and the number of states.
-    pub fn first_states(&self) -> (Vec<u32>, usize) {
-        let mut first = Vec::with_capacity(self.entries.len());
+    /// Fills `first` with, per slot, the id of its first state when the
+    /// states are numbered densely slot by slot; returns the number of
+    /// states.
+    pub fn first_states(&self, first: &mut Vec<u32>) -> usize {
+        first.clear();
         let mut total = 0u32;
-        for e in &self.entries {
-            first.push(total);
+        first.extend(self.entries.iter().map(|e| {
+            let id = total;
             total += e.mask.count_ones();
-        }
-        (first, total as usize)
+            id
+        }));
+        total as usize
     }
 
     /// Number of states.
