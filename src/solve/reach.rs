@@ -9,15 +9,17 @@
 //! it any more.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
+use crate::side::Side;
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::node::{last_bit, node_key, node_position};
-use crate::solve::sig::{SigKey, order_key, signature};
+use crate::solve::sig::{self, SigKey, order_key, signature};
 use crate::solve::table::NodeTable;
 
 /// The states of one signature.
@@ -65,13 +67,13 @@ impl Reached {
 /// Enumerates every state reachable from the `roots` (all with `n` slots;
 /// double passes among them are ended games and are skipped), except in
 /// the signatures that are `covered` (by tables) and beyond them. `progress`
-/// is called with the number of states closed so
-/// far after each level.
+/// is called with the number of states closed so far after each level.
 ///
 /// Signatures with the same [`order_key`] (a level) never lead to each
-/// other, so each level is closed in parallel; the children leaving it are
-/// then sorted and merged into the later signatures in parallel too. The
-/// result does not depend on the number of threads.
+/// other, so each level is closed in parallel, every worker adding the
+/// children that leave a signature to the (later) signatures they belong
+/// to as it goes. The states found do not depend on the number of threads
+/// (the order of the nodes inside a table may).
 pub fn reach(
     n: u8,
     roots: &[Position],
@@ -79,8 +81,7 @@ pub fn reach(
     covered: &(dyn Fn(SigKey) -> bool + Sync),
     mut progress: impl FnMut(usize),
 ) -> Reached {
-    let mut open: HashMap<SigKey, NodeTable> = HashMap::default();
-    let mut levels: BTreeMap<(u32, u32), Vec<SigKey>> = BTreeMap::new();
+    let open = Open::default();
     let mut reached =
         Reached { n, rule, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
     for root in roots {
@@ -89,48 +90,27 @@ pub fn reach(
             reached.double_passes += 1; // an ended game: nothing to explore
             continue;
         }
-        let sig = signature(root);
-        let table = open.entry(sig).or_insert_with(|| {
-            levels.entry(order_key(sig)).or_default().push(sig);
-            NodeTable::default()
-        });
-        table.insert(node_key(root), last_bit(root.last()));
+        open.add(signature(root), &[node_key(root) | pack_last(root.last())]);
     }
     let mut total = 0;
-    while let Some((_, mut keys)) = levels.pop_first() {
-        keys.sort_unstable();
-        let mut level: Vec<(SigKey, NodeTable)> = keys
-            .iter()
-            .map(|k| (*k, open.remove(k).expect("queued signature has a table")))
-            .collect();
-        // Close each signature, collecting its children outside it by
-        // signature as node key | last bit index << 49.
+    while let Some(mut level) = open.next_level() {
         let close_one = |(key, table): &mut (SigKey, NodeTable)| {
-            let mut out: HashMap<SigKey, Vec<u64>> = HashMap::default();
+            let mut exits = EXITS.take();
             close(n, rule, *key, table, &mut |child| {
-                if covered(child.sig) {
-                    return; // the tables know it
+                if !covered(child.sig) {
+                    exits.push(child.sig, child.key | pack_last(child.pos.last()));
                 }
-                let bit = u64::from(last_bit(child.pos.last()).trailing_zeros());
-                out.entry(child.sig).or_default().push(child.key | bit << 49);
             });
-            out
+            exits.flush(&open);
+            EXITS.set(exits);
+            (double_passes(n, rule, *key, table), table.states())
         };
         // Small levels cost less on one thread than handing them out.
         let size: usize = level.iter().map(|(_, t)| t.len()).sum();
-        let exits: Vec<HashMap<SigKey, Vec<u64>>> = if size < SMALL_LEVEL {
+        let counts: Vec<(usize, usize)> = if size < SMALL_LEVEL {
             level.iter_mut().map(close_one).collect()
         } else {
             level.par_iter_mut().map(close_one).collect()
-        };
-        merge(&mut open, &mut levels, exits);
-        let count = |(key, table): &(SigKey, NodeTable)| {
-            (double_passes(n, rule, *key, table), table.states())
-        };
-        let counts: Vec<(usize, usize)> = if size < SMALL_LEVEL {
-            level.iter().map(count).collect()
-        } else {
-            level.par_iter().map(count).collect()
         };
         for ((key, table), (doubles, states)) in level.into_iter().zip(counts) {
             reached.double_passes += doubles;
@@ -143,34 +123,105 @@ pub fn reach(
     reached
 }
 
-/// Inserts the children in `exits` into their signatures' tables,
-/// creating (and queueing) the signatures not seen before.
-fn merge(
-    open: &mut HashMap<SigKey, NodeTable>,
-    levels: &mut BTreeMap<(u32, u32), Vec<SigKey>>,
-    exits: Vec<HashMap<SigKey, Vec<u64>>>,
-) {
-    let mut parts: Vec<(SigKey, Vec<u64>)> = exits.into_iter().flatten().collect();
-    parts.sort_unstable_by_key(|p| p.0);
-    let groups: Vec<&[(SigKey, Vec<u64>)]> = parts.chunk_by(|a, b| a.0 == b.0).collect();
-    let mut tables: Vec<NodeTable> = groups
-        .iter()
-        .map(|g| {
-            let sig = g[0].0;
-            open.remove(&sig).unwrap_or_else(|| {
+/// The signatures found but not closed yet, by level.
+#[derive(Default)]
+struct Open(Mutex<OpenSigs>);
+
+#[derive(Default)]
+struct OpenSigs {
+    tables: HashMap<SigKey, Arc<Mutex<NodeTable>>>,
+    levels: BTreeMap<(u32, u32), Vec<SigKey>>,
+}
+
+impl Open {
+    /// Adds the packed states (node key | [`pack_last`]) to signature
+    /// `sig`, creating it if it is new.
+    fn add(&self, sig: SigKey, packed: &[u64]) {
+        let table = {
+            let mut open = self.0.lock().expect("no worker panicked");
+            let OpenSigs { tables, levels } = &mut *open;
+            Arc::clone(tables.entry(sig).or_insert_with(|| {
                 levels.entry(order_key(sig)).or_default().push(sig);
-                NodeTable::with_capacity(g.iter().map(|p| p.1.len()).sum::<usize>() / 2)
-            })
-        })
-        .collect();
-    tables.par_iter_mut().zip(&groups).for_each(|(table, group)| {
-        for &packed in group.iter().flat_map(|p| &p.1) {
-            table.insert(packed & KEY, 1 << (packed >> 49));
+                Arc::default()
+            }))
+        };
+        let mut table = table.lock().expect("no worker panicked");
+        // Start loading the slots a few states ahead, so that the cache
+        // misses overlap.
+        const AHEAD: usize = 8;
+        for &p in packed.iter().take(AHEAD) {
+            std::hint::black_box(table.touch(p & KEY));
         }
-    });
-    for (table, group) in tables.into_iter().zip(groups) {
-        open.insert(group[0].0, table);
+        for (i, &p) in packed.iter().enumerate() {
+            if let Some(&q) = packed.get(i + AHEAD) {
+                std::hint::black_box(table.touch(q & KEY));
+            }
+            table.insert(p & KEY, 1 << (p >> 49));
+        }
     }
+
+    /// Takes out the signatures of the first level that is left, in key
+    /// order (no worker may be adding states meanwhile).
+    fn next_level(&self) -> Option<Vec<(SigKey, NodeTable)>> {
+        let mut open = self.0.lock().expect("no worker panicked");
+        let (_, mut keys) = open.levels.pop_first()?;
+        keys.sort_unstable();
+        let level = keys
+            .into_iter()
+            .map(|k| {
+                let table = open.tables.remove(&k).expect("queued signature has a table");
+                let table = Arc::into_inner(table).expect("no worker holds a closed table");
+                (k, table.into_inner().expect("no worker panicked"))
+            })
+            .collect();
+        Some(level)
+    }
+}
+
+/// A worker's children leaving the signature it closes, grouped by their
+/// signature; kept from one signature to the next so that it does not
+/// allocate.
+#[derive(Default)]
+struct Exits {
+    /// Signature to its place in `groups`.
+    place: HashMap<SigKey, usize>,
+    /// The groups; those from `used` on are empty spares.
+    groups: Vec<(SigKey, Vec<u64>)>,
+    used: usize,
+}
+
+std::thread_local! {
+    static EXITS: std::cell::Cell<Exits> = std::cell::Cell::default();
+}
+
+impl Exits {
+    fn push(&mut self, sig: SigKey, packed: u64) {
+        let i = *self.place.entry(sig).or_insert_with(|| {
+            if self.used == self.groups.len() {
+                self.groups.push((sig, Vec::new()));
+            }
+            self.groups[self.used].0 = sig;
+            self.used += 1;
+            self.used - 1
+        });
+        self.groups[i].1.push(packed);
+    }
+
+    /// Adds every group to its signature and empties them.
+    fn flush(&mut self, open: &Open) {
+        for (sig, packed) in &mut self.groups[..self.used] {
+            open.add(*sig, packed);
+            packed.clear();
+        }
+        self.place.clear();
+        self.used = 0;
+    }
+}
+
+/// A state's `last` packed above its node key (bits 49..): the index of
+/// its [`last_bit`].
+fn pack_last(last: Last) -> u64 {
+    u64::from(last_bit(last).trailing_zeros()) << 49
 }
 
 /// Levels with fewer nodes than this are handled on one thread.
@@ -185,12 +236,16 @@ const PASS: u16 = 1 << 13;
 /// The number of states of `table` (signature `sig`) that may end the game
 /// with a second pass.
 fn double_passes(n: u8, rule: PassRule, sig: SigKey, table: &NodeTable) -> usize {
+    // Whether the mover is complete depends only on the side (key bit 0).
+    let ended = [Side::Jia, Side::Yi].map(|side| {
+        let mine = side.pieces_mask(n);
+        sig::fixed(sig) & mine == mine
+    });
     (0..table.slots())
-        .filter(|&i| table.mask(i) & PASS != 0)
+        .filter(|&i| table.mask(i) & PASS != 0 && !ended[(table.key(i) & 1) as usize])
         .filter(|&i| {
-            let pos = node_position(n, table.key(i), Last::Pass);
-            !mover_complete(&pos, sig)
-                && (rule == PassRule::Always || pos.legal_moves(rule).contains(Move::Pass))
+            rule == PassRule::Always
+                || node_position(n, table.key(i), Last::Pass).legal_moves(rule).contains(Move::Pass)
         })
         .count()
 }
