@@ -315,10 +315,14 @@ impl Context<'_> {
             let rec = &sub.records[node_number(&sub.index, &c.pos) as usize];
             decode(rec, self.n).expect("records this run encoded decode")
         } else {
-            self.tb.summary(&c.pos)?.expect("files with more fixed pieces come first")
+            self.tb.summary_in(c.sig, &c.pos)?.expect("files with more fixed pieces come first")
         };
         Ok(summary.score(c.pos.last(), self.rule))
     }
+}
+
+std::thread_local! {
+    static WORKSPACE: std::cell::Cell<crate::solve::Workspace> = std::cell::Cell::default();
 }
 
 /// Solves the sub-table of loose set `loose`; also counts its states by value.
@@ -351,7 +355,11 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
     let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, &index, b)).collect();
     let lasts = 2 + index.items().len();
     let graph = Dense { n: ctx.n, rule: ctx.rule, index: &index, moves, lasts, boards, valid };
-    let scores = crate::solve::retro_solve(&graph);
+    // Most sub-tables are small: reuse this thread's working memory. It is
+    // taken out, not borrowed, as nested parallel loops may run another
+    // sub-table on this thread meanwhile.
+    let mut work = WORKSPACE.take();
+    let scores = crate::solve::retro_solve_in(&graph, &mut work);
     let mut counts = [0u64; 5];
     for (s, &packed) in scores.iter().enumerate() {
         if graph.last_of(s).is_some() {
@@ -359,7 +367,8 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
         }
     }
     let records: Vec<[u8; RECORD]> =
-        (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, &scores))).collect();
+        (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, scores))).collect();
+    WORKSPACE.set(work);
     Ok((Sub { index, records }, counts))
 }
 

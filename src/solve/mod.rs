@@ -30,7 +30,7 @@ pub use self::node::{
     last_of_bit, node_key, node_position, terminal_value,
 };
 pub use self::reach::{Reached, SigStates};
-pub use self::retro::{Graph, Init, solve as retro_solve};
+pub use self::retro::{Graph, Init, Workspace, solve as retro_solve, solve_in as retro_solve_in};
 pub use self::score::Score;
 pub use self::sig::{SigKey, order_key, signature};
 pub use self::summary::{DOUBLE_PASS, Summary};
@@ -117,6 +117,7 @@ pub fn solve_with(
             offset: end,
             index: &reached.index,
             tables: tables.as_ref(),
+            rule,
             error: &error,
         };
         let solve_one = |sig: &mut SigStates| {
@@ -147,6 +148,7 @@ struct Later<'a> {
     offset: usize,
     index: &'a rustc_hash::FxHashMap<SigKey, usize>,
     tables: Option<&'a Tablebase>,
+    rule: PassRule,
     /// The first damaged table record met.
     error: &'a OnceLock<TableError>,
 }
@@ -154,10 +156,10 @@ struct Later<'a> {
 impl Later<'_> {
     /// The score of `pos` from the tables (which cover it); a damaged record
     /// is kept in `error` and scores as no-result meanwhile.
-    fn table_score(&self, pos: &Position) -> Score {
+    fn table_score(&self, sig: SigKey, pos: &Position) -> Score {
         let tables = self.tables.expect("a child not reached is covered by tables");
-        match tables.score(pos) {
-            Ok(Some(s)) => s,
+        match tables.summary_in(sig, pos) {
+            Ok(Some(s)) => s.score(pos.last(), self.rule),
             Ok(None) => unreachable!("covered signatures have their file loaded"),
             Err(e) => {
                 let _ = self.error.set(e);
@@ -347,7 +349,7 @@ impl<'a> ReachGraph<'a> {
             std::hint::black_box(touched);
             for ((c, &j), o) in children.iter().zip(&at).zip(out.iter_mut()) {
                 if j == usize::MAX {
-                    *o = later.table_score(&c.pos);
+                    *o = later.table_score(c.sig, &c.pos);
                     continue;
                 }
                 let table = &later.sigs[j].table;

@@ -20,7 +20,7 @@ use memmap2::Mmap;
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
-use crate::solve::{Score, Summary, signature};
+use crate::solve::{Score, SigKey, Summary, signature};
 use crate::table::format::{BLOCK, Header, RECORD, checksum, decode, free_pieces, sub_index};
 use crate::value::Value;
 
@@ -298,7 +298,17 @@ impl Tablebase {
     /// A damaged record.
     #[inline]
     pub fn summary(&self, pos: &Position) -> Result<Option<Summary>, TableError> {
-        let sig = signature(pos);
+        self.summary_in(signature(pos), pos)
+    }
+
+    /// [`Tablebase::summary`] for a position whose signature `sig` is
+    /// known (it must be `signature(pos)`).
+    ///
+    /// # Errors
+    /// A damaged record.
+    #[inline]
+    pub fn summary_in(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
+        debug_assert_eq!(sig, signature(pos));
         let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
         let Some(file) = self.file(fixed) else {
             return Ok(None);
