@@ -321,6 +321,10 @@ impl Context<'_> {
     }
 }
 
+/// Sub-tables with at most this many nodes leave their retrograde
+/// workspace to the next sub-table of their thread.
+const KEEP_WORKSPACE: usize = 1 << 16;
+
 std::thread_local! {
     static WORKSPACE: std::cell::Cell<crate::solve::Workspace> = std::cell::Cell::default();
 }
@@ -368,7 +372,11 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
     }
     let records: Vec<[u8; RECORD]> =
         (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, scores))).collect();
-    WORKSPACE.set(work);
+    // Keep only small workspaces: a large one would stay allocated for
+    // the rest of the run.
+    if nodes <= KEEP_WORKSPACE {
+        WORKSPACE.set(work);
+    }
     Ok((Sub { index, records }, counts))
 }
 
