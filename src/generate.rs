@@ -9,9 +9,9 @@
 //! pieces and fewer loose ones (an earlier sub-table of the same file), so
 //! everything a sub-table needs is solved before it.
 //!
-//! Inside a sub-table the states are numbered densely by node (board rank ×
-//! 2 + side) and `last` (none, pass, then each loose piece); a `last` that
-//! no consistent state has is a hole ([`Init::Absent`]).
+//! Inside a sub-table the states are numbered node by node (board rank ×
+//! 2 + side) and, within a node, by `last` (none, pass, then each loose
+//! piece), skipping the `last` values no consistent state has.
 //!
 //! Each file is written under a temporary name and renamed when complete,
 //! so an interrupted run leaves no file that looks valid; a new run skips
@@ -357,18 +357,15 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
         })
         .collect::<Result<_, _>>()?;
     let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, &index, b)).collect();
-    let lasts = 2 + index.items().len();
-    let graph = Dense { n: ctx.n, rule: ctx.rule, index: &index, moves, lasts, boards, valid };
+    let graph = Dense::new(ctx.n, ctx.rule, &index, moves, boards, valid);
     // Most sub-tables are small: reuse this thread's working memory. It is
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile.
     let mut work = WORKSPACE.take();
     let scores = crate::solve::retro_solve_in(&graph, &mut work);
     let mut counts = [0u64; 5];
-    for (s, &packed) in scores.iter().enumerate() {
-        if graph.last_of(s).is_some() {
-            counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
-        }
+    for &packed in scores {
+        counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
     }
     let records: Vec<[u8; RECORD]> =
         (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, scores))).collect();
@@ -395,38 +392,87 @@ fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16
 }
 
 /// One sub-table with all its states, as a [`Graph`].
+///
+/// States are numbered node by node (node = board rank × 2 + side), and
+/// within a node by `last` number (0 none, 1 pass, 2 + j the j-th loose
+/// piece), counting only the consistent ones: no holes.
 struct Dense<'a> {
     n: u8,
     rule: PassRule,
     index: &'a SigIndex,
     moves: Vec<NodeMoves>,
-    /// `last` numbers per node: none, pass, then one per loose piece.
-    lasts: usize,
     /// Per board rank, the board.
     boards: Vec<[u8; MAX_SLOTS as usize]>,
     /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
     valid: Vec<u16>,
+    /// Per node, the number of its first state; one more entry at the end
+    /// holds the number of states.
+    first: Vec<u64>,
+    /// Per state, its node.
+    node_of: Vec<u32>,
 }
 
-impl Dense<'_> {
+impl<'a> Dense<'a> {
+    fn new(
+        n: u8,
+        rule: PassRule,
+        index: &'a SigIndex,
+        moves: Vec<NodeMoves>,
+        boards: Vec<[u8; MAX_SLOTS as usize]>,
+        valid: Vec<u16>,
+    ) -> Self {
+        let nodes = moves.len();
+        assert!(nodes <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
+        let mut first = Vec::with_capacity(nodes + 1);
+        let mut total = 0u64;
+        first.extend((0..nodes).map(|node| {
+            let at = total;
+            total += u64::from(valid[node / 2].count_ones());
+            at
+        }));
+        first.push(total);
+        let mut node_of = Vec::with_capacity(total as usize);
+        for node in 0..nodes {
+            let k = valid[node / 2].count_ones() as usize;
+            node_of.extend(std::iter::repeat_n(node as u32, k));
+        }
+        Dense { n, rule, index, moves, boards, valid, first, node_of }
+    }
+
     fn position(&self, node: usize, last: Last) -> Position {
         let board = self.boards[node / 2];
         let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
         Position { n: self.n, board, side, last }
     }
 
-    /// The `last` of state `s`, `None` for a hole.
+    /// The node of state `s` and its `last` number.
     #[inline]
-    fn last_of(&self, s: usize) -> Option<Last> {
-        let (node, l) = (s / self.lasts, s % self.lasts);
-        if self.valid[node / 2] >> l & 1 == 0 {
-            return None;
+    fn locate(&self, s: usize) -> (usize, usize) {
+        let node = self.node_of[s] as usize;
+        let mut valid = self.valid[node / 2];
+        for _ in 0..s as u64 - self.first[node] {
+            valid &= valid - 1;
         }
-        Some(match l {
+        (node, valid.trailing_zeros() as usize)
+    }
+
+    /// The `last` of `last` number `l`.
+    #[inline]
+    fn last_of(&self, l: usize) -> Last {
+        match l {
             0 => Last::None,
             1 => Last::Pass,
             _ => Last::Piece(self.index.items()[l - 2]),
-        })
+        }
+    }
+
+    /// The state of `node` with `last` number `l` (which must be
+    /// consistent).
+    #[inline]
+    fn state_at(&self, node: usize, l: usize) -> usize {
+        let valid = self.valid[node / 2];
+        debug_assert!(valid >> l & 1 == 1, "last number {l} of node {node} is consistent");
+        (self.first[node] + u64::from((valid & ((1 << l) - 1)).count_ones())) as usize
     }
 
     /// The state number of `pos` (a state of this sub-table).
@@ -438,7 +484,7 @@ impl Dense<'_> {
             Last::Piece(p) => 2 + self.index.items().iter().position(|&x| x == p).expect("loose"),
             Last::DoublePass => unreachable!("never stored"),
         };
-        node * self.lasts + l
+        self.state_at(node, l)
     }
 
     /// The summary of `node` once every state is scored.
@@ -467,19 +513,18 @@ impl Dense<'_> {
 
 impl Graph for Dense<'_> {
     fn len(&self) -> usize {
-        self.moves.len() * self.lasts
+        self.node_of.len()
     }
 
     fn init(&self, s: usize) -> Init {
-        match self.last_of(s) {
-            None => Init::Absent,
-            Some(last) => self.moves[s / self.lasts].init(last, self.rule),
-        }
+        let (node, l) = self.locate(s);
+        self.moves[node].init(self.last_of(l), self.rule)
     }
 
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
-        let Some(last) = self.last_of(s) else { return };
-        let pos = self.position(s / self.lasts, last);
+        let (node, l) = self.locate(s);
+        let last = self.last_of(l);
+        let pos = self.position(node, last);
         let Some((parent, excluded)) = inside_parent(&pos) else {
             return;
         };
@@ -488,18 +533,17 @@ impl Graph for Dense<'_> {
         if m.terminal.is_some() {
             return;
         }
-        for l in 0..self.lasts {
-            let ps = pnode * self.lasts + l;
-            let Some(plast) = self.last_of(ps) else {
-                continue;
-            };
-            if crate::solve::last_bit(plast) & excluded != 0 {
-                continue;
+        let mut valid = self.valid[pnode / 2];
+        let mut ps = self.first[pnode] as usize;
+        while valid != 0 {
+            let pl = valid.trailing_zeros() as usize;
+            valid &= valid - 1;
+            let plast = self.last_of(pl);
+            let banned = crate::solve::last_bit(plast) & excluded != 0;
+            if !banned && (last != Last::Pass || m.may_pass(plast, self.rule)) {
+                f(ps);
             }
-            if last == Last::Pass && !m.may_pass(plast, self.rule) {
-                continue;
-            }
-            f(ps);
+            ps += 1;
         }
     }
 }

@@ -28,9 +28,6 @@ use crate::value::Value;
 /// How a state starts the analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Init {
-    /// No such state (a hole in a dense numbering): never decided, never a
-    /// parent or child of anything.
-    Absent,
     /// The game is over in this state.
     Terminal(Score),
     /// The game goes on.
@@ -201,7 +198,6 @@ impl Core {
         let (counter, loss_depth) = (&mut *scratch.counter, &mut *scratch.loss_depth);
         for (s, init) in inits.iter().enumerate() {
             match *init {
-                Init::Absent => {}
                 Init::Terminal(score) => self.push(s, score),
                 Init::Open { exit, children } => {
                     if let Some(e) = exit.filter(|e| e.value == Value::SelfWin) {
