@@ -13,13 +13,16 @@
 //! 2 + side) and, within a node, by `last` (none, pass, then each loose
 //! piece), skipping the `last` values no consistent state has.
 //!
-//! Each file is written under a temporary name and renamed when complete,
-//! so an interrupted run leaves no file that looks valid; a new run skips
-//! the files that exist and verify.
+//! Each file is written under a temporary name, one sub-table at a time as
+//! they are solved (later sub-tables read the earlier ones back through a
+//! map, so no file has to fit in memory), and renamed when complete, so an
+//! interrupted run leaves no file that looks valid; a new run skips the
+//! files that exist and verify.
 
 use std::fs;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
@@ -199,6 +202,11 @@ struct FileReport {
 }
 
 /// Solves every sub-table of fixed set `fixed` and writes the file.
+///
+/// The file is written as it is solved: each sub-table goes to its place in
+/// the temporary file as soon as it is done, and later sub-tables read it
+/// back through a map, so a file never has to fit in memory. The block
+/// checksums are added at the end, then the file is synced and renamed.
 fn write_file(
     cfg: &Config,
     tb: &Tablebase,
@@ -208,90 +216,141 @@ fn write_file(
     let n = cfg.n;
     let free = free_pieces(n, fixed);
     let subs = 1usize << free.count_ones();
-    let mut order: Vec<usize> = (0..subs).collect();
-    order.sort_by_key(|&i| (i.count_ones(), i));
-    let mut done: Vec<Option<Sub>> = (0..subs).map(|_| None).collect();
-    let mut report = FileReport::default();
-    for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
-        let made: Vec<(usize, Sub, [u64; 5])> = group
-            .par_iter()
-            .map(|&i| {
-                let ctx = Context { n, rule: cfg.rule, fixed, free, tb, done: &done };
-                let (sub, counts) = solve_sub(&ctx, sub_loose(free, i))?;
-                if let Some(b) = bar {
-                    b.inc(sub.records.len() as u64);
-                }
-                Ok((i, sub, counts))
-            })
-            .collect::<Result<_, TableError>>()
-            .map_err(GenerateError::Table)?;
-        for (i, sub, counts) in made {
-            report.signatures += 1;
-            report.nodes += sub.records.len() as u64;
-            for (c, x) in report.counts.iter_mut().zip(counts) {
-                *c += x;
-            }
-            done[i] = Some(sub);
-        }
-    }
-    report.states = report.counts.iter().sum();
+    let indexes: Vec<SigIndex> =
+        (0..subs).map(|i| SigIndex::new(n, fixed, sub_loose(free, i))).collect();
     let header = Header {
         n,
         rule: cfg.rule,
         fixed,
-        nodes: done.iter().map(|s| s.as_ref().expect("all solved").records.len() as u64).collect(),
+        nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
     };
     let path = tb.path(fixed);
-    report.bytes = write_atomically(&path, &header, done.iter().flatten())?;
-    Ok(report)
-}
-
-/// Writes header, records, block checksums and the final checksum to a
-/// temporary file, syncs it and renames it to `path`; returns the size.
-fn write_atomically<'a>(
-    path: &Path,
-    header: &Header,
-    subs: impl Iterator<Item = &'a Sub>,
-) -> Result<u64, GenerateError> {
-    let tmp = path.with_extension("cctb.tmp");
-    let io = |e| GenerateError::io(&tmp, e);
-    let file = fs::File::create(&tmp).map_err(io)?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
-    let head = header.to_bytes();
-    w.write_all(&head).map_err(io)?;
-    let mut block = Vec::with_capacity(BLOCK);
-    let mut sums = Vec::new();
-    for sub in subs {
-        for rec in &sub.records {
-            block.extend_from_slice(rec);
-            if block.len() == BLOCK {
-                w.write_all(&block).map_err(io)?;
-                sums.extend_from_slice(&checksum(&block).to_le_bytes());
-                block.clear();
+    let file = Unfinished::create(&path, &header)?;
+    let mut order: Vec<usize> = (0..subs).collect();
+    order.sort_by_key(|&i| (i.count_ones(), i));
+    let mut report = FileReport::default();
+    for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+        let counts: Vec<[u64; 5]> = group
+            .par_iter()
+            .map(|&i| {
+                let ctx =
+                    Context { n, rule: cfg.rule, fixed, free, tb, indexes: &indexes, file: &file };
+                let (records, counts) =
+                    solve_sub(&ctx, &indexes[i]).map_err(GenerateError::Table)?;
+                file.write_sub(i, &records)?;
+                if let Some(b) = bar {
+                    b.inc(records.len() as u64);
+                }
+                Ok(counts)
+            })
+            .collect::<Result<_, GenerateError>>()?;
+        for c in counts {
+            report.signatures += 1;
+            for (total, x) in report.counts.iter_mut().zip(c) {
+                *total += x;
             }
         }
     }
-    if !block.is_empty() {
-        w.write_all(&block).map_err(io)?;
-        sums.extend_from_slice(&checksum(&block).to_le_bytes());
-    }
-    w.write_all(&sums).map_err(io)?;
-    let mut whole = head;
-    whole.extend_from_slice(&sums);
-    w.write_all(&checksum(&whole).to_le_bytes()).map_err(io)?;
-    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    drop(file);
-    fs::rename(&tmp, path).map_err(|e| GenerateError::io(path, e))?;
-    Ok(header.file_len() as u64)
+    report.nodes = header.records();
+    report.states = report.counts.iter().sum();
+    report.bytes = file.finish(&path)?;
+    Ok(report)
 }
 
-/// A solved sub-table, kept in memory (encoded, 8 bytes a node) until its
-/// file is written.
-#[derive(Debug)]
-struct Sub {
-    index: SigIndex,
-    records: Vec<[u8; RECORD]>,
+/// A table file being written under its temporary name: the header is in
+/// place, sub-tables are added as they are solved and read back through a
+/// map ([`crate::table::mmap::map_unfinished`] states what that relies on).
+struct Unfinished {
+    tmp: PathBuf,
+    header: Header,
+    file: Mutex<fs::File>,
+    map: memmap2::Mmap,
+    /// Byte offset of the payload.
+    payload: usize,
+    /// Per sub-table, its first record.
+    starts: Vec<u64>,
+}
+
+impl Unfinished {
+    /// Creates the temporary file of `path` at its final length, with the
+    /// header written.
+    fn create(path: &Path, header: &Header) -> Result<Unfinished, GenerateError> {
+        let tmp = path.with_extension("cctb.tmp");
+        let io = |e| GenerateError::io(&tmp, e);
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(io)?;
+        file.set_len(header.file_len() as u64).map_err(io)?;
+        let head = header.to_bytes();
+        file.write_all(&head).map_err(io)?;
+        let map = crate::table::mmap::map_unfinished(&file).map_err(io)?;
+        let mut starts = Vec::with_capacity(header.nodes.len());
+        let mut total = 0;
+        for &nodes in &header.nodes {
+            starts.push(total);
+            total += nodes;
+        }
+        Ok(Unfinished {
+            tmp,
+            header: header.clone(),
+            file: Mutex::new(file),
+            map,
+            payload: head.len(),
+            starts,
+        })
+    }
+
+    /// The byte offset of record `node` of sub-table `sub`.
+    fn offset(&self, sub: usize, node: u64) -> usize {
+        self.payload + (self.starts[sub] + node) as usize * RECORD
+    }
+
+    /// Writes the records of sub-table `sub` (written once, before any
+    /// reader looks at them).
+    fn write_sub(&self, sub: usize, records: &[[u8; RECORD]]) -> Result<(), GenerateError> {
+        assert_eq!(records.len() as u64, self.header.nodes[sub], "sub-table {sub} is complete");
+        let io = |e| GenerateError::io(&self.tmp, e);
+        let mut file = self.file.lock().expect("no writer panicked");
+        file.seek(SeekFrom::Start(self.offset(sub, 0) as u64)).map_err(io)?;
+        let mut w = BufWriter::with_capacity(1 << 20, &mut *file);
+        for rec in records {
+            w.write_all(rec).map_err(io)?;
+        }
+        w.flush().map_err(io)
+    }
+
+    /// Record `node` of the written sub-table `sub`.
+    fn record(&self, sub: usize, node: u64) -> &[u8] {
+        debug_assert!(node < self.header.nodes[sub]);
+        let at = self.offset(sub, node);
+        &self.map[at..at + RECORD]
+    }
+
+    /// Adds the block checksums and the final checksum, syncs the file and
+    /// renames it to `path`; returns its size.
+    fn finish(self, path: &Path) -> Result<u64, GenerateError> {
+        let io = |e| GenerateError::io(&self.tmp, e);
+        let end = self.payload + self.header.records() as usize * RECORD;
+        let mut sums = Vec::with_capacity(8 * self.header.blocks());
+        for block in self.map[self.payload..end].chunks(BLOCK) {
+            sums.extend_from_slice(&checksum(block).to_le_bytes());
+        }
+        let mut whole = self.header.to_bytes();
+        whole.extend_from_slice(&sums);
+        sums.extend_from_slice(&checksum(&whole).to_le_bytes());
+        drop(self.map);
+        let mut file = self.file.into_inner().expect("no writer panicked");
+        file.seek(SeekFrom::Start(end as u64)).map_err(io)?;
+        file.write_all(&sums).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        drop(file);
+        fs::rename(&self.tmp, path).map_err(|e| GenerateError::io(path, e))?;
+        Ok(self.header.file_len() as u64)
+    }
 }
 
 /// What solving a sub-table reads.
@@ -301,7 +360,10 @@ struct Context<'a> {
     fixed: u16,
     free: u16,
     tb: &'a Tablebase,
-    done: &'a [Option<Sub>],
+    /// The board index of each sub-table of the file.
+    indexes: &'a [SigIndex],
+    /// The file being written: its sub-tables with fewer loose pieces.
+    file: &'a Unfinished,
 }
 
 impl Context<'_> {
@@ -309,10 +371,8 @@ impl Context<'_> {
     fn exit(&self, c: &Child) -> Result<Score, TableError> {
         let (fixed, loose) = ((c.sig >> 16) as u16, c.sig as u16);
         let summary = if fixed == self.fixed {
-            let sub = self.done[sub_index(self.free, loose)]
-                .as_ref()
-                .expect("smaller loose sets come first");
-            let rec = &sub.records[node_number(&sub.index, &c.pos) as usize];
+            let sub = sub_index(self.free, loose);
+            let rec = self.file.record(sub, node_number(&self.indexes[sub], &c.pos));
             decode(rec, self.n).expect("records this run encoded decode")
         } else {
             self.tb.summary_in(c.sig, &c.pos)?.expect("files with more fixed pieces come first")
@@ -329,9 +389,13 @@ std::thread_local! {
     static WORKSPACE: std::cell::Cell<crate::solve::Workspace> = std::cell::Cell::default();
 }
 
-/// Solves the sub-table of loose set `loose`; also counts its states by value.
-fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableError> {
-    let index = SigIndex::new(ctx.n, ctx.fixed, loose);
+/// Solves the sub-table of board index `index`: its records and the count
+/// of its states by value.
+fn solve_sub(
+    ctx: &Context<'_>,
+    index: &SigIndex,
+) -> Result<(Vec<[u8; RECORD]>, [u64; 5]), TableError> {
+    let loose = index.loose();
     let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
     let nodes = 2 * index.boards() as usize;
     let boards: Vec<[u8; MAX_SLOTS as usize]> =
@@ -356,8 +420,8 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
             err.map_or(Ok(m), Err)
         })
         .collect::<Result<_, _>>()?;
-    let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, &index, b)).collect();
-    let graph = Dense::new(ctx.n, ctx.rule, &index, moves, boards, valid);
+    let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, index, b)).collect();
+    let graph = Dense::new(ctx.n, ctx.rule, index, moves, boards, valid);
     // Most sub-tables are small: reuse this thread's working memory. It is
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile.
@@ -374,7 +438,7 @@ fn solve_sub(ctx: &Context<'_>, loose: u16) -> Result<(Sub, [u64; 5]), TableErro
     if nodes <= KEEP_WORKSPACE {
         WORKSPACE.set(work);
     }
-    Ok((Sub { index, records }, counts))
+    Ok((records, counts))
 }
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1

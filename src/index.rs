@@ -123,6 +123,11 @@ impl SigIndex {
         &self.items
     }
 
+    /// The loose pieces (bit p = piece p).
+    pub fn loose(&self) -> u16 {
+        self.items.iter().fold(0, |m, &p| m | 1 << p)
+    }
+
     /// The rank of `board` (pieces per slot, slot 1 first), which must be a
     /// board of this signature.
     ///

@@ -10,6 +10,14 @@
 //! opening a finished table for writing; a regenerated table replaces the
 //! old file by rename, which leaves existing maps of the old inode intact.
 //! Only another program editing a table file in place can break it.
+//!
+//! The one exception is the temporary file `generate` is writing
+//! ([`map_unfinished`]): it is created at its final length before it is
+//! mapped and never truncated while the map lives; each region (a solved
+//! sub-table, then the checksums) is written exactly once, and readers of
+//! the map only read regions whose writing has finished (the sub-tables of
+//! earlier groups, and the whole payload once every group is done). So no
+//! byte a reader looks at changes while it is borrowed.
 
 #![allow(unsafe_code)]
 
@@ -25,5 +33,16 @@ use memmap2::Mmap;
 pub fn map_table(file: &File) -> io::Result<Mmap> {
     // SAFETY: table files are complete before they get their final name and
     // are never changed in place (module docs).
+    unsafe { Mmap::map(file) }
+}
+
+/// Maps the temporary file `generate` is writing, read-only, to read back
+/// the sub-tables written so far.
+///
+/// # Errors
+/// The operating system refuses the map.
+pub fn map_unfinished(file: &File) -> io::Result<Mmap> {
+    // SAFETY: the file has its final length and each region is written once,
+    // before anything reads it (module docs, the exception for `generate`).
     unsafe { Mmap::map(file) }
 }

@@ -6,7 +6,7 @@
 //! file does not exist, and an error for a file that is damaged.
 
 pub mod format;
-mod mmap;
+pub(crate) mod mmap;
 
 use std::collections::HashMap;
 use std::fmt;
