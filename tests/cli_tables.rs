@@ -437,3 +437,42 @@ fn partial_twelve_slot_default_prints_a_note() {
     assert_eq!((int(&s["slots"]), int(&s["max_live"]), int(&s["files_written"])), (12, 0, 1));
     assert!(dir.path().join("tables/n12-always/f1ffe.cctb").exists());
 }
+
+/// A run killed at any moment leaves nothing that looks valid but is not:
+/// every file under its final name is complete and correct, and the next
+/// run finishes the set with the same bytes as an uninterrupted one. The
+/// 8-slot tables take a second or two; the kills land at several moments,
+/// before, during and (on a fast machine) after the larger files.
+#[test]
+fn killed_generate_leaves_only_correct_files_and_resumes() {
+    let clean = tempfile::tempdir().expect("a temporary directory");
+    json(clean.path(), &["generate", "--slots", "8", "--json"]);
+    let want = files(&clean.path().join("tables").join("n8-always"));
+    for delay_ms in [50, 300, 800] {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+            .args(["generate", "--slots", "8"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the chaosclock binary runs");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // it may have finished already
+        child.wait().expect("the killed run is reaped");
+        let tables = dir.path().join("tables").join("n8-always");
+        if tables.exists() {
+            for (name, bytes) in files(&tables) {
+                if name.ends_with(".tmp") {
+                    continue;
+                }
+                let good = want.iter().find(|(n, _)| *n == name);
+                assert!(good.is_some_and(|(_, b)| *b == bytes), "{delay_ms} ms: {name} is wrong");
+            }
+        }
+        let s = json(dir.path(), &["generate", "--slots", "8", "--json"]);
+        assert_eq!(int(&s["files_written"]) + int(&s["files_kept"]), 256, "{delay_ms} ms");
+        assert_eq!(files(&tables), want, "{delay_ms} ms: the same bytes, no .tmp left");
+    }
+}
