@@ -421,7 +421,7 @@ fn solve_sub(
         })
         .collect::<Result<_, _>>()?;
     let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, index, b)).collect();
-    let graph = Dense::new(ctx.n, ctx.rule, index, moves, boards, valid);
+    let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     // Most sub-tables are small: reuse this thread's working memory. It is
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile.
@@ -474,12 +474,16 @@ struct Dense<'a> {
     first: Vec<u64>,
     /// Per state, its node.
     node_of: Vec<u32>,
+    /// Per side (node & 1), whether the game is over because the mover is
+    /// complete: the same for every node of a sub-table.
+    ended: [bool; 2],
 }
 
 impl<'a> Dense<'a> {
     fn new(
         n: u8,
         rule: PassRule,
+        fixed: u16,
         index: &'a SigIndex,
         moves: Vec<NodeMoves>,
         boards: Vec<[u8; MAX_SLOTS as usize]>,
@@ -500,7 +504,12 @@ impl<'a> Dense<'a> {
             let k = valid[node / 2].count_ones() as usize;
             node_of.extend(std::iter::repeat_n(node as u32, k));
         }
-        Dense { n, rule, index, moves, boards, valid, first, node_of }
+        let ended = [Side::Jia, Side::Yi].map(|side| {
+            let mine = side.pieces_mask(n);
+            fixed & mine == mine
+        });
+        debug_assert!((0..nodes).all(|node| moves[node].terminal.is_some() == ended[node & 1]));
+        Dense { n, rule, index, moves, boards, valid, first, node_of, ended }
     }
 
     fn position(&self, node: usize, last: Last) -> Position {
@@ -593,8 +602,7 @@ impl Graph for Dense<'_> {
             return;
         };
         let pnode = node_number(self.index, &parent) as usize;
-        let m = &self.moves[pnode];
-        if m.terminal.is_some() {
+        if self.ended[pnode & 1] {
             return;
         }
         let mut valid = self.valid[pnode / 2];
@@ -604,7 +612,14 @@ impl Graph for Dense<'_> {
             valid &= valid - 1;
             let plast = self.last_of(pl);
             let banned = crate::solve::last_bit(plast) & excluded != 0;
-            if !banned && (last != Last::Pass || m.may_pass(plast, self.rule)) {
+            // Only a pass under when-stuck needs the parent's moves (which
+            // cost a cache miss to read).
+            let may = || {
+                last != Last::Pass
+                    || self.rule == PassRule::Always
+                    || self.moves[pnode].may_pass(plast, self.rule)
+            };
+            if !banned && may() {
                 f(ps);
             }
             ps += 1;

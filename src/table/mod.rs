@@ -8,7 +8,6 @@
 pub mod format;
 pub(crate) mod mmap;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -217,14 +216,26 @@ pub struct Tablebase {
     dir: PathBuf,
     n: u8,
     rule: PassRule,
-    files: HashMap<u16, Option<TableFile>>,
+    /// Per fixed set F, at index F >> 1 (bit 0 is never set).
+    files: Vec<FileSlot>,
+}
+
+/// What a [`Tablebase`] knows of one file.
+#[derive(Debug)]
+enum FileSlot {
+    /// Not looked for yet.
+    Unknown,
+    /// Looked for and not there.
+    Missing,
+    Open(TableFile),
 }
 
 impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
-        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files: HashMap::new() }
+        let files = (0..1usize << n).map(|_| FileSlot::Unknown).collect();
+        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files }
     }
 
     /// The directory holding the files.
@@ -253,17 +264,20 @@ impl Tablebase {
     /// # Errors
     /// The file exists but is damaged.
     pub fn load(&mut self, fixed: u16) -> Result<bool, TableError> {
-        if let Some(f) = self.files.get(&fixed) {
-            return Ok(f.is_some());
+        debug_assert_eq!(fixed & !format::free_pieces(self.n, 0), 0, "a set of pieces");
+        match self.files[usize::from(fixed >> 1)] {
+            FileSlot::Open(_) => return Ok(true),
+            FileSlot::Missing => return Ok(false),
+            FileSlot::Unknown => {}
         }
         let path = self.path(fixed);
-        let file = if path.exists() {
-            Some(TableFile::open(&path, self.n, self.rule, fixed)?)
+        let slot = if path.exists() {
+            FileSlot::Open(TableFile::open(&path, self.n, self.rule, fixed)?)
         } else {
-            None
+            FileSlot::Missing
         };
-        let present = file.is_some();
-        self.files.insert(fixed, file);
+        let present = matches!(slot, FileSlot::Open(_));
+        self.files[usize::from(fixed >> 1)] = slot;
         Ok(present)
     }
 
@@ -283,12 +297,19 @@ impl Tablebase {
 
     /// Adds an already opened file.
     pub fn insert(&mut self, fixed: u16, file: TableFile) {
-        self.files.insert(fixed, Some(file));
+        self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
     }
 
     /// The opened file of fixed set `fixed`, if any.
+    #[inline]
     pub fn file(&self, fixed: u16) -> Option<&TableFile> {
-        self.files.get(&fixed).and_then(Option::as_ref)
+        if fixed & 1 != 0 {
+            return None; // no piece 0
+        }
+        match self.files.get(usize::from(fixed >> 1))? {
+            FileSlot::Open(f) => Some(f),
+            FileSlot::Unknown | FileSlot::Missing => None,
+        }
     }
 
     /// The summary of the node of `pos`, `Ok(None)` if its file is not
