@@ -32,7 +32,9 @@ use crate::index::SigIndex;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
 use crate::side::Side;
-use crate::solve::{Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, node_key};
+use crate::solve::{
+    Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit, node_key,
+};
 use crate::table::format::{
     BLOCK, Header, RECORD, checksum, decode, encode, free_pieces, sub_index, sub_loose,
 };
@@ -578,8 +580,10 @@ impl<'a> Dense<'a> {
             summary.offer(score(&pos.play_unchecked(Move::Walk(p))), p);
         }
         // Under when-stuck the pass counts only where nothing else can be
-        // played ([`Summary::score`]); its child is a state either way.
-        summary.pass = Some(score(&pos.play_unchecked(Move::Pass)));
+        // played ([`Summary::score`]); its child is a state either way: the
+        // same board with the other side to move (`last` number 1).
+        let passed = Score::unpack(scores[self.state_at(node ^ 1, 1)]).expect("solved");
+        summary.pass = Some(Score::from_child(passed, false));
         summary
     }
 }
@@ -597,11 +601,16 @@ impl Graph for Dense<'_> {
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
         let (node, l) = self.locate(s);
         let last = self.last_of(l);
-        let pos = self.position(node, last);
-        let Some((parent, excluded)) = inside_parent(&pos) else {
-            return;
+        // After a pass the parent node is the same board with the other
+        // side to move: no need to rank it.
+        let (pnode, excluded) = if last == Last::Pass {
+            (node ^ 1, last_bit(Last::Pass))
+        } else {
+            let Some((parent, excluded)) = inside_parent(&self.position(node, last)) else {
+                return;
+            };
+            (node_number(self.index, &parent) as usize, excluded)
         };
-        let pnode = node_number(self.index, &parent) as usize;
         if self.ended[pnode & 1] {
             return;
         }
@@ -611,7 +620,7 @@ impl Graph for Dense<'_> {
             let pl = valid.trailing_zeros() as usize;
             valid &= valid - 1;
             let plast = self.last_of(pl);
-            let banned = crate::solve::last_bit(plast) & excluded != 0;
+            let banned = last_bit(plast) & excluded != 0;
             // Only a pass under when-stuck needs the parent's moves (which
             // cost a cache miss to read).
             let may = || {
