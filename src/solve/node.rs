@@ -274,30 +274,15 @@ mod tests {
     /// positions.
     #[test]
     fn key_arithmetic_matches_positions() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut rng = crate::verify::Rng::new(7);
         let mut checked = 0;
         for _ in 0..4000 {
-            let n = [4u8, 6, 8, 10, 12][rnd(5) as usize];
-            let mut board: Vec<i64> = (0..=i64::from(n)).collect();
-            for i in (1..board.len()).rev() {
-                board.swap(i, rnd(i as u64 + 1) as usize);
-            }
-            board.truncate(n as usize);
-            for b in &mut board {
-                if rnd(3) == 0 {
-                    *b = 0;
-                }
-            }
-            let side = if rnd(2) == 0 { crate::side::Side::Jia } else { crate::side::Side::Yi };
-            let Ok(pos) = Position::new(&board, side, Last::None) else {
-                continue;
-            };
+            let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
+            let all = crate::table::format::free_pieces(n, 0);
+            // Few pieces fixed, so that most walks stay inside.
+            let fixed = all & rng.below(1 << 13) as u16 & rng.below(1 << 13) as u16;
+            let drawn = crate::verify::random_position(&mut rng, n, fixed);
+            let pos = Position { last: Last::None, ..drawn };
             let key = node_key(&pos);
             for p in 1..=n {
                 assert_eq!(key_slot_of(key, p), pos.slot_of(p), "{pos} piece {p}");
