@@ -227,7 +227,7 @@ fn write_file(
         nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
     };
     let path = tb.path(fixed);
-    let file = Unfinished::create(&path, &header)?;
+    let file = Unfinished::create(&path, header)?;
     let mut order: Vec<usize> = (0..subs).collect();
     order.sort_by_key(|&i| (i.count_ones(), i));
     let mut report = FileReport::default();
@@ -253,7 +253,7 @@ fn write_file(
             }
         }
     }
-    report.nodes = header.records();
+    report.nodes = file.header.records();
     report.states = report.counts.iter().sum();
     report.bytes = file.finish(&path)?;
     Ok(report)
@@ -276,7 +276,7 @@ struct Unfinished {
 impl Unfinished {
     /// Creates the temporary file of `path` at its final length, with the
     /// header written.
-    fn create(path: &Path, header: &Header) -> Result<Unfinished, GenerateError> {
+    fn create(path: &Path, header: Header) -> Result<Unfinished, GenerateError> {
         let tmp = path.with_extension("cctb.tmp");
         let io = |e| GenerateError::io(&tmp, e);
         let mut file = fs::OpenOptions::new()
@@ -296,14 +296,7 @@ impl Unfinished {
             starts.push(total);
             total += nodes;
         }
-        Ok(Unfinished {
-            tmp,
-            header: header.clone(),
-            file: Mutex::new(file),
-            map,
-            payload: head.len(),
-            starts,
-        })
+        Ok(Unfinished { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
     }
 
     /// The byte offset of record `node` of sub-table `sub`.
