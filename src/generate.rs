@@ -20,7 +20,7 @@
 //! files that exist and verify.
 
 use std::fs;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -36,7 +36,8 @@ use crate::solve::{
     Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit, node_key,
 };
 use crate::table::format::{
-    BLOCK, Header, RECORD, checksum, decode, encode, free_pieces, sub_index, sub_loose,
+    self, BLOCK, ENCODING_SCORES, Header, checksum, decode, encode, free_pieces, sub_index,
+    sub_loose,
 };
 use crate::table::{TableError, TableFile, Tablebase, node_number};
 
@@ -52,6 +53,8 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
+    /// Record encoding ([`ENCODING_SCORES`] or [`ENCODING_VALUES`]).
+    pub encoding: u8,
 }
 
 /// What a run did.
@@ -115,8 +118,11 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     for &f in &sets {
         let path = tb.path(f);
         match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
+            Ok(t) if t.header().encoding != cfg.encoding => {
+                return Err(GenerateError::Mixed { path, encoding: t.header().encoding });
+            }
             Ok(t) => {
-                tb.insert(f, t);
+                tb.insert(f, t).map_err(GenerateError::Table)?;
                 report.files_kept += 1;
             }
             Err(_) => todo.push(f),
@@ -133,7 +139,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
         for (f, r) in made {
             let t =
                 TableFile::open(&tb.path(f), cfg.n, cfg.rule, f).map_err(GenerateError::Table)?;
-            tb.insert(f, t);
+            tb.insert(f, t).map_err(GenerateError::Table)?;
             report.files_written += 1;
             report.signatures += r.signatures;
             report.nodes += r.nodes;
@@ -172,6 +178,15 @@ pub enum GenerateError {
     },
     /// A table needed as input is damaged.
     Table(TableError),
+    /// A complete table of another record encoding is in the directory.
+    Mixed {
+        /// The file.
+        path: PathBuf,
+        /// Its encoding.
+        encoding: u8,
+    },
+    /// The solver made a summary that has no record (a bug).
+    Unencodable(String),
 }
 
 impl GenerateError {
@@ -187,6 +202,18 @@ impl std::fmt::Display for GenerateError {
                 write!(f, "cannot write {}: {source}", path.display())
             }
             GenerateError::Table(e) => e.fmt(f),
+            GenerateError::Mixed { path, encoding } => write!(
+                f,
+                "{} holds {}, which cannot be mixed with the tables asked for: use another --tables directory{}",
+                path.display(),
+                format::encoding_name(*encoding),
+                if *encoding == ENCODING_SCORES {
+                    " or drop --values-only"
+                } else {
+                    " or add --values-only"
+                }
+            ),
+            GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
         }
     }
 }
@@ -224,6 +251,7 @@ fn write_file(
         n,
         rule: cfg.rule,
         fixed,
+        encoding: cfg.encoding,
         nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
     };
     let path = tb.path(fixed);
@@ -237,11 +265,10 @@ fn write_file(
             .map(|&i| {
                 let ctx =
                     Context { n, rule: cfg.rule, fixed, free, tb, indexes: &indexes, file: &file };
-                let (records, counts) =
-                    solve_sub(&ctx, &indexes[i]).map_err(GenerateError::Table)?;
+                let (records, counts) = solve_sub(&ctx, &indexes[i])?;
                 file.write_sub(i, &records)?;
                 if let Some(b) = bar {
-                    b.inc(records.len() as u64);
+                    b.inc(file.header.nodes[i]);
                 }
                 Ok(counts)
             })
@@ -301,35 +328,32 @@ impl Unfinished {
 
     /// The byte offset of record `node` of sub-table `sub`.
     fn offset(&self, sub: usize, node: u64) -> usize {
-        self.payload + (self.starts[sub] + node) as usize * RECORD
+        self.payload + (self.starts[sub] + node) as usize * self.header.record_len()
     }
 
     /// Writes the records of sub-table `sub` (written once, before any
     /// reader looks at them).
-    fn write_sub(&self, sub: usize, records: &[[u8; RECORD]]) -> Result<(), GenerateError> {
-        assert_eq!(records.len() as u64, self.header.nodes[sub], "sub-table {sub} is complete");
+    fn write_sub(&self, sub: usize, records: &[u8]) -> Result<(), GenerateError> {
+        let len = self.header.nodes[sub] as usize * self.header.record_len();
+        assert_eq!(records.len(), len, "sub-table {sub} is complete");
         let io = |e| GenerateError::io(&self.tmp, e);
         let mut file = self.file.lock().expect("no writer panicked");
         file.seek(SeekFrom::Start(self.offset(sub, 0) as u64)).map_err(io)?;
-        let mut w = BufWriter::with_capacity(1 << 20, &mut *file);
-        for rec in records {
-            w.write_all(rec).map_err(io)?;
-        }
-        w.flush().map_err(io)
+        file.write_all(records).map_err(io)
     }
 
     /// Record `node` of the written sub-table `sub`.
     fn record(&self, sub: usize, node: u64) -> &[u8] {
         debug_assert!(node < self.header.nodes[sub]);
         let at = self.offset(sub, node);
-        &self.map[at..at + RECORD]
+        &self.map[at..at + self.header.record_len()]
     }
 
     /// Adds the block checksums and the final checksum, syncs the file and
     /// renames it to `path`; returns its size.
     fn finish(self, path: &Path) -> Result<u64, GenerateError> {
         let io = |e| GenerateError::io(&self.tmp, e);
-        let end = self.payload + self.header.records() as usize * RECORD;
+        let end = self.payload + self.header.payload_len();
         let mut sums = Vec::with_capacity(8 * self.header.blocks());
         for block in self.map[self.payload..end].chunks(BLOCK) {
             sums.extend_from_slice(&checksum(block).to_le_bytes());
@@ -368,7 +392,7 @@ impl Context<'_> {
         let summary = if fixed == self.fixed {
             let sub = sub_index(self.free, loose);
             let rec = self.file.record(sub, node_number(&self.indexes[sub], &c.pos));
-            decode(rec, self.n).expect("records this run encoded decode")
+            decode(rec, &self.file.header).expect("records this run encoded decode")
         } else {
             self.tb.summary_in(c.sig, &c.pos)?.expect("files with more fixed pieces come first")
         };
@@ -386,10 +410,7 @@ std::thread_local! {
 
 /// Solves the sub-table of board index `index`: its records and the count
 /// of its states by value.
-fn solve_sub(
-    ctx: &Context<'_>,
-    index: &SigIndex,
-) -> Result<(Vec<[u8; RECORD]>, [u64; 5]), TableError> {
+fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
     let loose = index.loose();
     let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
     let nodes = 2 * index.boards() as usize;
@@ -414,7 +435,8 @@ fn solve_sub(
             });
             err.map_or(Ok(m), Err)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(GenerateError::Table)?;
     let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, index, b)).collect();
     let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     // Most sub-tables are small: reuse this thread's working memory. It is
@@ -426,8 +448,15 @@ fn solve_sub(
     for &packed in scores {
         counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
     }
-    let records: Vec<[u8; RECORD]> =
-        (0..nodes).into_par_iter().map(|node| encode(&graph.summary(node, scores))).collect();
+    let header = &ctx.file.header;
+    let len = header.record_len();
+    let mut records = vec![0u8; nodes * len];
+    records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
+        let s = graph.summary(node, scores);
+        encode(&s, header.encoding, ctx.rule, out).ok_or_else(|| {
+            GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
+        })
+    })?;
     // Keep only small workspaces: a large one would stay allocated for
     // the rest of the run.
     if nodes <= KEEP_WORKSPACE {

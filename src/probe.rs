@@ -1,11 +1,16 @@
-//! Answers from the tables alone (no search): a position's score, every
-//! move's score and a line of best play, the same shape as `solve` gives.
+//! Answers from the tables alone: a position's score, every move's score
+//! and a line of best play, the same shape as `solve` gives.
+//!
+//! Tables with depths give exact depths, and the line follows them. Tables
+//! of values only give exact values and no depths; the line is then found
+//! by a search of each signature it crosses ([`value_line`]).
 
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::solve::{Score, ScoredMove};
+use crate::solve::{Score, ScoredMove, signature};
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
@@ -18,6 +23,9 @@ pub struct Analysis {
     pub moves: Vec<ScoredMove>,
     /// Best play to the end (empty for a finished game or no-result).
     pub line: Vec<Move>,
+    /// Whether the scores' depths are known (tables with depths); if not,
+    /// every depth is 0 and only values count.
+    pub depths: bool,
 }
 
 /// Why the tables cannot answer.
@@ -31,6 +39,8 @@ pub enum ProbeError {
         n: u8,
         /// The number of pieces not fixed in it: `--max-live` to generate.
         live: u8,
+        /// The other tables are values only (`--values-only` to generate).
+        values_only: bool,
     },
     /// A table file is damaged.
     Table(TableError),
@@ -42,10 +52,11 @@ pub enum ProbeError {
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProbeError::Missing { path, n, live } => write!(
+            ProbeError::Missing { path, n, live, values_only } => write!(
                 f,
-                "no table {} (signatures with {live} pieces not fixed): run `chaosclock generate --slots {n} --max-live {live}`",
-                path.display()
+                "no table {} (signatures with {live} pieces not fixed): run `chaosclock generate --slots {n} --max-live {live}{}`",
+                path.display(),
+                if *values_only { " --values-only" } else { "" }
             ),
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::Inconsistent(what) => write!(f, "tables are inconsistent: {what}"),
@@ -69,7 +80,8 @@ pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
     let fixed = pos.fixed_mask();
     if !tb.load(fixed)? {
         let live = tb.slots() - fixed.count_ones() as u8;
-        return Err(ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live });
+        let values_only = tb.values_only();
+        return Err(ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live, values_only });
     }
     Ok(tb.score(pos)?.expect("file loaded"))
 }
@@ -100,13 +112,18 @@ pub fn moves(tb: &mut Tablebase, pos: &Position) -> Result<Vec<ScoredMove>, Prob
 pub fn analyse(tb: &mut Tablebase, pos: &Position) -> Result<Analysis, ProbeError> {
     let score = score(tb, pos)?;
     let moves = moves(tb, pos)?;
+    let depths = tb.has_depths() != Some(false);
     if let Some(best) = moves.first()
-        && best.score != score
+        && (best.score != score && depths || best.score.value != score.value)
     {
         return Err(ProbeError::Inconsistent(format!(
             "{pos} is stored as {score} but its best move scores {}",
             best.score
         )));
+    }
+    if !depths {
+        let line = if score.value == Value::NoResult { Vec::new() } else { value_line(tb, pos)? };
+        return Ok(Analysis { score, moves, line, depths });
     }
     let mut line = Vec::new();
     let mut cur = *pos;
@@ -123,7 +140,73 @@ pub fn analyse(tb: &mut Tablebase, pos: &Position) -> Result<Analysis, ProbeErro
             left -= 1;
         }
     }
-    Ok(Analysis { score, moves, line })
+    Ok(Analysis { score, moves, line, depths })
+}
+
+/// The most states [`value_line`] looks at in one signature before it
+/// gives up (a signature has at most a few times 1e9 states; the way out
+/// is almost always a few plies away).
+const SEARCH_LIMIT: usize = 1 << 20;
+
+/// A line of play from `pos` (whose value is not no-result) to the end of
+/// the game in which every move keeps the value of the position it is
+/// played in, from the tables of values alone.
+///
+/// Such moves may go round in circles inside a signature, so the line is
+/// built a signature at a time: a breadth-first search over the moves that
+/// keep the value finds the nearest one that ends the game or leaves the
+/// signature, and that path is played. Signatures are never re-entered
+/// (SCALE.md), so the line ends. A way out always exists: a forced win is
+/// won in finitely many plies whatever the loser plays, and a both-win or
+/// both-lose value means that end is reachable through states of the same
+/// value (RULES.md). It is a line that keeps the value, not the shortest
+/// one: that needs depths.
+///
+/// # Errors
+/// A missing or damaged file, or no way out (tables that disagree).
+pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+    let mut line = Vec::new();
+    let mut cur = *pos;
+    while cur.outcome().is_none() {
+        let sig = signature(&cur);
+        // Per state reached, the state and move it was reached by.
+        let mut from: HashMap<Position, (Position, Move)> = HashMap::new();
+        let mut queue = VecDeque::from([cur]);
+        let (mut at, out) = 'search: loop {
+            let Some(p) = queue.pop_front() else {
+                return Err(ProbeError::Inconsistent(format!(
+                    "no move that keeps the value leads out of the signature of {cur}"
+                )));
+            };
+            let moves = moves(tb, &p)?;
+            let Some(value) = moves.first().map(|m| m.score.value) else {
+                return Err(ProbeError::Inconsistent(format!("{p} goes on but has no move")));
+            };
+            for m in moves.iter().filter(|m| m.score.value == value) {
+                if m.child.outcome().is_some() || signature(&m.child) != sig {
+                    break 'search (p, *m);
+                }
+                if m.child != cur && !from.contains_key(&m.child) {
+                    from.insert(m.child, (p, m.mv));
+                    queue.push_back(m.child);
+                }
+            }
+            if from.len() > SEARCH_LIMIT {
+                return Err(ProbeError::Inconsistent(format!(
+                    "no way out of the signature of {cur} within {SEARCH_LIMIT} states"
+                )));
+            }
+        };
+        let mut path = vec![out.mv];
+        while at != cur {
+            let (p, mv) = from[&at];
+            path.push(mv);
+            at = p;
+        }
+        line.extend(path.iter().rev());
+        cur = out.child;
+    }
+    Ok(line)
 }
 
 fn moves_first(tb: &mut Tablebase, pos: &Position) -> Result<ScoredMove, ProbeError> {

@@ -195,6 +195,43 @@ fn query_agrees_with_solve() {
 }
 
 #[test]
+fn values_only_tables_answer_values_without_depths() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let args = ["generate", "--slots", "6", "--values-only", "--json"];
+    let summary = json(dir.path(), &args);
+    let (with_depths, full) = with_tables("always");
+    // 1 byte a node instead of 8, and the same count of states per value.
+    assert_eq!(summary["values"], full["values"]);
+    assert!(int(&summary["bytes_on_disk"]) * 5 < int(&full["bytes_on_disk"]));
+    for pos in POSITIONS {
+        let q = json(dir.path(), &["query", pos, "--json"]);
+        let s = json(with_depths.path(), &["query", pos, "--json"]);
+        for key in ["position", "side", "over", "value", "label"] {
+            assert_eq!(q[key], s[key], "{pos}: {key}");
+        }
+        assert!(q["depth"].is_null(), "{pos}");
+        let moves = q["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), s["moves"].as_array().unwrap().len(), "{pos}");
+        for m in moves {
+            assert!(m["depth"].is_null(), "{pos}");
+            let same = s["moves"].as_array().unwrap().iter().find(|x| x["move"] == m["move"]);
+            assert_eq!(m["value"], same.unwrap()["value"], "{pos}: {}", m["move"]);
+            assert_eq!(m["best"], m["keeps_value"], "{pos}: best means keeps the value");
+        }
+        // A line reaches the end unless no end can be reached.
+        let line = q["line"].as_array().unwrap();
+        assert_eq!(line.is_empty(), s["line"].as_array().unwrap().is_empty(), "{pos}");
+        let text = ok(dir.path(), &["query", pos]);
+        assert!(text.contains("depth:    not stored (tables of values only)"), "{text}");
+    }
+    ok(dir.path(), &["verify", "--slots", "6"]);
+    fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "values only");
+    fails(dir.path(), &["generate", "--slots", "6"], 2, "add --values-only");
+    std::fs::remove_file(table_dir(dir.path()).join("f0000.cctb")).unwrap();
+    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, "--max-live 6 --values-only`");
+}
+
+#[test]
 fn query_reads_a_cfg_file() {
     let (dir, _) = with_tables("always");
     // The opening 2,1,4,3,6,5 (乙 to move): index 0 is slot 6.

@@ -1,6 +1,7 @@
 //! Generated tables against the solver: every state of the 4- and 6-slot
-//! games and a sample of 8-slot states, under both pass rules; the same
-//! bytes for any thread count; damaged files give errors, not answers.
+//! games and a sample of 8-slot states, under both pass rules, for tables
+//! with depths and tables of values only; the same bytes for any thread
+//! count; damaged files give errors, not answers.
 
 mod common;
 
@@ -8,13 +9,19 @@ use std::path::Path;
 
 use chaosclock::generate::{Config, generate};
 use chaosclock::probe;
+use chaosclock::solve::{Score, terminal_value};
 use chaosclock::solve::{solve_many, solve_with};
 use chaosclock::table::Tablebase;
+use chaosclock::table::format::{ENCODING_SCORES, ENCODING_VALUES};
 use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, random_position};
 
 fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
-    let cfg = Config { root: root.to_path_buf(), n, rule, max_live };
+    make_as(root, n, rule, max_live, ENCODING_SCORES)
+}
+
+fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Tablebase {
+    let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding };
     generate(&cfg, None).unwrap();
     let mut tb = Tablebase::new(root, n, rule);
     for f in chaosclock::generate::fixed_sets(n, max_live) {
@@ -41,6 +48,99 @@ fn every_4_and_6_slot_state() {
     }
 }
 
+/// Values of `positions` from tables of values only against the solver's.
+fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
+    let sol = solve_many(n, positions, rule, None);
+    for p in positions {
+        let got = tb.score(p).unwrap().map(|s| s.value);
+        assert_eq!(got, sol.score(p).map(|s| s.value), "{p} ({rule:?})");
+    }
+}
+
+#[test]
+fn values_only_every_4_and_6_slot_state() {
+    let dir = tempfile::tempdir().unwrap();
+    for rule in [PassRule::Always, PassRule::WhenStuck] {
+        for n in [4, 6] {
+            let tb = make_as(dir.path(), n, rule, n, ENCODING_VALUES);
+            check_values(&tb, n, rule, &all_states(n));
+        }
+    }
+}
+
+#[test]
+fn values_only_8_slot_tables_agree_with_tables_with_depths() {
+    let (values, depths) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for rule in [PassRule::Always, PassRule::WhenStuck] {
+        let v = make_as(values.path(), 8, rule, 8, ENCODING_VALUES);
+        let d = make(depths.path(), 8, rule, 8);
+        let mut rng = Rng(0x5eed + rule as u64);
+        for i in 0..100_000 {
+            let p = random_position(&mut rng, 8, i % 9);
+            let (a, b) = (v.score(&p).unwrap().unwrap(), d.score(&p).unwrap().unwrap());
+            assert_eq!(a.value, b.value, "{p} ({rule:?})");
+        }
+        let sample: Vec<Position> =
+            (0..1000).map(|i| random_position(&mut rng, 8, 2 + i % 4)).collect();
+        check_values(&v, 8, rule, &sample);
+    }
+}
+
+#[test]
+fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
+    let dir = tempfile::tempdir().unwrap();
+    for rule in [PassRule::Always, PassRule::WhenStuck] {
+        make_as(dir.path(), 8, rule, 6, ENCODING_VALUES);
+        let mut tb = Tablebase::new(dir.path(), 8, rule);
+        let mut rng = Rng(0xcafe);
+        for i in 0..300 {
+            let root = random_position(&mut rng, 8, 2 + i % 5);
+            let sol = solve_many(8, &[root], rule, None);
+            let a = probe::analyse(&mut tb, &root).unwrap();
+            assert!(!a.depths);
+            let want = sol.score(&root).unwrap();
+            assert_eq!(a.score.value, want.value, "{root}");
+            let mut moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score.value)).collect();
+            let mut solved: Vec<_> =
+                sol.moves(&root).iter().map(|m| (m.mv, m.score.value)).collect();
+            moves.sort_by_key(|m| m.0.to_string());
+            solved.sort_by_key(|m| m.0.to_string());
+            assert_eq!(moves, solved, "{root}");
+            // The line is legal, keeps the value and ends as the value says.
+            let mut cur = root;
+            for &mv in &a.line {
+                assert!(cur.legal_moves(rule).contains(mv), "{root}: {mv} in {cur}");
+                let next = cur.play_unchecked(mv);
+                let keep = Score::from_child(sol.score(&next).unwrap(), next.side() == cur.side());
+                assert_eq!(keep.value, sol.score(&cur).unwrap().value, "{root}: {mv} in {cur}");
+                cur = next;
+            }
+            if want.value == chaosclock::Value::NoResult {
+                assert!(a.line.is_empty());
+            } else {
+                let end = terminal_value(&cur, cur.outcome().expect("the line ends the game"));
+                let end = if cur.side() == root.side() { end } else { end.flip() };
+                assert_eq!(end, want.value, "{root}: line ends at {cur}");
+            }
+        }
+    }
+}
+
+#[test]
+fn encodings_are_not_mixed() {
+    let dir = tempfile::tempdir().unwrap();
+    make_as(dir.path(), 6, PassRule::Always, 3, ENCODING_VALUES);
+    let cfg = Config {
+        root: dir.path().to_path_buf(),
+        n: 6,
+        rule: PassRule::Always,
+        max_live: 4,
+        encoding: ENCODING_SCORES,
+    };
+    let err = generate(&cfg, None).unwrap_err().to_string();
+    assert!(err.contains("values only") && err.contains("--values-only"), "{err}");
+}
+
 #[test]
 fn sampled_8_slot_states() {
     let dir = tempfile::tempdir().unwrap();
@@ -56,10 +156,10 @@ fn sampled_8_slot_states() {
 #[test]
 fn same_bytes_for_any_thread_count() {
     let mut files = Vec::new();
-    for threads in [1, 2] {
+    for (threads, encoding) in [1, 2, 1, 2].into_iter().zip([1, 1, 2, 2]) {
         let dir = tempfile::tempdir().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| make(dir.path(), 6, PassRule::Always, 6));
+        pool.install(|| make_as(dir.path(), 6, PassRule::Always, 6, encoding));
         let sub = dir.path().join("n6-always");
         let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(&sub)
             .unwrap()
@@ -72,12 +172,19 @@ fn same_bytes_for_any_thread_count() {
         files.push(all);
     }
     assert_eq!(files[0], files[1]);
+    assert_eq!(files[2], files[3]);
 }
 
 #[test]
 fn damaged_files_give_errors() {
+    for encoding in [ENCODING_SCORES, ENCODING_VALUES] {
+        damaged_files_give_errors_in(encoding);
+    }
+}
+
+fn damaged_files_give_errors_in(encoding: u8) {
     let dir = tempfile::tempdir().unwrap();
-    make(dir.path(), 6, PassRule::Always, 6);
+    make_as(dir.path(), 6, PassRule::Always, 6, encoding);
     let path = dir.path().join("n6-always").join("f0000.cctb");
     let good = std::fs::read(&path).unwrap();
     let probe: Position = "2,1,4,3,6,5".parse().unwrap();
@@ -155,9 +262,14 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
 
 #[test]
 fn verify_finds_no_mismatch_in_good_tables() {
-    let dir = tempfile::tempdir().unwrap();
-    for rule in [PassRule::Always, PassRule::WhenStuck] {
-        let mut tb = make(dir.path(), 8, rule, 6);
+    for (rule, encoding) in [
+        (PassRule::Always, ENCODING_SCORES),
+        (PassRule::WhenStuck, ENCODING_SCORES),
+        (PassRule::Always, ENCODING_VALUES),
+        (PassRule::WhenStuck, ENCODING_VALUES),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut tb = make_as(dir.path(), 8, rule, 6, encoding);
         let report = chaosclock::verify::verify(&mut tb, 6, 3000, 40, 7).unwrap();
         assert_eq!(report.mismatches, Vec::<String>::new());
         assert_eq!(report.rederived, 3000);

@@ -6,6 +6,10 @@
 //! position; a move's depth counts the move itself. The best moves are those
 //! whose score (value and depth) equals the best one's; a move "keeps the
 //! value" if its value equals the best one's, whatever its depth.
+//!
+//! Answers from tables of values only have no depths: every depth prints
+//! as unknown (`null` in JSON), and the best moves are those that keep the
+//! value.
 
 use chaosclock::solve::{Score, ScoredMove};
 use chaosclock::{Move, Outcome, PassRule, Position, Side, Value};
@@ -29,6 +33,8 @@ pub struct Answer {
     pub line: Vec<Move>,
     /// Where the line ends (the position itself for an empty line).
     pub end: Position,
+    /// Whether the depths are known; if not, they are all 0 and unprinted.
+    pub depths: bool,
 }
 
 /// One legal move in the JSON output.
@@ -77,7 +83,7 @@ impl Answer {
         line: Vec<Move>,
     ) -> Answer {
         let end = line.iter().fold(pos, |p, &m| p.play_unchecked(m));
-        Answer { pos, rule, score, moves, line, end }
+        Answer { pos, rule, score, moves, line, end, depths: true }
     }
 
     /// Whether `m` is a best move: the same score as the first (best) one.
@@ -108,7 +114,9 @@ impl Answer {
                 meaning(self.score.value, side)
             )),
         }
-        if self.score.value == Value::NoResult || pos.outcome().is_some() {
+        if !self.depths {
+            t.push_str("depth:    not stored (tables of values only)\n");
+        } else if self.score.value == Value::NoResult || pos.outcome().is_some() {
             t.push_str(&format!("depth:    {}\n", depth_text(self.score)));
         } else {
             t.push_str(&format!(
@@ -141,7 +149,7 @@ impl Answer {
                     m.mv.kind(),
                     piece,
                     m.score.value.to_string(),
-                    depth_text(m.score),
+                    self.depth_text(m.score),
                     m.child
                 ));
             }
@@ -154,7 +162,8 @@ impl Answer {
             }
         } else {
             let moves: Vec<String> = self.line.iter().map(Move::to_string).collect();
-            t.push_str(&format!("\nbest line ({}): {}\n", plies(self.line.len()), moves.join(" ")));
+            let what = if self.depths { "best line" } else { "a line keeping the value" };
+            t.push_str(&format!("\n{what} ({}): {}\n", plies(self.line.len()), moves.join(" ")));
             t.push_str(&format!("ends at:   {}\n", self.end));
             match self.end.outcome() {
                 Some(outcome) => t.push_str(&format!("game over: {outcome}\n")),
@@ -173,7 +182,7 @@ impl Answer {
             over: self.pos.outcome().map(Outcome::name),
             value: self.score.value.code(),
             label: self.score.value.label(),
-            depth: depth_json(self.score),
+            depth: self.depth_json(self.score),
             moves: self
                 .moves
                 .iter()
@@ -182,7 +191,7 @@ impl Answer {
                     kind: m.mv.kind(),
                     value: m.score.value.code(),
                     label: m.score.value.label(),
-                    depth: depth_json(m.score),
+                    depth: self.depth_json(m.score),
                     best: self.is_best(m),
                     keeps_value: self.keeps_value(m),
                     position: m.child.to_string(),
@@ -190,6 +199,18 @@ impl Answer {
                 .collect(),
             line: self.line.iter().map(Move::to_string).collect(),
         }
+    }
+}
+
+impl Answer {
+    /// A depth for people: `-` for no-result, `?` when depths are unknown.
+    fn depth_text(&self, score: Score) -> String {
+        if self.depths { depth_text(score) } else { "?".to_string() }
+    }
+
+    /// A depth for JSON: `null` for no-result and when depths are unknown.
+    fn depth_json(&self, score: Score) -> Option<u16> {
+        depth_json(score).filter(|_| self.depths)
     }
 }
 

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::generate::{Config, Report, fixed_sets, generate};
+use chaosclock::table::format::{ENCODING_SCORES, ENCODING_VALUES};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -63,6 +64,12 @@ pub struct GenerateArgs {
     /// Which tables.
     #[command(flatten)]
     pub tables: TablesArgs,
+
+    /// Store only values, 1 byte a node instead of 8 (see the README):
+    /// `query` then finds a line of best play by search and prints no
+    /// depths.
+    #[arg(long)]
+    pub values_only: bool,
 
     /// Worker threads. Default: one per core.
     #[arg(long, value_name = "T")]
@@ -130,7 +137,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
             if files == 1 { "" } else { "s" }
         );
     }
-    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live };
+    let encoding = if args.values_only { ENCODING_VALUES } else { ENCODING_SCORES };
+    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding };
     let bar = progress_bar();
     let report = pool.install(|| generate(&cfg, Some(&bar)));
     bar.finish_and_clear();

@@ -125,7 +125,13 @@ pub fn default_max_live(n: u8) -> u8 {
 /// The `generate` command line that makes the tables of `n` slots with at
 /// most `max_live` pieces not fixed under `root` and `rule` (default flags
 /// left out).
-pub fn generate_command(n: u8, max_live: u8, root: &Path, rule: PassRule) -> String {
+pub fn generate_command(
+    n: u8,
+    max_live: u8,
+    root: &Path,
+    rule: PassRule,
+    values_only: bool,
+) -> String {
     let mut cmd = String::new();
     if rule != PassRule::Always {
         cmd.push_str(&format!("--pass-rule {} ", rule.name()));
@@ -133,6 +139,9 @@ pub fn generate_command(n: u8, max_live: u8, root: &Path, rule: PassRule) -> Str
     cmd = format!("chaosclock {cmd}generate --slots {n} --max-live {max_live}");
     if root != Path::new(DEFAULT_TABLES) {
         cmd.push_str(&format!(" --tables {}", root.display()));
+    }
+    if values_only {
+        cmd.push_str(" --values-only");
     }
     cmd
 }
@@ -144,10 +153,10 @@ pub const DEFAULT_TABLES: &str = "tables";
 /// (with the `--tables` and `--pass-rule` in use) that makes it.
 pub fn probe_error(e: ProbeError, root: &Path, rule: PassRule) -> anyhow::Error {
     match e {
-        ProbeError::Missing { path, n, live } => anyhow!(
+        ProbeError::Missing { path, n, live, values_only } => anyhow!(
             "no table {} (signatures with {live} pieces not fixed): run `{}`",
             path.display(),
-            generate_command(n, live, root, rule)
+            generate_command(n, live, root, rule, values_only)
         ),
         e => anyhow::Error::new(e),
     }
@@ -192,12 +201,12 @@ mod tests {
     fn generate_command_leaves_defaults_out() {
         let root = Path::new(DEFAULT_TABLES);
         assert_eq!(
-            generate_command(6, 4, root, PassRule::Always),
+            generate_command(6, 4, root, PassRule::Always, false),
             "chaosclock generate --slots 6 --max-live 4"
         );
         assert_eq!(
-            generate_command(8, 8, Path::new("/t"), PassRule::WhenStuck),
-            "chaosclock --pass-rule when-stuck generate --slots 8 --max-live 8 --tables /t"
+            generate_command(8, 8, Path::new("/t"), PassRule::WhenStuck, true),
+            "chaosclock --pass-rule when-stuck generate --slots 8 --max-live 8 --tables /t --values-only"
         );
     }
 }

@@ -140,7 +140,7 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     if args.sample.is_some() || args.random.is_some() {
         return Ok(Scorer::Solve { tables: (files > 0).then(|| args.tables.clone()) });
     }
-    let generate = generate_command(n, n, &args.tables, rule);
+    let generate = generate_command(n, n, &args.tables, rule, tb.values_only());
     bail!(
         "every {n}-slot opening needs the complete tables, but {} has {files} of their {all} files: run `{generate}`, or estimate from a sample with --sample K",
         tb.dir().display()

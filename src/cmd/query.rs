@@ -97,7 +97,9 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
 /// The answer for `pos` from `tb`.
 fn analyse(tb: &mut Tablebase, pos: &Position, root: &Path, rule: PassRule) -> Result<Answer> {
     let a = probe::analyse(tb, pos).map_err(|e| probe_error(e, root, rule))?;
-    Ok(Answer::new(*pos, rule, a.score, a.moves, a.line))
+    let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line);
+    answer.depths = a.depths;
+    Ok(answer)
 }
 
 /// `query -`: one JSON line per position on stdin.

@@ -152,7 +152,13 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
         bail!(
             "no tables in {}: run `{}` first",
             tb.dir().display(),
-            generate_command(n, crate::cmd::default_max_live(n), root, rule)
+            generate_command(n, crate::cmd::default_max_live(n), root, rule, false)
+        );
+    }
+    if tb.has_depths() == Some(false) {
+        bail!(
+            "the tables in {} hold values only, and solve prints depths: use query, or generate tables with depths (without --values-only) into another --tables directory",
+            tb.dir().display()
         );
     }
     Ok(tb)

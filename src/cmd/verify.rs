@@ -77,10 +77,10 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         .map_err(|e| match e {
             // The library names the file's own size; name the run that makes
             // every file this verification needs.
-            ProbeError::Missing { path, .. } => anyhow!(
+            ProbeError::Missing { path, values_only, .. } => anyhow!(
                 "no table {}: run `{}`",
                 path.display(),
-                generate_command(n, max_live, root, rule)
+                generate_command(n, max_live, root, rule, values_only)
             ),
             e => probe_error(e, root, rule),
         })?;

@@ -4,7 +4,7 @@
 //! board size and pass rule: `n{N}-{rule}/f{F:04x}.cctb` (F as a bit mask,
 //! bit p = piece p). Inside, one sub-table per set B of loose pieces on the
 //! board (every subset of the pieces not in F, ordered by [`sub_index`]),
-//! each holding one 8-byte record per node (board rank × 2 + side, 甲 = 0).
+//! each holding one record per node (board rank × 2 + side, 甲 = 0).
 //!
 //! ```text
 //! offset  size        field
@@ -12,15 +12,16 @@
 //! 8       4           format version (1)
 //! 12      1           N (slots)
 //! 13      1           pass rule (0 always, 1 when-stuck)
-//! 14      1           record encoding (1: three scores with depth)
+//! 14      1           record encoding (1: scores with depths, 8 bytes;
+//!                     2: values only, 1 byte)
 //! 15      1           0
 //! 16      2           F (fixed pieces)
 //! 18      2           0
 //! 20      4           S = number of sub-tables (2^(N - |F|))
 //! 24      8           total nodes
 //! 32      8 × S       nodes per sub-table
-//! ...     8 × R       payload: R records
-//! ...     8 × ceil(8R / 65536)   checksum of each 64 KiB block of the payload
+//! ...     L × R       payload: R records of L bytes (8 or 1)
+//! ...     8 × ceil(LR / 65536)   checksum of each 64 KiB block of the payload
 //! ...     8           checksum of everything above
 //! ```
 //!
@@ -37,8 +38,20 @@ pub const MAGIC: [u8; 8] = *b"CCLOCKTB";
 pub const VERSION: u32 = 1;
 /// Record encoding: summaries with depths, 8 bytes a node.
 pub const ENCODING_SCORES: u8 = 1;
-/// Bytes per record.
+/// Record encoding: values only, 1 byte a node.
+pub const ENCODING_VALUES: u8 = 2;
+/// Bytes per record of encoding 1.
 pub const RECORD: usize = 8;
+
+/// What records of `encoding` hold, for messages.
+pub fn encoding_name(encoding: u8) -> &'static str {
+    if encoding == ENCODING_VALUES { "values only" } else { "values with depths" }
+}
+
+/// Bytes per record of `encoding` (a valid one).
+pub fn record_len(encoding: u8) -> usize {
+    if encoding == ENCODING_VALUES { 1 } else { RECORD }
+}
 /// Payload bytes per checksummed block.
 pub const BLOCK: usize = 1 << 16;
 /// Size of the fixed part of the header.
@@ -100,8 +113,29 @@ fn pack_score(s: Option<Score>) -> u16 {
     s.map_or(NONE, Score::pack)
 }
 
-/// Encodes a summary as a record.
-pub fn encode(s: &Summary) -> [u8; RECORD] {
+/// Encodes a summary as a record of `encoding` into `out` (its length);
+/// `None` if the summary has no record (not one the solver makes).
+pub fn encode(s: &Summary, encoding: u8, rule: PassRule, out: &mut [u8]) -> Option<()> {
+    if encoding == ENCODING_VALUES {
+        out[0] = crate::table::values::encode(s, rule)?;
+    } else {
+        out.copy_from_slice(&encode_scores(s));
+    }
+    Some(())
+}
+
+/// Decodes a record of the file with `header`; `None` if it is not one
+/// [`encode`] can produce for that file.
+pub fn decode(rec: &[u8], header: &Header) -> Option<Summary> {
+    if header.encoding == ENCODING_VALUES {
+        crate::table::values::decode(rec[0], header.rule, header.n)
+    } else {
+        decode_scores(rec, header.n)
+    }
+}
+
+/// Encodes a summary as a record of encoding 1.
+pub fn encode_scores(s: &Summary) -> [u8; RECORD] {
     let flags = u16::from(s.best_walk) | u16::from(s.terminal) << 4;
     let mut out = [0u8; RECORD];
     for (i, w) in
@@ -112,9 +146,9 @@ pub fn encode(s: &Summary) -> [u8; RECORD] {
     out
 }
 
-/// Decodes a record; `None` if it is not one `encode` can produce for an
-/// `n`-slot board.
-pub fn decode(rec: &[u8], n: u8) -> Option<Summary> {
+/// Decodes a record of encoding 1; `None` if it is not one
+/// [`encode_scores`] can produce for an `n`-slot board.
+pub fn decode_scores(rec: &[u8], n: u8) -> Option<Summary> {
     let word = |i: usize| u16::from_le_bytes([rec[2 * i], rec[2 * i + 1]]);
     let score = |w: u16| {
         if w == NONE { Some(None) } else { Score::unpack(w).map(Some) }
@@ -171,6 +205,8 @@ pub struct Header {
     pub rule: PassRule,
     /// Fixed pieces.
     pub fixed: u16,
+    /// Record encoding ([`ENCODING_SCORES`] or [`ENCODING_VALUES`]).
+    pub encoding: u8,
     /// Nodes per sub-table.
     pub nodes: Vec<u64>,
 }
@@ -191,14 +227,24 @@ impl Header {
         self.nodes.is_empty()
     }
 
+    /// Bytes per record.
+    pub fn record_len(&self) -> usize {
+        record_len(self.encoding)
+    }
+
+    /// Bytes of the payload.
+    pub fn payload_len(&self) -> usize {
+        self.records() as usize * self.record_len()
+    }
+
     /// Number of checksummed payload blocks.
     pub fn blocks(&self) -> usize {
-        (self.records() as usize * RECORD).div_ceil(BLOCK)
+        self.payload_len().div_ceil(BLOCK)
     }
 
     /// The whole file's length.
     pub fn file_len(&self) -> usize {
-        self.len() + self.records() as usize * RECORD + 8 * self.blocks() + 8
+        self.len() + self.payload_len() + 8 * self.blocks() + 8
     }
 
     /// The header bytes.
@@ -208,7 +254,7 @@ impl Header {
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.push(self.n);
         b.push(u8::from(self.rule == PassRule::WhenStuck));
-        b.push(ENCODING_SCORES);
+        b.push(self.encoding);
         b.push(0);
         b.extend_from_slice(&self.fixed.to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
@@ -250,7 +296,7 @@ impl Header {
             1 => PassRule::WhenStuck,
             r => return Err(format!("unknown pass rule {r}")),
         };
-        if encoding != ENCODING_SCORES {
+        if encoding != ENCODING_SCORES && encoding != ENCODING_VALUES {
             return Err(format!("unknown record encoding {encoding}"));
         }
         let fixed = u16_at(16)?;
@@ -265,7 +311,7 @@ impl Header {
         let total = u64_at(24)?;
         let nodes =
             (0..subs).map(|i| u64_at(FIXED_HEADER + 8 * i)).collect::<Result<Vec<_>, _>>()?;
-        let header = Header { n, rule, fixed, nodes };
+        let header = Header { n, rule, fixed, encoding, nodes };
         if header.records() != total {
             return Err("sub-table sizes do not add up to the total".into());
         }
@@ -284,12 +330,12 @@ mod tests {
         s.offer(Score { value: Value::SelfWin, depth: 5 }, 7);
         s.offer(Score { value: Value::BothLose, depth: 2 }, 0);
         s.pass = Some(Score { value: Value::SelfLose, depth: 9 });
-        assert_eq!(decode(&encode(&s), 12), Some(s));
+        assert_eq!(decode_scores(&encode_scores(&s), 12), Some(s));
         let end = Summary::ended(Score::terminal(Value::BothWin));
-        assert_eq!(decode(&encode(&end), 4), Some(end));
-        assert_eq!(decode(&[0xff; 8], 12), None);
-        assert!(decode(&[0; 8], 12).is_some());
-        assert_eq!(decode(&encode(&s), 6), None, "walk 7 on 6 slots");
+        assert_eq!(decode_scores(&encode_scores(&end), 4), Some(end));
+        assert_eq!(decode_scores(&[0xff; 8], 12), None);
+        assert!(decode_scores(&[0; 8], 12).is_some());
+        assert_eq!(decode_scores(&encode_scores(&s), 6), None, "walk 7 on 6 slots");
     }
 
     #[test]
@@ -306,6 +352,7 @@ mod tests {
             n: 4,
             rule: PassRule::WhenStuck,
             fixed: 0b100,
+            encoding: ENCODING_VALUES,
             nodes: vec![2, 4, 6, 8, 1, 1, 1, 1],
         };
         let b = h.to_bytes();

@@ -7,6 +7,7 @@
 
 pub mod format;
 pub(crate) mod mmap;
+pub mod values;
 
 use std::fmt;
 use std::fs::File;
@@ -20,7 +21,9 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::solve::{Score, SigKey, Summary, signature};
-use crate::table::format::{BLOCK, Header, RECORD, checksum, decode, free_pieces, sub_index};
+use crate::table::format::{
+    BLOCK, ENCODING_SCORES, Header, checksum, decode, free_pieces, sub_index,
+};
 use crate::value::Value;
 
 /// What went wrong with a table file.
@@ -129,7 +132,7 @@ impl TableFile {
         }
         let sums_at = map.len() - 8;
         let stored = u64::from_le_bytes(map[sums_at..].try_into().expect("8 bytes"));
-        let blocks_at = header.len() + header.records() as usize * RECORD;
+        let blocks_at = header.len() + header.payload_len();
         let mut whole = map[..header.len()].to_vec();
         whole.extend_from_slice(&map[blocks_at..sums_at]);
         if checksum(&whole) != stored {
@@ -146,6 +149,11 @@ impl TableFile {
         &self.header
     }
 
+    /// Whether the records hold depths (not only values).
+    pub fn has_depths(&self) -> bool {
+        self.header.encoding == ENCODING_SCORES
+    }
+
     /// Checks the block holding byte `at` of the payload.
     fn check_block(&self, at: usize) -> Result<(), TableError> {
         let b = at / BLOCK;
@@ -153,7 +161,7 @@ impl TableFile {
         if word.load(Ordering::Relaxed) >> (b % 64) & 1 == 1 {
             return Ok(());
         }
-        let len = self.header.records() as usize * RECORD;
+        let len = self.header.payload_len();
         let block = &self.map[self.payload + b * BLOCK..self.payload + len.min((b + 1) * BLOCK)];
         let sums = self.payload + len;
         let stored = u64::from_le_bytes(
@@ -174,7 +182,7 @@ impl TableFile {
     /// # Errors
     /// The first damaged block.
     pub fn verify_all(&self) -> Result<(), TableError> {
-        let len = self.header.records() as usize * RECORD;
+        let len = self.header.payload_len();
         (0..len.div_ceil(BLOCK)).try_for_each(|b| self.check_block(b * BLOCK))
     }
 
@@ -188,10 +196,11 @@ impl TableFile {
         if node >= nodes {
             return Err(corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
         }
-        let at = (self.starts[sub] + node as usize) * RECORD;
+        let len = self.header.record_len();
+        let at = (self.starts[sub] + node as usize) * len;
         self.check_block(at)?;
-        let rec = &self.map[self.payload + at..self.payload + at + RECORD];
-        decode(rec, self.header.n)
+        let rec = &self.map[self.payload + at..self.payload + at + len];
+        decode(rec, &self.header)
             .ok_or_else(|| corrupt(format!("invalid record {node} of sub-table {sub}")))
     }
 
@@ -218,6 +227,9 @@ pub struct Tablebase {
     rule: PassRule,
     /// Per fixed set F, at index F >> 1 (bit 0 is never set).
     files: Vec<FileSlot>,
+    /// The record encoding of the files opened so far: all the same, as
+    /// values-only files would give depth files wrong depths.
+    encoding: Option<u8>,
 }
 
 /// What a [`Tablebase`] knows of one file.
@@ -235,7 +247,7 @@ impl Tablebase {
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
         let files = (0..1usize << n).map(|_| FileSlot::Unknown).collect();
-        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files }
+        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files, encoding: None }
     }
 
     /// The directory holding the files.
@@ -271,14 +283,13 @@ impl Tablebase {
             FileSlot::Unknown => {}
         }
         let path = self.path(fixed);
-        let slot = if path.exists() {
-            FileSlot::Open(TableFile::open(&path, self.n, self.rule, fixed)?)
-        } else {
-            FileSlot::Missing
-        };
-        let present = matches!(slot, FileSlot::Open(_));
-        self.files[usize::from(fixed >> 1)] = slot;
-        Ok(present)
+        if !path.exists() {
+            self.files[usize::from(fixed >> 1)] = FileSlot::Missing;
+            return Ok(false);
+        }
+        let file = TableFile::open(&path, self.n, self.rule, fixed)?;
+        self.insert(fixed, file)?;
+        Ok(true)
     }
 
     /// Opens every file present in the directory (each fixed set); returns
@@ -296,8 +307,56 @@ impl Tablebase {
     }
 
     /// Adds an already opened file.
-    pub fn insert(&mut self, fixed: u16, file: TableFile) {
+    ///
+    /// # Errors
+    /// Its record encoding differs from the files added before.
+    pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
+        let encoding = file.header.encoding;
+        if let Some(e) = self.encoding
+            && e != encoding
+        {
+            return Err(TableError::Corrupt {
+                path: file.path.clone(),
+                what: format!(
+                    "it holds {} but other tables of {} hold {}",
+                    format::encoding_name(encoding),
+                    self.dir.display(),
+                    format::encoding_name(e)
+                ),
+            });
+        }
+        self.encoding = Some(encoding);
         self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
+        Ok(())
+    }
+
+    /// Whether the opened files hold depths; `None` before any is opened.
+    pub fn has_depths(&self) -> Option<bool> {
+        self.encoding.map(|e| e == ENCODING_SCORES)
+    }
+
+    /// Whether the files in the directory hold values only: the opened
+    /// ones, or else the first one that opens (to name the right
+    /// `generate` command when a file is missing).
+    pub fn values_only(&mut self) -> bool {
+        if self.encoding.is_none()
+            && let Ok(entries) = std::fs::read_dir(&self.dir)
+        {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let fixed = name
+                    .strip_prefix('f')
+                    .and_then(|s| s.strip_suffix(".cctb"))
+                    .and_then(|hex| u16::from_str_radix(hex, 16).ok())
+                    .filter(|&f| f & !format::free_pieces(self.n, 0) == 0);
+                if let Some(f) = fixed
+                    && self.load(f).unwrap_or(false)
+                {
+                    break;
+                }
+            }
+        }
+        self.has_depths() == Some(false)
     }
 
     /// The opened file of fixed set `fixed`, if any.
