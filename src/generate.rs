@@ -36,10 +36,10 @@ use crate::solve::{
     Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit, node_key,
 };
 use crate::table::format::{
-    self, BLOCK, ENCODING_SCORES, Header, checksum, decode, encode, free_pieces, sub_index,
-    sub_loose,
+    self, BLOCK, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, checksum, decode,
+    encode, free_pieces, sub_index, sub_loose,
 };
-use crate::table::{TableError, TableFile, Tablebase, node_number};
+use crate::table::{TableError, TableFile, Tablebase, node_number, packed};
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -53,7 +53,8 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
-    /// Record encoding ([`ENCODING_SCORES`] or [`ENCODING_VALUES`]).
+    /// Record encoding ([`ENCODING_SCORES`], [`ENCODING_VALUES`] or
+    /// [`ENCODING_PACKED`]).
     pub encoding: u8,
 }
 
@@ -118,7 +119,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     for &f in &sets {
         let path = tb.path(f);
         match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
-            Ok(t) if t.header().encoding != cfg.encoding => {
+            Ok(t) if t.has_depths() != (cfg.encoding == ENCODING_SCORES) => {
                 return Err(GenerateError::Mixed { path, encoding: t.header().encoding });
             }
             Ok(t) => {
@@ -149,9 +150,54 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
                 *c += x;
             }
         }
+        if cfg.encoding == ENCODING_PACKED {
+            // Files are read only by files with one fixed piece less.
+            pack_files(&mut tb, &sets, group[0].count_ones() + 1, &todo, &mut report)?;
+        }
+    }
+    if cfg.encoding == ENCODING_PACKED {
+        pack_files(&mut tb, &sets, 0, &todo, &mut report)?;
     }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// Compresses the uncompressed values-only files of `sets` with at least
+/// `min_fixed` fixed pieces (encoding 2 to 3), one at a time: each is
+/// verified, written in full under a temporary name, synced and renamed
+/// over the uncompressed one, so the final name always holds a complete
+/// file. `report.bytes` then counts the compressed size of the files made
+/// in this run (`made`) and of the kept ones compressed now.
+fn pack_files(
+    tb: &mut Tablebase,
+    sets: &[u16],
+    min_fixed: u32,
+    made: &[u16],
+    report: &mut Report,
+) -> Result<(), GenerateError> {
+    for &f in sets.iter().filter(|f| f.count_ones() >= min_fixed) {
+        let Some(file) = tb.file(f) else { continue };
+        let Some(records) = file.raw_values() else { continue };
+        file.verify_all().map_err(GenerateError::Table)?;
+        let (path, header) = (tb.path(f), file.header().clone());
+        let tmp = path.with_extension("cctb.packed.tmp");
+        let io = |e| GenerateError::io(&tmp, e);
+        let header = Header { encoding: ENCODING_PACKED, ..header };
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, fs::File::create(&tmp).map_err(io)?);
+        let len = packed::write(&header, records, &mut w).map_err(io)?;
+        let out = w.into_inner().map_err(|e| io(e.into_error()))?;
+        out.sync_all().map_err(io)?;
+        drop(out);
+        let old = fs::metadata(&path).map_err(|e| GenerateError::io(&path, e))?.len();
+        fs::rename(&tmp, &path).map_err(|e| GenerateError::io(&path, e))?;
+        let t = TableFile::open(&path, header.n, header.rule, f).map_err(GenerateError::Table)?;
+        tb.insert(f, t).map_err(GenerateError::Table)?;
+        report.bytes += len;
+        if made.contains(&f) {
+            report.bytes -= old;
+        }
+    }
+    Ok(())
 }
 
 /// Removes the temporary files an interrupted run left behind.
@@ -247,11 +293,14 @@ fn write_file(
     let subs = 1usize << free.count_ones();
     let indexes: Vec<SigIndex> =
         (0..subs).map(|i| SigIndex::new(n, fixed, sub_loose(free, i))).collect();
+    // Compressed files are written uncompressed first (solving reads them
+    // back at random), then compressed.
+    let encoding = if cfg.encoding == ENCODING_PACKED { ENCODING_VALUES } else { cfg.encoding };
     let header = Header {
         n,
         rule: cfg.rule,
         fixed,
-        encoding: cfg.encoding,
+        encoding,
         nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
     };
     let path = tb.path(fixed);

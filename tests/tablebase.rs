@@ -12,7 +12,7 @@ use chaosclock::probe;
 use chaosclock::solve::{Score, terminal_value};
 use chaosclock::solve::{solve_many, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::table::format::{ENCODING_SCORES, ENCODING_VALUES};
+use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES};
 use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, random_position};
 
@@ -61,8 +61,9 @@ fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
 fn values_only_every_4_and_6_slot_state() {
     let dir = tempfile::tempdir().unwrap();
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        for n in [4, 6] {
-            let tb = make_as(dir.path(), n, rule, n, ENCODING_VALUES);
+        for (n, encoding) in [(4, ENCODING_VALUES), (6, ENCODING_VALUES), (6, ENCODING_PACKED)] {
+            let dir = tempfile::tempdir().unwrap();
+            let tb = make_as(dir.path(), n, rule, n, encoding);
             check_values(&tb, n, rule, &all_states(n));
         }
     }
@@ -72,7 +73,7 @@ fn values_only_every_4_and_6_slot_state() {
 fn values_only_8_slot_tables_agree_with_tables_with_depths() {
     let (values, depths) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        let v = make_as(values.path(), 8, rule, 8, ENCODING_VALUES);
+        let v = make_as(values.path(), 8, rule, 8, ENCODING_PACKED);
         let d = make(depths.path(), 8, rule, 8);
         let mut rng = Rng(0x5eed + rule as u64);
         for i in 0..100_000 {
@@ -90,7 +91,7 @@ fn values_only_8_slot_tables_agree_with_tables_with_depths() {
 fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
     let dir = tempfile::tempdir().unwrap();
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        make_as(dir.path(), 8, rule, 6, ENCODING_VALUES);
+        make_as(dir.path(), 8, rule, 6, ENCODING_PACKED);
         let mut tb = Tablebase::new(dir.path(), 8, rule);
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
@@ -156,7 +157,7 @@ fn sampled_8_slot_states() {
 #[test]
 fn same_bytes_for_any_thread_count() {
     let mut files = Vec::new();
-    for (threads, encoding) in [1, 2, 1, 2].into_iter().zip([1, 1, 2, 2]) {
+    for (threads, encoding) in [1, 2, 1, 2, 1, 2].into_iter().zip([1, 1, 2, 2, 3, 3]) {
         let dir = tempfile::tempdir().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| make_as(dir.path(), 6, PassRule::Always, 6, encoding));
@@ -173,11 +174,12 @@ fn same_bytes_for_any_thread_count() {
     }
     assert_eq!(files[0], files[1]);
     assert_eq!(files[2], files[3]);
+    assert_eq!(files[4], files[5]);
 }
 
 #[test]
 fn damaged_files_give_errors() {
-    for encoding in [ENCODING_SCORES, ENCODING_VALUES] {
+    for encoding in [ENCODING_SCORES, ENCODING_VALUES, ENCODING_PACKED] {
         damaged_files_give_errors_in(encoding);
     }
 }
@@ -265,7 +267,7 @@ fn verify_finds_no_mismatch_in_good_tables() {
     for (rule, encoding) in [
         (PassRule::Always, ENCODING_SCORES),
         (PassRule::WhenStuck, ENCODING_SCORES),
-        (PassRule::Always, ENCODING_VALUES),
+        (PassRule::Always, ENCODING_PACKED),
         (PassRule::WhenStuck, ENCODING_VALUES),
     ] {
         let dir = tempfile::tempdir().unwrap();

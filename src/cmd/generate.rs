@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::generate::{Config, Report, fixed_sets, generate};
-use chaosclock::table::format::{ENCODING_SCORES, ENCODING_VALUES};
+use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -137,7 +137,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
             if files == 1 { "" } else { "s" }
         );
     }
-    let encoding = if args.values_only { ENCODING_VALUES } else { ENCODING_SCORES };
+    let encoding = if args.values_only { ENCODING_PACKED } else { ENCODING_SCORES };
     let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding };
     let bar = progress_bar();
     let report = pool.install(|| generate(&cfg, Some(&bar)));

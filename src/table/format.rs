@@ -13,7 +13,9 @@
 //! 12      1           N (slots)
 //! 13      1           pass rule (0 always, 1 when-stuck)
 //! 14      1           record encoding (1: scores with depths, 8 bytes;
-//!                     2: values only, 1 byte)
+//!                     2: values only, 1 byte;
+//!                     3: values only, compressed: after the header the
+//!                     layout of `packed.rs`)
 //! 15      1           0
 //! 16      2           F (fixed pieces)
 //! 18      2           0
@@ -40,17 +42,24 @@ pub const VERSION: u32 = 1;
 pub const ENCODING_SCORES: u8 = 1;
 /// Record encoding: values only, 1 byte a node.
 pub const ENCODING_VALUES: u8 = 2;
+/// Record encoding: the records of encoding 2 in compressed blocks (see
+/// [`crate::table::packed`] for the layout after the header).
+pub const ENCODING_PACKED: u8 = 3;
 /// Bytes per record of encoding 1.
 pub const RECORD: usize = 8;
 
 /// What records of `encoding` hold, for messages.
 pub fn encoding_name(encoding: u8) -> &'static str {
-    if encoding == ENCODING_VALUES { "values only" } else { "values with depths" }
+    match encoding {
+        ENCODING_SCORES => "values with depths",
+        ENCODING_VALUES => "values only",
+        _ => "values only, compressed",
+    }
 }
 
 /// Bytes per record of `encoding` (a valid one).
 pub fn record_len(encoding: u8) -> usize {
-    if encoding == ENCODING_VALUES { 1 } else { RECORD }
+    if encoding == ENCODING_SCORES { RECORD } else { 1 }
 }
 /// Payload bytes per checksummed block.
 pub const BLOCK: usize = 1 << 16;
@@ -116,7 +125,7 @@ fn pack_score(s: Option<Score>) -> u16 {
 /// Encodes a summary as a record of `encoding` into `out` (its length);
 /// `None` if the summary has no record (not one the solver makes).
 pub fn encode(s: &Summary, encoding: u8, rule: PassRule, out: &mut [u8]) -> Option<()> {
-    if encoding == ENCODING_VALUES {
+    if encoding != ENCODING_SCORES {
         out[0] = crate::table::values::encode(s, rule)?;
     } else {
         out.copy_from_slice(&encode_scores(s));
@@ -127,7 +136,7 @@ pub fn encode(s: &Summary, encoding: u8, rule: PassRule, out: &mut [u8]) -> Opti
 /// Decodes a record of the file with `header`; `None` if it is not one
 /// [`encode`] can produce for that file.
 pub fn decode(rec: &[u8], header: &Header) -> Option<Summary> {
-    if header.encoding == ENCODING_VALUES {
+    if header.encoding != ENCODING_SCORES {
         crate::table::values::decode(rec[0], header.rule, header.n)
     } else {
         decode_scores(rec, header.n)
@@ -237,12 +246,12 @@ impl Header {
         self.records() as usize * self.record_len()
     }
 
-    /// Number of checksummed payload blocks.
+    /// Number of checksummed payload blocks (encodings 1 and 2).
     pub fn blocks(&self) -> usize {
         self.payload_len().div_ceil(BLOCK)
     }
 
-    /// The whole file's length.
+    /// The whole file's length (encodings 1 and 2).
     pub fn file_len(&self) -> usize {
         self.len() + self.payload_len() + 8 * self.blocks() + 8
     }
@@ -296,7 +305,7 @@ impl Header {
             1 => PassRule::WhenStuck,
             r => return Err(format!("unknown pass rule {r}")),
         };
-        if encoding != ENCODING_SCORES && encoding != ENCODING_VALUES {
+        if !(ENCODING_SCORES..=ENCODING_PACKED).contains(&encoding) {
             return Err(format!("unknown record encoding {encoding}"));
         }
         let fixed = u16_at(16)?;

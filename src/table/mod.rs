@@ -7,6 +7,7 @@
 
 pub mod format;
 pub(crate) mod mmap;
+pub mod packed;
 pub mod values;
 
 use std::fmt;
@@ -22,7 +23,8 @@ use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::solve::{Score, SigKey, Summary, signature};
 use crate::table::format::{
-    BLOCK, ENCODING_SCORES, Header, checksum, decode, free_pieces, sub_index,
+    BLOCK, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, checksum, decode,
+    free_pieces, sub_index,
 };
 use crate::value::Value;
 
@@ -79,13 +81,30 @@ pub struct TableFile {
     header: Header,
     /// Record offset of each sub-table.
     starts: Vec<usize>,
-    /// Byte offset of the payload.
-    payload: usize,
+    /// Where the checksummed blocks are.
+    layout: Layout,
     /// The board index of each sub-table, made when first needed.
     indexes: Vec<OnceLock<SigIndex>>,
     /// One bit per payload block: its checksum has been verified.
     verified: Vec<AtomicU64>,
+    /// A number no other file opened by this process has (for the cache of
+    /// decompressed blocks).
+    id: u64,
 }
+
+/// Where a file's checksummed blocks are (byte offsets in the file).
+#[derive(Debug)]
+enum Layout {
+    /// Encodings 1 and 2: the records from `payload` on, checksummed in
+    /// blocks of [`BLOCK`] bytes, the checksums from `sums` on.
+    Plain { payload: usize, sums: usize },
+    /// Encoding 3 ([`packed`]): `blocks` compressed blocks from `data` on,
+    /// their starts from `starts` on, their checksums from `sums` on.
+    Packed { starts: usize, data: usize, sums: usize, blocks: usize },
+}
+
+/// The source of [`TableFile`] ids.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 impl TableFile {
     /// Maps and validates the file at `path`, expected to hold fixed set
@@ -127,21 +146,50 @@ impl TableFile {
             starts.push(at);
             at += nodes as usize;
         }
-        if map.len() != header.file_len() {
-            return Err(corrupt(format!("{} bytes, expected {}", map.len(), header.file_len())));
+        let (layout, expected) = if header.encoding == ENCODING_PACKED {
+            let blocks = packed::blocks(header.records());
+            let starts = header.len();
+            let data = starts + 8 * (blocks + 1);
+            let data_len = read_u64(&map, data - 8).ok_or_else(|| {
+                corrupt(format!("{} bytes, shorter than its block table", map.len()))
+            })?;
+            let sums = data.saturating_add(data_len as usize);
+            (Layout::Packed { starts, data, sums, blocks }, sums.saturating_add(8 * blocks + 8))
+        } else {
+            let payload = header.len();
+            (Layout::Plain { payload, sums: payload + header.payload_len() }, header.file_len())
+        };
+        if map.len() != expected {
+            return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
         }
-        let sums_at = map.len() - 8;
-        let stored = u64::from_le_bytes(map[sums_at..].try_into().expect("8 bytes"));
-        let blocks_at = header.len() + header.payload_len();
-        let mut whole = map[..header.len()].to_vec();
-        whole.extend_from_slice(&map[blocks_at..sums_at]);
+        let end = map.len() - 8;
+        let stored = read_u64(&map, end).expect("the length is checked");
+        let (checked_to, sums) = match layout {
+            Layout::Plain { sums, .. } => (header.len(), sums),
+            Layout::Packed { data, sums, .. } => (data, sums),
+        };
+        let mut whole = map[..checked_to].to_vec();
+        whole.extend_from_slice(&map[sums..end]);
         if checksum(&whole) != stored {
             return Err(corrupt("header checksum mismatch".into()));
         }
-        let payload = header.len();
+        let blocks = match layout {
+            Layout::Plain { .. } => header.blocks(),
+            Layout::Packed { blocks, .. } => blocks,
+        };
         let indexes = (0..header.nodes.len()).map(|_| OnceLock::new()).collect();
-        let verified = (0..header.blocks().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        Ok(TableFile { path: path.to_path_buf(), map, header, starts, payload, indexes, verified })
+        let verified = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            map,
+            header,
+            starts,
+            layout,
+            indexes,
+            verified,
+            id,
+        })
     }
 
     /// The header.
@@ -154,36 +202,80 @@ impl TableFile {
         self.header.encoding == ENCODING_SCORES
     }
 
-    /// Checks the block holding byte `at` of the payload.
-    fn check_block(&self, at: usize) -> Result<(), TableError> {
-        let b = at / BLOCK;
+    fn corrupt(&self, what: String) -> TableError {
+        TableError::Corrupt { path: self.path.clone(), what }
+    }
+
+    /// The bytes of checksummed block `b` (as stored) and its stored
+    /// checksum.
+    fn block(&self, b: usize) -> Result<(&[u8], u64), TableError> {
+        let (bytes, sums) = match self.layout {
+            Layout::Plain { payload, sums } => {
+                let end = sums.min(payload + (b + 1) * BLOCK);
+                (&self.map[payload + b * BLOCK..end], sums)
+            }
+            Layout::Packed { starts, data, sums, .. } => {
+                let start = read_u64(&self.map, starts + 8 * b).expect("in the block table");
+                let end = read_u64(&self.map, starts + 8 * b + 8).expect("in the block table");
+                let bytes = (start <= end)
+                    .then(|| self.map.get(data + start as usize..data + end as usize))
+                    .flatten()
+                    .filter(|_| data + end as usize <= sums)
+                    .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
+                (bytes, sums)
+            }
+        };
+        Ok((bytes, read_u64(&self.map, sums + 8 * b).expect("in the checksums")))
+    }
+
+    /// Checks the checksum of block `b` (once).
+    fn check_block(&self, b: usize) -> Result<(), TableError> {
         let word = &self.verified[b / 64];
         if word.load(Ordering::Relaxed) >> (b % 64) & 1 == 1 {
             return Ok(());
         }
-        let len = self.header.payload_len();
-        let block = &self.map[self.payload + b * BLOCK..self.payload + len.min((b + 1) * BLOCK)];
-        let sums = self.payload + len;
-        let stored = u64::from_le_bytes(
-            self.map[sums + 8 * b..sums + 8 * b + 8].try_into().expect("8 bytes"),
-        );
-        if checksum(block) != stored {
-            return Err(TableError::Corrupt {
-                path: self.path.clone(),
-                what: format!("block {b} checksum mismatch"),
-            });
+        let (bytes, stored) = self.block(b)?;
+        if checksum(bytes) != stored {
+            return Err(self.corrupt(format!("block {b} checksum mismatch")));
         }
         word.fetch_or(1 << (b % 64), Ordering::Relaxed);
         Ok(())
     }
 
-    /// Verifies every block.
+    /// Verifies every block (and, for compressed blocks, that each
+    /// decompresses to its length).
     ///
     /// # Errors
     /// The first damaged block.
     pub fn verify_all(&self) -> Result<(), TableError> {
-        let len = self.header.payload_len();
-        (0..len.div_ceil(BLOCK)).try_for_each(|b| self.check_block(b * BLOCK))
+        match self.layout {
+            Layout::Plain { .. } => (0..self.header.blocks()).try_for_each(|b| self.check_block(b)),
+            Layout::Packed { blocks, .. } => {
+                let mut out = vec![0u8; packed::NODES];
+                (0..blocks).try_for_each(|b| {
+                    self.check_block(b)?;
+                    let len = self.packed_len(b);
+                    packed::decompress(self.block(b)?.0, &mut out[..len])
+                        .ok_or_else(|| self.corrupt(format!("block {b} does not decompress")))
+                })
+            }
+        }
+    }
+
+    /// The records of an uncompressed values-only file (encoding 2), as
+    /// stored; `None` for other encodings.
+    pub fn raw_values(&self) -> Option<&[u8]> {
+        match self.layout {
+            Layout::Plain { payload, sums } if self.header.encoding == ENCODING_VALUES => {
+                Some(&self.map[payload..sums])
+            }
+            _ => None,
+        }
+    }
+
+    /// The number of records in compressed block `b`.
+    fn packed_len(&self, b: usize) -> usize {
+        (self.header.records() as usize - b * packed::NODES).min(packed::NODES)
     }
 
     /// The summary of node `node` of the sub-table for loose set `loose`.
@@ -196,12 +288,34 @@ impl TableFile {
         if node >= nodes {
             return Err(corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
         }
-        let len = self.header.record_len();
-        let at = (self.starts[sub] + node as usize) * len;
-        self.check_block(at)?;
-        let rec = &self.map[self.payload + at..self.payload + at + len];
-        decode(rec, &self.header)
-            .ok_or_else(|| corrupt(format!("invalid record {node} of sub-table {sub}")))
+        let invalid = || corrupt(format!("invalid record {node} of sub-table {sub}"));
+        let record = self.starts[sub] + node as usize;
+        match self.layout {
+            Layout::Plain { payload, .. } => {
+                let len = self.header.record_len();
+                let at = record * len;
+                self.check_block(at / BLOCK)?;
+                decode(&self.map[payload + at..payload + at + len], &self.header)
+                    .ok_or_else(invalid)
+            }
+            Layout::Packed { .. } => {
+                let b = record / packed::NODES;
+                let fill = |out: &mut [u8]| {
+                    self.check_block(b).is_ok()
+                        && self
+                            .block(b)
+                            .is_ok_and(|(bytes, _)| packed::decompress(bytes, out).is_some())
+                };
+                let code = packed::with_block(self.id, b, self.packed_len(b), fill, |bytes| {
+                    bytes[record % packed::NODES]
+                });
+                let Some(code) = code else {
+                    self.check_block(b)?;
+                    return Err(corrupt(format!("block {b} does not decompress")));
+                };
+                decode(&[code], &self.header).ok_or_else(invalid)
+            }
+        }
     }
 
     /// The board index of sub-table `sub`.
@@ -211,6 +325,11 @@ impl TableFile {
             SigIndex::new(self.header.n, self.header.fixed, loose)
         })
     }
+}
+
+/// The little-endian u64 at `at`, if the bytes are there.
+fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
+    bytes.get(at..at.checked_add(8)?).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
 }
 
 /// The node number of `pos` in its sub-table, given that sub-table's index.
@@ -227,9 +346,9 @@ pub struct Tablebase {
     rule: PassRule,
     /// Per fixed set F, at index F >> 1 (bit 0 is never set).
     files: Vec<FileSlot>,
-    /// The record encoding of the files opened so far: all the same, as
+    /// Whether the files opened so far hold depths: all or none do, as
     /// values-only files would give depth files wrong depths.
-    encoding: Option<u8>,
+    depths: Option<bool>,
 }
 
 /// What a [`Tablebase`] knows of one file.
@@ -247,7 +366,7 @@ impl Tablebase {
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
         let files = (0..1usize << n).map(|_| FileSlot::Unknown).collect();
-        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files, encoding: None }
+        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files, depths: None }
     }
 
     /// The directory holding the files.
@@ -311,35 +430,33 @@ impl Tablebase {
     /// # Errors
     /// Its record encoding differs from the files added before.
     pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
-        let encoding = file.header.encoding;
-        if let Some(e) = self.encoding
-            && e != encoding
-        {
+        let depths = file.has_depths();
+        if self.depths.is_some_and(|d| d != depths) {
             return Err(TableError::Corrupt {
                 path: file.path.clone(),
                 what: format!(
-                    "it holds {} but other tables of {} hold {}",
-                    format::encoding_name(encoding),
+                    "it holds {} but other tables of {} {}",
+                    format::encoding_name(file.header.encoding),
                     self.dir.display(),
-                    format::encoding_name(e)
+                    if depths { "hold values only" } else { "hold depths" }
                 ),
             });
         }
-        self.encoding = Some(encoding);
+        self.depths = Some(depths);
         self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
         Ok(())
     }
 
     /// Whether the opened files hold depths; `None` before any is opened.
     pub fn has_depths(&self) -> Option<bool> {
-        self.encoding.map(|e| e == ENCODING_SCORES)
+        self.depths
     }
 
     /// Whether the files in the directory hold values only: the opened
     /// ones, or else the first one that opens (to name the right
     /// `generate` command when a file is missing).
     pub fn values_only(&mut self) -> bool {
-        if self.encoding.is_none()
+        if self.depths.is_none()
             && let Ok(entries) = std::fs::read_dir(&self.dir)
         {
             for e in entries.flatten() {

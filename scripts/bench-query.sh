@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Benchmarks `chaosclock query` on warm tables: draws K random openings
+# (derangements, 乙 to move) of N slots, answers them all with one
+# `query -` (value, every move's value and a line to the end of the game),
+# BENCH_RUNS times (default 3), and prints the median time per position.
+# The first, untimed pass warms the page cache.
+#
+# Usage: scripts/bench-query.sh DIR N [K]     (K = 2000 by default)
+#   DIR: the tables root given to `generate --tables` (complete N-slot
+#   tables, with depths or values only).
+# Needs bash 5, awk, sort and cargo. CARGO_TARGET_DIR is honoured.
+set -euo pipefail
+here="${BASH_SOURCE[0]%/*}"
+[[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
+cd "$here/.."
+
+if [[ $# -lt 2 ]]; then
+    echo "usage: scripts/bench-query.sh DIR N [K]" >&2
+    exit 2
+fi
+dir="$1" n="$2" k="${3:-2000}" runs="${BENCH_RUNS:-3}"
+for v in "$n" "$k" "$runs"; do
+    if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then
+        echo "error: N, K and BENCH_RUNS must be positive integers, not '$v'" >&2
+        exit 2
+    fi
+done
+
+cargo build --release --quiet
+bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
+input="$(mktemp)"
+trap 'rm -f "$input"' EXIT
+# Derangements by rejection: shuffle 1..N until no piece is on its slot.
+awk -v n="$n" -v k="$k" 'BEGIN {
+    srand(12345)
+    for (done = 0; done < k; ) {
+        for (i = 1; i <= n; i++) p[i] = i
+        for (i = n; i > 1; i--) { j = int(rand() * i) + 1; t = p[i]; p[i] = p[j]; p[j] = t }
+        ok = 1
+        for (i = 1; i <= n; i++) if (p[i] == i) ok = 0
+        if (!ok) continue
+        line = p[1]; for (i = 2; i <= n; i++) line = line "," p[i]
+        print line; done++
+    }
+}' >"$input"
+
+"$bin" query - --tables "$dir" <"$input" >/dev/null
+times=()
+for ((r = 0; r < runs; r++)); do
+    start=$EPOCHREALTIME
+    "$bin" query - --tables "$dir" <"$input" >/dev/null
+    end=$EPOCHREALTIME
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }')")
+done
+median="$(printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')"
+lines="$("$bin" query - --tables "$dir" <"$input" | awk -F'"line":\\[' '{ split($2, a, "]"); c += split(a[1], b, ",") } END { print c / NR }')"
+awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" 'BEGIN {
+    printf "%d %d-slot openings from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, d, m, m / k * 1e6, l
+}'
