@@ -59,7 +59,6 @@ fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
 
 #[test]
 fn values_only_every_4_and_6_slot_state() {
-    let dir = tempfile::tempdir().unwrap();
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         for (n, encoding) in [(4, ENCODING_VALUES), (6, ENCODING_VALUES), (6, ENCODING_PACKED)] {
             let dir = tempfile::tempdir().unwrap();
