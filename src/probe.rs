@@ -178,17 +178,20 @@ pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, Probe
                     "no move that keeps the value leads out of the signature of {cur}"
                 )));
             };
-            let moves = moves(tb, &p)?;
-            let Some(value) = moves.first().map(|m| m.score.value) else {
-                return Err(ProbeError::Inconsistent(format!("{p} goes on but has no move")));
-            };
-            for m in moves.iter().filter(|m| m.score.value == value) {
-                if m.child.outcome().is_some() || signature(&m.child) != sig {
-                    break 'search (p, *m);
+            // Children are looked up one by one, up to the first way out.
+            let value = score(tb, &p)?.value;
+            for &mv in p.legal_moves(tb.rule()).iter() {
+                let child = p.play_unchecked(mv);
+                let moved = Score::from_child(score(tb, &child)?, child.side() == p.side());
+                if moved.value != value {
+                    continue;
                 }
-                if m.child != cur && !from.contains_key(&m.child) {
-                    from.insert(m.child, (p, m.mv));
-                    queue.push_back(m.child);
+                if child.outcome().is_some() || signature(&child) != sig {
+                    break 'search (p, ScoredMove { mv, child, score: moved });
+                }
+                if child != cur && !from.contains_key(&child) {
+                    from.insert(child, (p, mv));
+                    queue.push_back(child);
                 }
             }
             if from.len() > SEARCH_LIMIT {
