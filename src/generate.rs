@@ -56,6 +56,27 @@ pub struct Config {
     /// Record encoding ([`ENCODING_SCORES`], [`ENCODING_VALUES`] or
     /// [`ENCODING_PACKED`]).
     pub encoding: u8,
+    /// Where to trade time for memory.
+    pub limits: Limits,
+}
+
+/// Sizes above which generation saves memory at some cost in time. The
+/// files are the same bytes whatever they are (tested).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Sub-tables with more nodes are solved one at a time (per file),
+    /// each with all threads, so that at most one is in memory.
+    pub big_nodes: u64,
+    /// Sub-tables with more states do not keep every state's start in the
+    /// retrograde analysis (8 bytes a state) but work it out again in each
+    /// phase.
+    pub keep_inits: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { big_nodes: 1 << 20, keep_inits: 1 << 22 }
+    }
 }
 
 /// What a run did.
@@ -323,20 +344,34 @@ fn write_file(
     let mut order: Vec<usize> = (0..subs).collect();
     order.sort_by_key(|&i| (i.count_ones(), i));
     let mut report = FileReport::default();
+    let ctx = Context {
+        n,
+        rule: cfg.rule,
+        fixed,
+        free,
+        tb,
+        indexes: &indexes,
+        file: &file,
+        keep_inits: cfg.limits.keep_inits,
+    };
+    let solve = |i: usize| {
+        let (records, counts) = solve_sub(&ctx, &indexes[i])?;
+        ctx.file.write_sub(i, &records)?;
+        if let Some(b) = bar {
+            b.inc(ctx.file.header.nodes[i]);
+        }
+        Ok::<_, GenerateError>(counts)
+    };
     for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
-        let counts: Vec<[u64; 5]> = group
-            .par_iter()
-            .map(|&i| {
-                let ctx =
-                    Context { n, rule: cfg.rule, fixed, free, tb, indexes: &indexes, file: &file };
-                let (records, counts) = solve_sub(&ctx, &indexes[i])?;
-                file.write_sub(i, &records)?;
-                if let Some(b) = bar {
-                    b.inc(file.header.nodes[i]);
-                }
-                Ok(counts)
-            })
-            .collect::<Result<_, GenerateError>>()?;
+        // Small sub-tables in parallel; big ones (parallel inside) one at
+        // a time, so that at most one big one is in memory.
+        let (big, small): (Vec<usize>, Vec<usize>) =
+            group.iter().partition(|&&i| file.header.nodes[i] > cfg.limits.big_nodes);
+        let mut counts: Vec<[u64; 5]> =
+            small.par_iter().map(|&i| solve(i)).collect::<Result<_, _>>()?;
+        for i in big {
+            counts.push(solve(i)?);
+        }
         for c in counts {
             report.signatures += 1;
             for (total, x) in report.counts.iter_mut().zip(c) {
@@ -447,6 +482,8 @@ struct Context<'a> {
     indexes: &'a [SigIndex],
     /// The file being written: its sub-tables with fewer loose pieces.
     file: &'a Unfinished,
+    /// [`Limits::keep_inits`].
+    keep_inits: usize,
 }
 
 impl Context<'_> {
@@ -502,7 +539,8 @@ fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]),
         .collect::<Result<_, _>>()
         .map_err(GenerateError::Table)?;
     let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, index, b)).collect();
-    let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
+    let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
+    graph.keep_inits = graph.node_of.len() <= ctx.keep_inits;
     // Most sub-tables are small: reuse this thread's working memory. It is
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile.
@@ -565,6 +603,8 @@ struct Dense<'a> {
     /// Per side (node & 1), whether the game is over because the mover is
     /// complete: the same for every node of a sub-table.
     ended: [bool; 2],
+    /// [`Graph::keep_inits`].
+    keep_inits: bool,
 }
 
 impl<'a> Dense<'a> {
@@ -597,7 +637,7 @@ impl<'a> Dense<'a> {
             fixed & mine == mine
         });
         debug_assert!((0..nodes).all(|node| moves[node].terminal.is_some() == ended[node & 1]));
-        Dense { n, rule, index, moves, boards, valid, first, node_of, ended }
+        Dense { n, rule, index, moves, boards, valid, first, node_of, ended, keep_inits: true }
     }
 
     fn position(&self, node: usize, last: Last) -> Position {
@@ -677,6 +717,10 @@ impl<'a> Dense<'a> {
 impl Graph for Dense<'_> {
     fn len(&self) -> usize {
         self.node_of.len()
+    }
+
+    fn keep_inits(&self) -> bool {
+        self.keep_inits
     }
 
     fn init(&self, s: usize) -> Init {

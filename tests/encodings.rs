@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, fixed_sets, generate};
+use chaosclock::generate::{Config, Limits, fixed_sets, generate};
 use chaosclock::{Last, PassRule};
 
 use chaosclock::table::Tablebase;
@@ -49,7 +49,15 @@ fn values_only_records_match_records_with_depths_for_8_slots() {
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let (v, d) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         for (dir, encoding) in [(&v, ENCODING_PACKED), (&d, ENCODING_SCORES)] {
-            let cfg = Config { root: dir.path().to_path_buf(), n: 8, rule, max_live: 8, encoding };
+            let limits = Limits::default();
+            let cfg = Config {
+                root: dir.path().to_path_buf(),
+                n: 8,
+                rule,
+                max_live: 8,
+                encoding,
+                limits,
+            };
             generate(&cfg, None).unwrap();
         }
         assert_eq!(compare(v.path(), d.path(), 8, rule), 2_883_458);

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, generate};
+use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::probe;
 use chaosclock::solve::{Score, terminal_value};
 use chaosclock::solve::{solve_many, solve_with};
@@ -21,7 +21,8 @@ fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
 }
 
 fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Tablebase {
-    let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding };
+    let cfg =
+        Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits: Limits::default() };
     generate(&cfg, None).unwrap();
     let mut tb = Tablebase::new(root, n, rule);
     for f in chaosclock::generate::fixed_sets(n, max_live) {
@@ -136,6 +137,7 @@ fn encodings_are_not_mixed() {
         rule: PassRule::Always,
         max_live: 4,
         encoding: ENCODING_SCORES,
+        limits: Limits::default(),
     };
     let err = generate(&cfg, None).unwrap_err().to_string();
     assert!(err.contains("values only") && err.contains("--values-only"), "{err}");
@@ -160,20 +162,49 @@ fn same_bytes_for_any_thread_count() {
         let dir = tempfile::tempdir().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| make_as(dir.path(), 6, PassRule::Always, 6, encoding));
-        let sub = dir.path().join("n6-always");
-        let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(&sub)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
-            })
-            .collect();
-        all.sort();
-        files.push(all);
+        files.push(files_in(&dir.path().join("n6-always")));
     }
     assert_eq!(files[0], files[1]);
     assert_eq!(files[2], files[3]);
     assert_eq!(files[4], files[5]);
+}
+
+/// The files of a directory, sorted by name, with their bytes.
+fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn memory_limits_do_not_change_the_bytes() {
+    // Every sub-table big (one at a time) and no kept starts, against the
+    // defaults, which keep them all for 8 slots.
+    let tiny = Limits { big_nodes: 0, keep_inits: 0 };
+    for encoding in [ENCODING_SCORES, ENCODING_PACKED] {
+        let mut files = Vec::new();
+        for limits in [Limits::default(), tiny] {
+            let dir = tempfile::tempdir().unwrap();
+            let cfg = Config {
+                root: dir.path().to_path_buf(),
+                n: 8,
+                rule: PassRule::WhenStuck,
+                max_live: 8,
+                encoding,
+                limits,
+            };
+            generate(&cfg, None).unwrap();
+            files.push(files_in(&dir.path().join("n8-when-stuck")));
+        }
+        assert_eq!(files[0].len(), 256);
+        assert!(files[0] == files[1], "encoding {encoding}");
+    }
 }
 
 #[test]

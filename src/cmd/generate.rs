@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use chaosclock::generate::{Config, Report, fixed_sets, generate};
+use chaosclock::generate::{Config, Limits, Report, fixed_sets, generate};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
 use clap::Args;
@@ -138,7 +138,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         );
     }
     let encoding = if args.values_only { ENCODING_PACKED } else { ENCODING_SCORES };
-    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding };
+    let limits = Limits::default();
+    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding, limits };
     let bar = progress_bar();
     let report = pool.install(|| generate(&cfg, Some(&bar)));
     bar.finish_and_clear();

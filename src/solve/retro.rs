@@ -54,6 +54,13 @@ pub trait Graph: Sync {
     /// How state `s` starts.
     fn init(&self, s: usize) -> Init;
 
+    /// Whether the core may keep every state's [`Init`] in an array (8
+    /// bytes a state, computed in parallel once). A graph too big for that
+    /// says no, and [`Graph::init`] is called again in each phase instead.
+    fn keep_inits(&self) -> bool {
+        true
+    }
+
     /// Calls `f` once for every in-signature move that leads to `s`, with
     /// the state it starts from. The edges must be those counted by
     /// [`Init::Open::children`].
@@ -90,11 +97,14 @@ pub struct Workspace {
 pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u16] {
     let n = g.len();
     work.inits.clear();
-    if n < 1 << 14 {
+    if !g.keep_inits() {
+        work.inits.shrink_to_fit();
+    } else if n < 1 << 14 {
         work.inits.extend((0..n).map(|s| g.init(s)));
     } else {
         (0..n).into_par_iter().map(|s| g.init(s)).collect_into_vec(&mut work.inits);
     }
+    let inits = Inits { g, kept: &work.inits };
     let core = &mut work.core;
     refill(&mut core.done, n, UNKNOWN);
     refill(&mut core.pending, n, UNKNOWN);
@@ -106,9 +116,9 @@ pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u16] {
         settled: &mut work.settled,
         ends: &mut work.ends,
     };
-    core.wins_and_losses(g, &work.inits, &mut scratch);
+    core.wins_and_losses(g, &inits, &mut scratch);
     for value in [Value::BothWin, Value::BothLose] {
-        core.cooperative(g, &work.inits, value, &mut scratch);
+        core.cooperative(g, &inits, value, &mut scratch);
     }
     let no_result = Score::terminal(Value::NoResult).pack();
     for d in &mut core.done {
@@ -117,6 +127,20 @@ pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u16] {
         }
     }
     &core.done
+}
+
+/// Every state's [`Init`]: kept in an array, or asked of the graph.
+struct Inits<'a, G> {
+    g: &'a G,
+    /// Empty when not kept.
+    kept: &'a [Init],
+}
+
+impl<G: Graph> Inits<'_, G> {
+    #[inline]
+    fn get(&self, s: usize) -> Init {
+        if self.kept.is_empty() { self.g.init(s) } else { self.kept[s] }
+    }
 }
 
 /// Makes `v` hold `n` copies of `value`, reusing its memory.
@@ -191,13 +215,18 @@ impl Core {
     }
 
     /// Phase 1: forced wins and losses for both sides.
-    fn wins_and_losses(&mut self, g: &impl Graph, inits: &[Init], scratch: &mut Scratch<'_>) {
-        let n = inits.len();
+    fn wins_and_losses<G: Graph>(
+        &mut self,
+        g: &G,
+        inits: &Inits<'_, G>,
+        scratch: &mut Scratch<'_>,
+    ) {
+        let n = g.len();
         refill(scratch.counter, n, CANNOT_LOSE);
         refill(scratch.loss_depth, n, 0);
         let (counter, loss_depth) = (&mut *scratch.counter, &mut *scratch.loss_depth);
-        for (s, init) in inits.iter().enumerate() {
-            match *init {
+        for s in 0..n {
+            match inits.get(s) {
                 Init::Terminal(score) => self.push(s, score),
                 Init::Open { exit, children } => {
                     if let Some(e) = exit.filter(|e| e.value == Value::SelfWin) {
@@ -243,21 +272,21 @@ impl Core {
     /// Phases 2 and 3: among the undecided states, those from which an end
     /// worth `value` (both-win or both-lose) is reachable through undecided
     /// states, by the shortest path.
-    fn cooperative(
+    fn cooperative<G: Graph>(
         &mut self,
-        g: &impl Graph,
-        inits: &[Init],
+        g: &G,
+        inits: &Inits<'_, G>,
         value: Value,
         scratch: &mut Scratch<'_>,
     ) {
         self.buckets.iter_mut().for_each(Vec::clear);
         let (parents, ends) = (&mut *scratch.parents, &mut *scratch.ends);
         ends.clear();
-        for (s, init) in inits.iter().enumerate() {
+        for s in 0..g.len() {
             if self.done[s] == UNKNOWN {
                 self.pending[s] = UNKNOWN;
             }
-            match *init {
+            match inits.get(s) {
                 Init::Terminal(t) if t.value == value => ends.push(s),
                 Init::Open { exit: Some(e), .. } if e.value == value && self.done[s] == UNKNOWN => {
                     self.push(s, e)
