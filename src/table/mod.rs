@@ -217,10 +217,11 @@ impl TableFile {
             Layout::Packed { starts, data, sums, .. } => {
                 let start = read_u64(&self.map, starts + 8 * b).expect("in the block table");
                 let end = read_u64(&self.map, starts + 8 * b + 8).expect("in the block table");
-                let bytes = (start <= end)
-                    .then(|| self.map.get(data + start as usize..data + end as usize))
-                    .flatten()
-                    .filter(|_| data + end as usize <= sums)
+                let at = |x: u64| usize::try_from(x).ok().and_then(|x| data.checked_add(x));
+                let bytes = at(start)
+                    .zip(at(end))
+                    .filter(|&(s, e)| s <= e && e <= sums)
+                    .map(|(s, e)| &self.map[s..e])
                     .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
                 (bytes, sums)
             }
