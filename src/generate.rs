@@ -601,8 +601,9 @@ struct Dense<'a> {
     /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
     valid: Vec<u16>,
     /// Per node, the number of its first state; one more entry at the end
-    /// holds the number of states.
-    first: Vec<u64>,
+    /// holds the number of states (below 2^32: the retrograde core numbers
+    /// states in 32 bits too).
+    first: Vec<u32>,
     /// Per [`ANCHOR`] states, the node of the first one: a state's node is
     /// found by a short walk along `first` from there.
     anchors: Vec<u32>,
@@ -630,12 +631,13 @@ impl<'a> Dense<'a> {
         first.extend((0..nodes).map(|node| {
             let at = total;
             total += u64::from(valid[node / 2].count_ones());
-            at
+            at as u32
         }));
-        first.push(total);
+        assert!(total <= u64::from(u32::MAX), "a sub-table's states fit in 32 bits");
+        first.push(total as u32);
         let mut anchors = Vec::with_capacity(total.div_ceil(ANCHOR) as usize);
         for node in 0..nodes {
-            while (anchors.len() as u64) * ANCHOR < first[node + 1] {
+            while (anchors.len() as u64) * ANCHOR < u64::from(first[node + 1]) {
                 anchors.push(node as u32);
             }
         }
@@ -657,11 +659,11 @@ impl<'a> Dense<'a> {
     #[inline]
     fn locate(&self, s: usize) -> (usize, usize) {
         let mut node = self.anchors[s / ANCHOR as usize] as usize;
-        while self.first[node + 1] <= s as u64 {
+        while self.first[node + 1] as usize <= s {
             node += 1;
         }
         let mut valid = self.valid[node / 2];
-        for _ in 0..s as u64 - self.first[node] {
+        for _ in 0..s - self.first[node] as usize {
             valid &= valid - 1;
         }
         (node, valid.trailing_zeros() as usize)
@@ -683,7 +685,7 @@ impl<'a> Dense<'a> {
     fn state_at(&self, node: usize, l: usize) -> usize {
         let valid = self.valid[node / 2];
         debug_assert!(valid >> l & 1 == 1, "last number {l} of node {node} is consistent");
-        (self.first[node] + u64::from((valid & ((1 << l) - 1)).count_ones())) as usize
+        (self.first[node] + (valid & ((1 << l) - 1)).count_ones()) as usize
     }
 
     /// The state number of `pos` (a state of this sub-table).
