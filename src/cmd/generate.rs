@@ -65,9 +65,9 @@ pub struct GenerateArgs {
     #[command(flatten)]
     pub tables: TablesArgs,
 
-    /// Store only values, 1 byte a node instead of 8 (see the README):
-    /// `query` then finds a line of best play by search and prints no
-    /// depths.
+    /// Store only values, compressed to about 2 bits a node instead of 8
+    /// bytes (see the README): `query` then prints no depths and finds a
+    /// line that keeps the value by search.
     #[arg(long)]
     pub values_only: bool,
 
