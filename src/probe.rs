@@ -49,6 +49,15 @@ pub enum ProbeError {
     Inconsistent(String),
 }
 
+impl ProbeError {
+    /// The file of fixed set `fixed` in `tb` does not exist.
+    pub fn missing(tb: &mut Tablebase, fixed: u16) -> ProbeError {
+        let live = tb.slots() - fixed.count_ones() as u8;
+        let values_only = tb.values_only();
+        ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live, values_only }
+    }
+}
+
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -79,9 +88,7 @@ impl From<TableError> for ProbeError {
 pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
     let fixed = pos.fixed_mask();
     if !tb.load(fixed)? {
-        let live = tb.slots() - fixed.count_ones() as u8;
-        let values_only = tb.values_only();
-        return Err(ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live, values_only });
+        return Err(ProbeError::missing(tb, fixed));
     }
     Ok(tb.score(pos)?.expect("file loaded"))
 }
@@ -172,7 +179,7 @@ pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, Probe
         // Per state reached, the state and move it was reached by.
         let mut from: HashMap<Position, (Position, Move)> = HashMap::new();
         let mut queue = VecDeque::from([cur]);
-        let (mut at, out) = 'search: loop {
+        let (mut at, out, next) = 'search: loop {
             let Some(p) = queue.pop_front() else {
                 return Err(ProbeError::Inconsistent(format!(
                     "no move that keeps the value leads out of the signature of {cur}"
@@ -187,7 +194,7 @@ pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, Probe
                     continue;
                 }
                 if child.outcome().is_some() || signature(&child) != sig {
-                    break 'search (p, ScoredMove { mv, child, score: moved });
+                    break 'search (p, mv, child);
                 }
                 if child != cur && !from.contains_key(&child) {
                     from.insert(child, (p, mv));
@@ -200,14 +207,14 @@ pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, Probe
                 )));
             }
         };
-        let mut path = vec![out.mv];
+        let mut path = vec![out];
         while at != cur {
             let (p, mv) = from[&at];
             path.push(mv);
             at = p;
         }
         line.extend(path.iter().rev());
-        cur = out.child;
+        cur = next;
     }
     Ok(line)
 }

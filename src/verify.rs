@@ -117,14 +117,7 @@ pub fn verify(
     let mut report = VerifyReport::default();
     for &f in &sets {
         if !tb.load(f)? {
-            let live = n - f.count_ones() as u8;
-            let values_only = tb.values_only();
-            return Err(crate::probe::ProbeError::Missing {
-                path: tb.path(f),
-                n,
-                live,
-                values_only,
-            });
+            return Err(crate::probe::ProbeError::missing(tb, f));
         }
         tb.file(f).expect("loaded").verify_all()?;
         report.files += 1;

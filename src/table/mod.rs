@@ -284,12 +284,11 @@ impl TableFile {
     /// # Errors
     /// A damaged block or record.
     pub fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
-        let corrupt = |what: String| TableError::Corrupt { path: self.path.clone(), what };
         let nodes = self.header.nodes[sub];
         if node >= nodes {
-            return Err(corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
+            return Err(self.corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
         }
-        let invalid = || corrupt(format!("invalid record {node} of sub-table {sub}"));
+        let invalid = || self.corrupt(format!("invalid record {node} of sub-table {sub}"));
         let record = self.starts[sub] + node as usize;
         match self.layout {
             Layout::Plain { payload, .. } => {
@@ -312,7 +311,7 @@ impl TableFile {
                 });
                 let Some(code) = code else {
                     self.check_block(b)?;
-                    return Err(corrupt(format!("block {b} does not decompress")));
+                    return Err(self.corrupt(format!("block {b} does not decompress")));
                 };
                 decode(&[code], &self.header).ok_or_else(invalid)
             }
