@@ -20,26 +20,30 @@
 //! files that exist and verify.
 
 use std::fs;
-use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::index::SigIndex;
-use crate::moves::{Move, PassRule};
-use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::moves::PassRule;
+use crate::position::{Last, MAX_SLOTS, Position};
 use crate::side::Side;
-use crate::solve::{
-    Child, Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit, node_key,
-};
+use crate::solve::{Child, Graph, NodeMoves, Score, node_key};
 use crate::table::format::{
-    self, BLOCK, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, checksum, decode,
-    encode, free_pieces, sub_index, sub_loose,
+    self, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, decode, encode, free_pieces,
+    sub_index, sub_loose,
 };
-use crate::table::{TableError, TableFile, Tablebase, node_number, packed};
+use crate::table::{TableError, TableFile, Tablebase, node_number};
+
+mod dense;
+mod pack;
+mod unfinished;
+
+use dense::{Dense, valid_lasts};
+use pack::pack_files;
+use unfinished::Unfinished;
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -181,59 +185,6 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     }
     report.elapsed = start.elapsed();
     Ok(report)
-}
-
-/// Compresses the uncompressed values-only files of `sets` with at least
-/// `min_fixed` fixed pieces (encoding 2 to 3), in parallel: each is
-/// verified, written in full under a temporary name, synced and renamed
-/// over the uncompressed one, so the final name always holds a complete
-/// file. `report.bytes` then counts the compressed size of the files made
-/// in this run (`made`) and of the kept ones compressed now.
-fn pack_files(
-    tb: &mut Tablebase,
-    sets: &[u16],
-    min_fixed: u32,
-    made: &[u16],
-    report: &mut Report,
-) -> Result<(), GenerateError> {
-    let raw: Vec<u16> = sets
-        .iter()
-        .copied()
-        .filter(|&f| f.count_ones() >= min_fixed)
-        .filter(|&f| tb.file(f).is_some_and(|t| t.raw_values().is_some()))
-        .collect();
-    let sizes: Vec<(u64, u64)> =
-        raw.par_iter().map(|&f| pack_file(tb, f)).collect::<Result<_, _>>()?;
-    for (&f, (old, new)) in raw.iter().zip(sizes) {
-        let t =
-            TableFile::open(&tb.path(f), tb.slots(), tb.rule(), f).map_err(GenerateError::Table)?;
-        tb.insert(f, t).map_err(GenerateError::Table)?;
-        report.bytes += new;
-        if made.contains(&f) {
-            report.bytes -= old;
-        }
-    }
-    Ok(())
-}
-
-/// Compresses the uncompressed values-only file of `fixed` in `tb` (see
-/// [`pack_files`]); returns its old and new sizes.
-fn pack_file(tb: &Tablebase, fixed: u16) -> Result<(u64, u64), GenerateError> {
-    let file = tb.file(fixed).expect("a loaded file");
-    let records = file.raw_values().expect("an uncompressed values-only file");
-    file.verify_all().map_err(GenerateError::Table)?;
-    let path = tb.path(fixed);
-    let tmp = path.with_extension("cctb.packed.tmp");
-    let io = |e| GenerateError::io(&tmp, e);
-    let header = Header { encoding: ENCODING_PACKED, ..file.header().clone() };
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, fs::File::create(&tmp).map_err(io)?);
-    let len = packed::write(&header, records, &mut w).map_err(io)?;
-    let out = w.into_inner().map_err(|e| io(e.into_error()))?;
-    out.sync_all().map_err(io)?;
-    drop(out);
-    let old = fs::metadata(&path).map_err(|e| GenerateError::io(&path, e))?.len();
-    fs::rename(&tmp, &path).map_err(|e| GenerateError::io(&path, e))?;
-    Ok((old, len))
 }
 
 /// Removes the temporary files an interrupted run left behind.
@@ -385,92 +336,6 @@ fn write_file(
     Ok(report)
 }
 
-/// A table file being written under its temporary name: the header is in
-/// place, sub-tables are added as they are solved and read back through a
-/// map ([`crate::table::mmap::map_unfinished`] states what that relies on).
-struct Unfinished {
-    tmp: PathBuf,
-    header: Header,
-    file: Mutex<fs::File>,
-    map: memmap2::Mmap,
-    /// Byte offset of the payload.
-    payload: usize,
-    /// Per sub-table, its first record.
-    starts: Vec<u64>,
-}
-
-impl Unfinished {
-    /// Creates the temporary file of `path` at its final length, with the
-    /// header written.
-    fn create(path: &Path, header: Header) -> Result<Unfinished, GenerateError> {
-        let tmp = path.with_extension("cctb.tmp");
-        let io = |e| GenerateError::io(&tmp, e);
-        let mut file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(io)?;
-        file.set_len(header.file_len() as u64).map_err(io)?;
-        let head = header.to_bytes();
-        file.write_all(&head).map_err(io)?;
-        let map = crate::table::mmap::map_unfinished(&file).map_err(io)?;
-        let mut starts = Vec::with_capacity(header.nodes.len());
-        let mut total = 0;
-        for &nodes in &header.nodes {
-            starts.push(total);
-            total += nodes;
-        }
-        Ok(Unfinished { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
-    }
-
-    /// The byte offset of record `node` of sub-table `sub`.
-    fn offset(&self, sub: usize, node: u64) -> usize {
-        self.payload + (self.starts[sub] + node) as usize * self.header.record_len()
-    }
-
-    /// Writes the records of sub-table `sub` (written once, before any
-    /// reader looks at them).
-    fn write_sub(&self, sub: usize, records: &[u8]) -> Result<(), GenerateError> {
-        let len = self.header.nodes[sub] as usize * self.header.record_len();
-        assert_eq!(records.len(), len, "sub-table {sub} is complete");
-        let io = |e| GenerateError::io(&self.tmp, e);
-        let mut file = self.file.lock().expect("no writer panicked");
-        file.seek(SeekFrom::Start(self.offset(sub, 0) as u64)).map_err(io)?;
-        file.write_all(records).map_err(io)
-    }
-
-    /// Record `node` of the written sub-table `sub`.
-    fn record(&self, sub: usize, node: u64) -> &[u8] {
-        debug_assert!(node < self.header.nodes[sub]);
-        let at = self.offset(sub, node);
-        &self.map[at..at + self.header.record_len()]
-    }
-
-    /// Adds the block checksums and the final checksum, syncs the file and
-    /// renames it to `path`; returns its size.
-    fn finish(self, path: &Path) -> Result<u64, GenerateError> {
-        let io = |e| GenerateError::io(&self.tmp, e);
-        let end = self.payload + self.header.payload_len();
-        let mut sums = Vec::with_capacity(8 * self.header.blocks());
-        for block in self.map[self.payload..end].chunks(BLOCK) {
-            sums.extend_from_slice(&checksum(block).to_le_bytes());
-        }
-        let mut whole = self.header.to_bytes();
-        whole.extend_from_slice(&sums);
-        sums.extend_from_slice(&checksum(&whole).to_le_bytes());
-        drop(self.map);
-        let mut file = self.file.into_inner().expect("no writer panicked");
-        file.seek(SeekFrom::Start(end as u64)).map_err(io)?;
-        file.write_all(&sums).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        drop(file);
-        fs::rename(&self.tmp, path).map_err(|e| GenerateError::io(path, e))?;
-        Ok(self.header.file_len() as u64)
-    }
-}
-
 /// What solving a sub-table reads.
 struct Context<'a> {
     n: u8,
@@ -565,215 +430,4 @@ fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]),
         WORKSPACE.set(work);
     }
     Ok((records, counts))
-}
-
-/// Bit l set for each consistent `last` number l of a board (0 none, 1
-/// pass, 2 + j the j-th loose piece, which must have come from an empty
-/// origin slot).
-fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16 {
-    let mut valid = 0b11;
-    for (j, &p) in index.items().iter().enumerate() {
-        let slot = board.iter().position(|&x| x == p).expect("loose piece on board") as u8 + 1;
-        if p != n && board[walk_origin(n, slot, p) as usize - 1] == 0 {
-            valid |= 1 << (2 + j);
-        }
-    }
-    valid
-}
-
-/// States per entry of [`Dense::anchors`]: a node has 2 to 14 states (4
-/// on average for 12 slots), so a state's node is a few steps from its
-/// anchor's, and the index costs 1/4 of a byte a state instead of 4.
-const ANCHOR: u64 = 16;
-
-/// One sub-table with all its states, as a [`Graph`].
-///
-/// States are numbered node by node (node = board rank × 2 + side), and
-/// within a node by `last` number (0 none, 1 pass, 2 + j the j-th loose
-/// piece), counting only the consistent ones: no holes.
-struct Dense<'a> {
-    n: u8,
-    rule: PassRule,
-    index: &'a SigIndex,
-    moves: Vec<NodeMoves>,
-    /// Per board rank, the board.
-    boards: Vec<[u8; MAX_SLOTS as usize]>,
-    /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
-    valid: Vec<u16>,
-    /// Per node, the number of its first state; one more entry at the end
-    /// holds the number of states (below 2^32: the retrograde core numbers
-    /// states in 32 bits too).
-    first: Vec<u32>,
-    /// Per [`ANCHOR`] states, the node of the first one: a state's node is
-    /// found by a short walk along `first` from there.
-    anchors: Vec<u32>,
-    /// Per side (node & 1), whether the game is over because the mover is
-    /// complete: the same for every node of a sub-table.
-    ended: [bool; 2],
-    /// [`Graph::keep_inits`].
-    keep_inits: bool,
-}
-
-impl<'a> Dense<'a> {
-    fn new(
-        n: u8,
-        rule: PassRule,
-        fixed: u16,
-        index: &'a SigIndex,
-        moves: Vec<NodeMoves>,
-        boards: Vec<[u8; MAX_SLOTS as usize]>,
-        valid: Vec<u16>,
-    ) -> Self {
-        let nodes = moves.len();
-        assert!(nodes <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
-        let mut first = Vec::with_capacity(nodes + 1);
-        let mut total = 0u64;
-        first.extend((0..nodes).map(|node| {
-            let at = total;
-            total += u64::from(valid[node / 2].count_ones());
-            at as u32
-        }));
-        assert!(total <= u64::from(u32::MAX), "a sub-table's states fit in 32 bits");
-        first.push(total as u32);
-        let mut anchors = Vec::with_capacity(total.div_ceil(ANCHOR) as usize);
-        for node in 0..nodes {
-            while (anchors.len() as u64) * ANCHOR < u64::from(first[node + 1]) {
-                anchors.push(node as u32);
-            }
-        }
-        let ended = [Side::Jia, Side::Yi].map(|side| {
-            let mine = side.pieces_mask(n);
-            fixed & mine == mine
-        });
-        debug_assert!((0..nodes).all(|node| moves[node].terminal.is_some() == ended[node & 1]));
-        Dense { n, rule, index, moves, boards, valid, first, anchors, ended, keep_inits: true }
-    }
-
-    fn position(&self, node: usize, last: Last) -> Position {
-        let board = self.boards[node / 2];
-        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position { n: self.n, board, side, last }
-    }
-
-    /// The node of state `s` and its `last` number.
-    #[inline]
-    fn locate(&self, s: usize) -> (usize, usize) {
-        let mut node = self.anchors[s / ANCHOR as usize] as usize;
-        while self.first[node + 1] as usize <= s {
-            node += 1;
-        }
-        let mut valid = self.valid[node / 2];
-        for _ in 0..s - self.first[node] as usize {
-            valid &= valid - 1;
-        }
-        (node, valid.trailing_zeros() as usize)
-    }
-
-    /// The `last` of `last` number `l`.
-    #[inline]
-    fn last_of(&self, l: usize) -> Last {
-        match l {
-            0 => Last::None,
-            1 => Last::Pass,
-            _ => Last::Piece(self.index.items()[l - 2]),
-        }
-    }
-
-    /// The state of `node` with `last` number `l` (which must be
-    /// consistent).
-    #[inline]
-    fn state_at(&self, node: usize, l: usize) -> usize {
-        let valid = self.valid[node / 2];
-        debug_assert!(valid >> l & 1 == 1, "last number {l} of node {node} is consistent");
-        (self.first[node] + (valid & ((1 << l) - 1)).count_ones()) as usize
-    }
-
-    /// The state number of `pos` (a state of this sub-table).
-    fn state(&self, pos: &Position) -> usize {
-        let node = node_number(self.index, pos) as usize;
-        let l = match pos.last() {
-            Last::None => 0,
-            Last::Pass => 1,
-            Last::Piece(p) => 2 + self.index.items().iter().position(|&x| x == p).expect("loose"),
-            Last::DoublePass => unreachable!("never stored"),
-        };
-        self.state_at(node, l)
-    }
-
-    /// The summary of `node` once every state is scored.
-    fn summary(&self, node: usize, scores: &[u16]) -> Summary {
-        let m = &self.moves[node];
-        if let Some(t) = m.terminal {
-            return Summary::ended(t);
-        }
-        let score = |pos: &Position| {
-            Score::from_child(Score::unpack(scores[self.state(pos)]).expect("solved"), false)
-        };
-        let pos = self.position(node, Last::None);
-        let mut summary = m.exits;
-        let mut inside = m.inside;
-        while inside != 0 {
-            let p = inside.trailing_zeros() as u8;
-            inside &= inside - 1;
-            summary.offer(score(&pos.play_unchecked(Move::Walk(p))), p);
-        }
-        // Under when-stuck the pass counts only where nothing else can be
-        // played ([`Summary::score`]); its child is a state either way: the
-        // same board with the other side to move (`last` number 1).
-        let passed = Score::unpack(scores[self.state_at(node ^ 1, 1)]).expect("solved");
-        summary.pass = Some(Score::from_child(passed, false));
-        summary
-    }
-}
-
-impl Graph for Dense<'_> {
-    fn len(&self) -> usize {
-        *self.first.last().expect("one more entry than nodes") as usize
-    }
-
-    fn keep_inits(&self) -> bool {
-        self.keep_inits
-    }
-
-    fn init(&self, s: usize) -> Init {
-        let (node, l) = self.locate(s);
-        self.moves[node].init(self.last_of(l), self.rule)
-    }
-
-    fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
-        let (node, l) = self.locate(s);
-        let last = self.last_of(l);
-        // After a pass the parent node is the same board with the other
-        // side to move: no need to rank it.
-        let (pnode, excluded) = if last == Last::Pass {
-            (node ^ 1, last_bit(Last::Pass))
-        } else {
-            let Some((parent, excluded)) = inside_parent(&self.position(node, last)) else {
-                return;
-            };
-            (node_number(self.index, &parent) as usize, excluded)
-        };
-        if self.ended[pnode & 1] {
-            return;
-        }
-        let mut valid = self.valid[pnode / 2];
-        let mut ps = self.first[pnode] as usize;
-        while valid != 0 {
-            let pl = valid.trailing_zeros() as usize;
-            valid &= valid - 1;
-            let plast = self.last_of(pl);
-            let banned = last_bit(plast) & excluded != 0;
-            // Only a pass under when-stuck needs the parent's moves (which
-            // cost a cache miss to read).
-            let may = || {
-                last != Last::Pass
-                    || self.rule == PassRule::Always
-                    || self.moves[pnode].may_pass(plast, self.rule)
-            };
-            if !banned && may() {
-                f(ps);
-            }
-            ps += 1;
-        }
-    }
 }

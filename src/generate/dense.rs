@@ -1,0 +1,220 @@
+//! One sub-table with all its states, numbered densely, as a retrograde
+//! [`Graph`].
+
+use crate::index::SigIndex;
+use crate::moves::{Move, PassRule};
+use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::side::Side;
+use crate::solve::{Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit};
+use crate::table::node_number;
+
+/// Bit l set for each consistent `last` number l of a board (0 none, 1
+/// pass, 2 + j the j-th loose piece, which must have come from an empty
+/// origin slot).
+pub(super) fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16 {
+    let mut valid = 0b11;
+    for (j, &p) in index.items().iter().enumerate() {
+        let slot = board.iter().position(|&x| x == p).expect("loose piece on board") as u8 + 1;
+        if p != n && board[walk_origin(n, slot, p) as usize - 1] == 0 {
+            valid |= 1 << (2 + j);
+        }
+    }
+    valid
+}
+
+/// States per entry of [`Dense::anchors`]: a node has 2 to 14 states (4
+/// on average for 12 slots), so a state's node is a few steps from its
+/// anchor's, and the index costs 1/4 of a byte a state instead of 4.
+const ANCHOR: u64 = 16;
+
+/// One sub-table with all its states, as a [`Graph`].
+///
+/// States are numbered node by node (node = board rank × 2 + side), and
+/// within a node by `last` number (0 none, 1 pass, 2 + j the j-th loose
+/// piece), counting only the consistent ones: no holes.
+pub(super) struct Dense<'a> {
+    n: u8,
+    rule: PassRule,
+    index: &'a SigIndex,
+    moves: Vec<NodeMoves>,
+    /// Per board rank, the board.
+    boards: Vec<[u8; MAX_SLOTS as usize]>,
+    /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
+    valid: Vec<u16>,
+    /// Per node, the number of its first state; one more entry at the end
+    /// holds the number of states (below 2^32: the retrograde core numbers
+    /// states in 32 bits too).
+    first: Vec<u32>,
+    /// Per [`ANCHOR`] states, the node of the first one: a state's node is
+    /// found by a short walk along `first` from there.
+    anchors: Vec<u32>,
+    /// Per side (node & 1), whether the game is over because the mover is
+    /// complete: the same for every node of a sub-table.
+    ended: [bool; 2],
+    /// [`Graph::keep_inits`].
+    pub(super) keep_inits: bool,
+}
+
+impl<'a> Dense<'a> {
+    pub(super) fn new(
+        n: u8,
+        rule: PassRule,
+        fixed: u16,
+        index: &'a SigIndex,
+        moves: Vec<NodeMoves>,
+        boards: Vec<[u8; MAX_SLOTS as usize]>,
+        valid: Vec<u16>,
+    ) -> Self {
+        let nodes = moves.len();
+        assert!(nodes <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
+        let mut first = Vec::with_capacity(nodes + 1);
+        let mut total = 0u64;
+        first.extend((0..nodes).map(|node| {
+            let at = total;
+            total += u64::from(valid[node / 2].count_ones());
+            at as u32
+        }));
+        assert!(total <= u64::from(u32::MAX), "a sub-table's states fit in 32 bits");
+        first.push(total as u32);
+        let mut anchors = Vec::with_capacity(total.div_ceil(ANCHOR) as usize);
+        for node in 0..nodes {
+            while (anchors.len() as u64) * ANCHOR < u64::from(first[node + 1]) {
+                anchors.push(node as u32);
+            }
+        }
+        let ended = [Side::Jia, Side::Yi].map(|side| {
+            let mine = side.pieces_mask(n);
+            fixed & mine == mine
+        });
+        debug_assert!((0..nodes).all(|node| moves[node].terminal.is_some() == ended[node & 1]));
+        Dense { n, rule, index, moves, boards, valid, first, anchors, ended, keep_inits: true }
+    }
+
+    fn position(&self, node: usize, last: Last) -> Position {
+        let board = self.boards[node / 2];
+        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
+        Position { n: self.n, board, side, last }
+    }
+
+    /// The node of state `s` and its `last` number.
+    #[inline]
+    fn locate(&self, s: usize) -> (usize, usize) {
+        let mut node = self.anchors[s / ANCHOR as usize] as usize;
+        while self.first[node + 1] as usize <= s {
+            node += 1;
+        }
+        let mut valid = self.valid[node / 2];
+        for _ in 0..s - self.first[node] as usize {
+            valid &= valid - 1;
+        }
+        (node, valid.trailing_zeros() as usize)
+    }
+
+    /// The `last` of `last` number `l`.
+    #[inline]
+    fn last_of(&self, l: usize) -> Last {
+        match l {
+            0 => Last::None,
+            1 => Last::Pass,
+            _ => Last::Piece(self.index.items()[l - 2]),
+        }
+    }
+
+    /// The state of `node` with `last` number `l` (which must be
+    /// consistent).
+    #[inline]
+    fn state_at(&self, node: usize, l: usize) -> usize {
+        let valid = self.valid[node / 2];
+        debug_assert!(valid >> l & 1 == 1, "last number {l} of node {node} is consistent");
+        (self.first[node] + (valid & ((1 << l) - 1)).count_ones()) as usize
+    }
+
+    /// The state number of `pos` (a state of this sub-table).
+    fn state(&self, pos: &Position) -> usize {
+        let node = node_number(self.index, pos) as usize;
+        let l = match pos.last() {
+            Last::None => 0,
+            Last::Pass => 1,
+            Last::Piece(p) => 2 + self.index.items().iter().position(|&x| x == p).expect("loose"),
+            Last::DoublePass => unreachable!("never stored"),
+        };
+        self.state_at(node, l)
+    }
+
+    /// The summary of `node` once every state is scored.
+    pub(super) fn summary(&self, node: usize, scores: &[u16]) -> Summary {
+        let m = &self.moves[node];
+        if let Some(t) = m.terminal {
+            return Summary::ended(t);
+        }
+        let score = |pos: &Position| {
+            Score::from_child(Score::unpack(scores[self.state(pos)]).expect("solved"), false)
+        };
+        let pos = self.position(node, Last::None);
+        let mut summary = m.exits;
+        let mut inside = m.inside;
+        while inside != 0 {
+            let p = inside.trailing_zeros() as u8;
+            inside &= inside - 1;
+            summary.offer(score(&pos.play_unchecked(Move::Walk(p))), p);
+        }
+        // Under when-stuck the pass counts only where nothing else can be
+        // played ([`Summary::score`]); its child is a state either way: the
+        // same board with the other side to move (`last` number 1).
+        let passed = Score::unpack(scores[self.state_at(node ^ 1, 1)]).expect("solved");
+        summary.pass = Some(Score::from_child(passed, false));
+        summary
+    }
+}
+
+impl Graph for Dense<'_> {
+    fn len(&self) -> usize {
+        *self.first.last().expect("one more entry than nodes") as usize
+    }
+
+    fn keep_inits(&self) -> bool {
+        self.keep_inits
+    }
+
+    fn init(&self, s: usize) -> Init {
+        let (node, l) = self.locate(s);
+        self.moves[node].init(self.last_of(l), self.rule)
+    }
+
+    fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
+        let (node, l) = self.locate(s);
+        let last = self.last_of(l);
+        // After a pass the parent node is the same board with the other
+        // side to move: no need to rank it.
+        let (pnode, excluded) = if last == Last::Pass {
+            (node ^ 1, last_bit(Last::Pass))
+        } else {
+            let Some((parent, excluded)) = inside_parent(&self.position(node, last)) else {
+                return;
+            };
+            (node_number(self.index, &parent) as usize, excluded)
+        };
+        if self.ended[pnode & 1] {
+            return;
+        }
+        let mut valid = self.valid[pnode / 2];
+        let mut ps = self.first[pnode] as usize;
+        while valid != 0 {
+            let pl = valid.trailing_zeros() as usize;
+            valid &= valid - 1;
+            let plast = self.last_of(pl);
+            let banned = last_bit(plast) & excluded != 0;
+            // Only a pass under when-stuck needs the parent's moves (which
+            // cost a cache miss to read).
+            let may = || {
+                last != Last::Pass
+                    || self.rule == PassRule::Always
+                    || self.moves[pnode].may_pass(plast, self.rule)
+            };
+            if !banned && may() {
+                f(ps);
+            }
+            ps += 1;
+        }
+    }
+}
