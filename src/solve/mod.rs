@@ -4,6 +4,7 @@
 //! solved signature keeps one [`Summary`] per node, from which the score of
 //! each of its states is read.
 
+mod attract;
 mod expand;
 mod node;
 mod reach;
@@ -24,6 +25,7 @@ use crate::position::{Last, Position};
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
+pub use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
 pub use self::expand::{Child, expand, mover_complete};
 pub use self::node::{
     NodeMoves, inside_parent, inside_parent_key, inside_walk_key, key_slot_of, last_bit,
