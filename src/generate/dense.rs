@@ -1,11 +1,12 @@
 //! One sub-table with all its states, numbered densely, as a retrograde
 //! [`Graph`].
 
+use crate::generate::node::{Boards, Moves};
 use crate::index::SigIndex;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
 use crate::side::Side;
-use crate::solve::{Graph, Init, NodeMoves, Score, Summary, inside_parent, last_bit};
+use crate::solve::{Graph, Init, Score, Summary, inside_parent, last_bit};
 use crate::table::node_number;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
@@ -32,13 +33,13 @@ const ANCHOR: u64 = 16;
 /// States are numbered node by node (node = board rank × 2 + side), and
 /// within a node by `last` number (0 none, 1 pass, 2 + j the j-th loose
 /// piece), counting only the consistent ones: no holes.
-pub(super) struct Dense<'a> {
+pub(super) struct Dense<'a, M> {
     n: u8,
     rule: PassRule,
     index: &'a SigIndex,
-    moves: Vec<NodeMoves>,
+    moves: Vec<M>,
     /// Per board rank, the board.
-    boards: Vec<[u8; MAX_SLOTS as usize]>,
+    boards: Boards,
     /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
     valid: Vec<u16>,
     /// Per node, the number of its first state; one more entry at the end
@@ -55,14 +56,14 @@ pub(super) struct Dense<'a> {
     pub(super) keep_inits: bool,
 }
 
-impl<'a> Dense<'a> {
+impl<'a, M: Moves> Dense<'a, M> {
     pub(super) fn new(
         n: u8,
         rule: PassRule,
         fixed: u16,
         index: &'a SigIndex,
-        moves: Vec<NodeMoves>,
-        boards: Vec<[u8; MAX_SLOTS as usize]>,
+        moves: Vec<M>,
+        boards: Boards,
         valid: Vec<u16>,
     ) -> Self {
         let nodes = moves.len();
@@ -86,12 +87,14 @@ impl<'a> Dense<'a> {
             let mine = side.pieces_mask(n);
             fixed & mine == mine
         });
-        debug_assert!((0..nodes).all(|node| moves[node].terminal.is_some() == ended[node & 1]));
+        debug_assert!(
+            (0..nodes).all(|node| moves[node].get().terminal.is_some() == ended[node & 1])
+        );
         Dense { n, rule, index, moves, boards, valid, first, anchors, ended, keep_inits: true }
     }
 
     fn position(&self, node: usize, last: Last) -> Position {
-        let board = self.boards[node / 2];
+        let board = self.boards.get(node / 2);
         let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
         Position { n: self.n, board, side, last }
     }
@@ -141,33 +144,31 @@ impl<'a> Dense<'a> {
         self.state_at(node, l)
     }
 
-    /// The summary of `node` once every state is scored.
-    pub(super) fn summary(&self, node: usize, scores: &[u16]) -> Summary {
-        let m = &self.moves[node];
+    /// The summary of `node` once every state is scored (`score`, by state
+    /// number).
+    pub(super) fn summary(&self, node: usize, score: impl Fn(usize) -> Score) -> Summary {
+        let m = self.moves[node].get();
         if let Some(t) = m.terminal {
             return Summary::ended(t);
         }
-        let score = |pos: &Position| {
-            Score::from_child(Score::unpack(scores[self.state(pos)]).expect("solved"), false)
-        };
+        let child = |pos: &Position| Score::from_child(score(self.state(pos)), false);
         let pos = self.position(node, Last::None);
         let mut summary = m.exits;
         let mut inside = m.inside;
         while inside != 0 {
             let p = inside.trailing_zeros() as u8;
             inside &= inside - 1;
-            summary.offer(score(&pos.play_unchecked(Move::Walk(p))), p);
+            summary.offer(child(&pos.play_unchecked(Move::Walk(p))), p);
         }
         // Under when-stuck the pass counts only where nothing else can be
         // played ([`Summary::score`]); its child is a state either way: the
         // same board with the other side to move (`last` number 1).
-        let passed = Score::unpack(scores[self.state_at(node ^ 1, 1)]).expect("solved");
-        summary.pass = Some(Score::from_child(passed, false));
+        summary.pass = Some(Score::from_child(score(self.state_at(node ^ 1, 1)), false));
         summary
     }
 }
 
-impl Graph for Dense<'_> {
+impl<M: Moves> Graph for Dense<'_, M> {
     fn len(&self) -> usize {
         *self.first.last().expect("one more entry than nodes") as usize
     }
@@ -178,7 +179,7 @@ impl Graph for Dense<'_> {
 
     fn init(&self, s: usize) -> Init {
         let (node, l) = self.locate(s);
-        self.moves[node].init(self.last_of(l), self.rule)
+        self.moves[node].get().init(self.last_of(l), self.rule)
     }
 
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
@@ -209,7 +210,7 @@ impl Graph for Dense<'_> {
             let may = || {
                 last != Last::Pass
                     || self.rule == PassRule::Always
-                    || self.moves[pnode].may_pass(plast, self.rule)
+                    || self.moves[pnode].get().may_pass(plast, self.rule)
             };
             if !banned && may() {
                 f(ps);

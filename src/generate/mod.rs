@@ -28,20 +28,23 @@ use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::position::{Last, MAX_SLOTS, Position};
+use crate::position::{Last, Position};
 use crate::side::Side;
-use crate::solve::{Child, Graph, NodeMoves, Score, node_key};
+use crate::solve::{Child, Graph, NodeMoves, Score, ValueWorkspace, node_key};
 use crate::table::format::{
     self, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, decode, encode, free_pieces,
     sub_index, sub_loose,
 };
 use crate::table::{TableError, TableFile, Tablebase, node_number};
+use crate::value::Value;
 
 mod dense;
+mod node;
 mod pack;
 mod unfinished;
 
 use dense::{Dense, valid_lasts};
+use node::{Boards, Moves, ValueMoves};
 use pack::pack_files;
 use unfinished::Unfinished;
 
@@ -372,21 +375,35 @@ const KEEP_WORKSPACE: usize = 1 << 16;
 
 std::thread_local! {
     static WORKSPACE: std::cell::Cell<crate::solve::Workspace> = std::cell::Cell::default();
+    static VALUE_WORKSPACE: std::cell::Cell<ValueWorkspace> = std::cell::Cell::default();
 }
 
 /// Solves the sub-table of board index `index`: its records and the count
-/// of its states by value.
+/// of its states by value. Tables with depths keep each node's moves with
+/// their depths and use the retrograde core with depths; tables of values
+/// only keep 6 bytes a node and use the values-only core.
 fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
+    if ctx.file.header.encoding == ENCODING_SCORES {
+        solve_sub_as::<NodeMoves>(ctx, index)
+    } else {
+        solve_sub_as::<ValueMoves>(ctx, index)
+    }
+}
+
+/// [`solve_sub`] keeping the moves of each node as `M`.
+fn solve_sub_as<M: Moves>(
+    ctx: &Context<'_>,
+    index: &SigIndex,
+) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
     let loose = index.loose();
     let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
     let nodes = 2 * index.boards() as usize;
-    let boards: Vec<[u8; MAX_SLOTS as usize]> =
-        (0..index.boards()).into_par_iter().map(|r| index.unrank(r)).collect();
+    let boards = Boards::new(index);
     let node_at = |node: usize| {
         let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position { n: ctx.n, board: boards[node / 2], side, last: Last::None }
+        Position { n: ctx.n, board: boards.get(node / 2), side, last: Last::None }
     };
-    let moves: Vec<NodeMoves> = (0..nodes)
+    let moves: Vec<M> = (0..nodes)
         .into_par_iter()
         .map(|node| {
             let pos = node_at(node);
@@ -399,35 +416,53 @@ fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]),
                     }
                 }
             });
-            err.map_or(Ok(m), Err)
+            err.map_or(Ok(M::keep(&m)), Err)
         })
         .collect::<Result<_, _>>()
         .map_err(GenerateError::Table)?;
-    let valid: Vec<u16> = boards.par_iter().map(|b| valid_lasts(ctx.n, index, b)).collect();
+    let valid: Vec<u16> = (0..boards.len())
+        .into_par_iter()
+        .map(|r| valid_lasts(ctx.n, index, &boards.get(r)))
+        .collect();
     let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     graph.keep_inits = graph.len() <= ctx.keep_inits;
-    // Most sub-tables are small: reuse this thread's working memory. It is
-    // taken out, not borrowed, as nested parallel loops may run another
-    // sub-table on this thread meanwhile.
-    let mut work = WORKSPACE.take();
-    let scores = crate::solve::retro_solve_in(&graph, &mut work);
-    let mut counts = [0u64; 5];
-    for &packed in scores {
-        counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
-    }
     let header = &ctx.file.header;
     let len = header.record_len();
     let mut records = vec![0u8; nodes * len];
-    records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
-        let s = graph.summary(node, scores);
-        encode(&s, header.encoding, ctx.rule, out).ok_or_else(|| {
-            GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
+    let encode_all = |records: &mut [u8], score: &(dyn Fn(usize) -> Score + Sync)| {
+        records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
+            let s = graph.summary(node, score);
+            encode(&s, header.encoding, ctx.rule, out).ok_or_else(|| {
+                GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
+            })
         })
-    })?;
-    // Keep only small workspaces: a large one would stay allocated for
-    // the rest of the run.
-    if nodes <= KEEP_WORKSPACE {
-        WORKSPACE.set(work);
+    };
+    let mut counts = [0u64; 5];
+    // Most sub-tables are small: reuse this thread's working memory. It is
+    // taken out, not borrowed, as nested parallel loops may run another
+    // sub-table on this thread meanwhile. Only small workspaces are kept:
+    // a large one would stay allocated for the rest of the run.
+    if header.encoding == ENCODING_SCORES {
+        let mut work = WORKSPACE.take();
+        let scores = crate::solve::retro_solve_in(&graph, &mut work);
+        for &packed in scores {
+            counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
+        }
+        encode_all(&mut records, &|s| Score::unpack(scores[s]).expect("solved"))?;
+        if nodes <= KEEP_WORKSPACE {
+            WORKSPACE.set(work);
+        }
+    } else {
+        let mut work = VALUE_WORKSPACE.take();
+        let values = crate::solve::solve_values_in(&graph, &mut work);
+        for &code in values {
+            counts[usize::from(code)] += 1;
+        }
+        let score = |s: usize| Score::terminal(Value::from_code(values[s]).expect("a value"));
+        encode_all(&mut records, &score)?;
+        if nodes <= KEEP_WORKSPACE {
+            VALUE_WORKSPACE.set(work);
+        }
     }
     Ok((records, counts))
 }

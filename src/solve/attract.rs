@@ -11,30 +11,34 @@
 //! [`crate::solve::retro`] on random graphs, and the tables of both kinds
 //! are compared node by node (tests/encodings.rs).
 //!
-//! A state's byte ([`Cell`]) is its counter while undecided and its value
-//! once decided, so that the core needs 1 byte a state plus the stack.
+//! A state's byte ([`Cell`]) holds what the phase after needs: its
+//! counter or its best exit while undecided, its value once decided. So the
+//! core needs 1 byte a state plus the stack, and asks the graph for each
+//! state's start only once.
 
 use crate::solve::retro::{Graph, Init};
 use crate::value::Value;
 
-/// One state: `0..=COUNTER_MAX` undecided with that many in-signature
-/// children not yet known to be wins for their mover, [`CANNOT_LOSE`]
-/// undecided with a move that is not a loss, [`DECIDED`]` + code` decided
-/// with value `code` but its parents not yet told, [`VISITED`]` + code`
-/// decided and its parents told (or being told: it is on the stack).
+/// One state:
+/// - `0..=COUNTER_MAX`: undecided, its best exit none or a loss, with that
+///   many in-signature children not yet known to be wins for their mover;
+/// - [`OPEN`]` + code`: undecided, its best exit worth `code` (no-result,
+///   both-lose or both-win), so never lost;
+/// - [`DECIDED`]` + code`: decided with value `code`, parents not yet told;
+/// - [`VISITED`]` + code`: decided, parents told (or on the stack);
+/// - [`ENDED`]` + code`: the game is over with `code`, not a win or loss
+///   (its parents are told in the phase of its value).
 type Cell = u8;
 
 /// The largest counter (a node has at most 12 walks, plus the pass).
 const COUNTER_MAX: Cell = 13;
 
-/// Undecided, and never lost.
-const CANNOT_LOSE: Cell = 14;
-
-/// The first decided cell: `DECIDED + code`.
-const DECIDED: Cell = 16;
-
-/// The first decided and visited cell: `VISITED + code`.
-const VISITED: Cell = 24;
+/// See [`Cell`]; every group starts at a multiple of 8, so that a decided
+/// cell's value code is `cell % 8`.
+const OPEN: Cell = 16;
+const DECIDED: Cell = 24;
+const VISITED: Cell = 32;
+const ENDED: Cell = 40;
 
 /// The working memory of [`solve_in`], kept between calls.
 #[derive(Debug, Default)]
@@ -51,9 +55,8 @@ pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u8] {
     assert!(n <= u32::MAX as usize, "states are numbered in 32 bits");
     let Workspace { cells, stack, parents } = work;
     cells.clear();
-    cells.resize(n, CANNOT_LOSE);
+    cells.resize(n, 0);
     stack.clear();
-    debug_assert!(DECIDED % 8 == 0 && VISITED % 8 == 0 && VISITED >= DECIDED + 5);
     let mut core = Core { cells, stack, parents };
     core.wins_and_losses(g);
     core.cooperative(g, Value::BothWin);
@@ -80,28 +83,30 @@ fn visited(value: Value) -> Cell {
     VISITED + value.code()
 }
 
+/// The first cell of `s` ([`Cell`]).
+fn start(init: Init) -> Cell {
+    match init {
+        Init::Terminal(t) if matches!(t.value, Value::SelfWin | Value::SelfLose) => {
+            decided(t.value)
+        }
+        Init::Terminal(t) => ENDED + t.value.code(),
+        Init::Open { exit: Some(e), .. } if e.value == Value::SelfWin => decided(Value::SelfWin),
+        Init::Open { exit: Some(e), .. } if e.value != Value::SelfLose => OPEN + e.value.code(),
+        Init::Open { children: 0, .. } => decided(Value::SelfLose),
+        Init::Open { children, .. } => {
+            debug_assert!(children <= COUNTER_MAX);
+            children
+        }
+    }
+}
+
 impl Core<'_> {
     /// Phase 1: forced wins and losses for both sides.
     fn wins_and_losses(&mut self, g: &impl Graph) {
         // First every counter, then the visits: a decided state's parents
         // must have their counters when it is visited.
-        for s in 0..g.len() {
-            self.cells[s] = match g.init(s) {
-                Init::Terminal(t) if matches!(t.value, Value::SelfWin | Value::SelfLose) => {
-                    decided(t.value)
-                }
-                Init::Terminal(t) => visited(t.value),
-                Init::Open { exit: Some(e), .. } if e.value == Value::SelfWin => {
-                    decided(Value::SelfWin)
-                }
-                Init::Open { exit, children }
-                    if exit.is_none_or(|e| e.value == Value::SelfLose) =>
-                {
-                    debug_assert!(children <= COUNTER_MAX);
-                    if children == 0 { decided(Value::SelfLose) } else { children }
-                }
-                Init::Open { .. } => CANNOT_LOSE,
-            };
+        for (s, cell) in self.cells.iter_mut().enumerate() {
+            *cell = start(g.init(s));
         }
         for s in 0..g.len() {
             let cell = self.cells[s];
@@ -116,19 +121,16 @@ impl Core<'_> {
                 for i in 0..self.parents.len() {
                     let p = self.parents[i] as usize;
                     let cell = &mut self.cells[p];
-                    if *cell >= DECIDED {
-                        continue;
-                    }
-                    if lost {
+                    if lost && *cell < DECIDED {
                         *cell = visited(Value::SelfWin);
-                    } else if *cell == CANNOT_LOSE {
-                        continue;
-                    } else {
+                    } else if *cell <= COUNTER_MAX {
                         *cell -= 1;
                         if *cell > 0 {
                             continue;
                         }
                         *cell = visited(Value::SelfLose);
+                    } else {
+                        continue;
                     }
                     self.stack.push(p as u32);
                 }
@@ -140,13 +142,13 @@ impl Core<'_> {
     /// (both-win or both-lose) is reachable through undecided states.
     fn cooperative(&mut self, g: &impl Graph, value: Value) {
         for s in 0..g.len() {
-            match g.init(s) {
-                // Games that ended with `value` pass it on to their parents.
-                Init::Terminal(t) if t.value == value => {}
-                Init::Open { exit: Some(e), .. } if e.value == value && self.cells[s] < DECIDED => {
-                    self.cells[s] = visited(value);
-                }
-                _ => continue,
+            let cell = self.cells[s];
+            if cell == OPEN + value.code() {
+                self.cells[s] = visited(value);
+            } else if cell != ENDED + value.code() {
+                // Only games that ended with `value` and states with an
+                // exit worth it pass it on.
+                continue;
             }
             self.stack.push(s as u32);
             while let Some(s) = self.stack.pop() {

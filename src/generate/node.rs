@@ -1,0 +1,186 @@
+//! What a sub-table keeps per node and per board while it is solved, as
+//! small as the table kind allows: the largest 12-slot sub-table has 3.8e8
+//! nodes, so each byte a node costs 0.38 GB.
+
+use rayon::prelude::*;
+
+use crate::index::SigIndex;
+use crate::position::MAX_SLOTS;
+use crate::solve::{NodeMoves, Score, Summary};
+use crate::value::Value;
+
+/// A node's moves as a sub-table keeps them: [`NodeMoves`] itself (24
+/// bytes) for tables with depths, [`ValueMoves`] (6 bytes) for tables of
+/// values only.
+pub(super) trait Moves: Copy + Send + Sync {
+    /// Keeps what this kind needs of `m`.
+    fn keep(m: &NodeMoves) -> Self;
+
+    /// The moves back, with the depths this kind keeps.
+    fn get(&self) -> NodeMoves;
+}
+
+impl Moves for NodeMoves {
+    fn keep(m: &NodeMoves) -> Self {
+        *m
+    }
+
+    #[inline]
+    fn get(&self) -> NodeMoves {
+        *self
+    }
+}
+
+/// [`NodeMoves`] without depths, for the values-only core: the walks, the
+/// inside walks, and in `info` the values of the best and second exits
+/// (code + 1 in bits 0..3 and 3..6, 0 for none), the piece of the only
+/// best exit walk (bits 6..10), whether the mover may place (bit 10) and
+/// whether the game is over (bit 11; then bits 0..3 hold its value).
+///
+/// [`ValueMoves::get`] gives exits a depth of 1 (0 for no-result), as
+/// they have when the tables they come from are values-only; the
+/// values-only core ignores depths anyway.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ValueMoves {
+    walks: u16,
+    inside: u16,
+    info: u16,
+}
+
+const PLACES: u16 = 1 << 10;
+const TERMINAL: u16 = 1 << 11;
+
+/// A value code + 1, or 0 for none.
+fn value_bits(s: Option<Score>) -> u16 {
+    s.map_or(0, |s| u16::from(s.value.code()) + 1)
+}
+
+/// The inverse of [`value_bits`] on `bits & 7`, with the depth an exit
+/// from a values-only table has.
+fn exit_score(bits: u16) -> Option<Score> {
+    let value = Value::from_code((bits & 7).checked_sub(1)? as u8).expect("a value code");
+    Some(Score { value, depth: u16::from(value != Value::NoResult) })
+}
+
+impl Moves for ValueMoves {
+    fn keep(m: &NodeMoves) -> Self {
+        if let Some(t) = m.terminal {
+            return ValueMoves { info: TERMINAL | value_bits(Some(t)), ..Default::default() };
+        }
+        let e = &m.exits;
+        debug_assert!(e.pass.is_none() && !e.terminal && e.best_walk < 16);
+        let info = value_bits(e.best)
+            | value_bits(e.second) << 3
+            | u16::from(e.best_walk) << 6
+            | if m.places { PLACES } else { 0 };
+        ValueMoves { walks: m.walks, inside: m.inside, info }
+    }
+
+    #[inline]
+    fn get(&self) -> NodeMoves {
+        let info = self.info;
+        if info & TERMINAL != 0 {
+            let value = exit_score(info).expect("an ended game has a value").value;
+            return NodeMoves { terminal: Some(Score::terminal(value)), ..Default::default() };
+        }
+        NodeMoves {
+            terminal: None,
+            walks: self.walks,
+            inside: self.inside,
+            places: info & PLACES != 0,
+            exits: Summary {
+                best: exit_score(info),
+                best_walk: (info >> 6 & 15) as u8,
+                second: exit_score(info >> 3),
+                ..Summary::default()
+            },
+        }
+    }
+}
+
+/// Every board of a sub-table, by rank, 4 bits a slot (6 bytes a board
+/// instead of 12).
+pub(super) struct Boards(Vec<[u8; MAX_SLOTS as usize / 2]>);
+
+impl Boards {
+    /// Unranks every board of `index`, in parallel.
+    pub(super) fn new(index: &SigIndex) -> Boards {
+        let pack = |board: [u8; MAX_SLOTS as usize]| {
+            let mut packed = [0u8; MAX_SLOTS as usize / 2];
+            for (i, pair) in board.chunks(2).enumerate() {
+                packed[i] = pair[0] | pair[1] << 4;
+            }
+            packed
+        };
+        Boards((0..index.boards()).into_par_iter().map(|r| pack(index.unrank(r))).collect())
+    }
+
+    /// The number of boards.
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The board of rank `rank`.
+    #[inline]
+    pub(super) fn get(&self, rank: usize) -> [u8; MAX_SLOTS as usize] {
+        let mut board = [0u8; MAX_SLOTS as usize];
+        for (i, &pair) in self.0[rank].iter().enumerate() {
+            board[2 * i] = pair & 15;
+            board[2 * i + 1] = pair >> 4;
+        }
+        board
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::solve::{mover_complete, node_key, signature};
+
+    /// A node's moves without depths come back with every value, walk and
+    /// flag they had.
+    #[test]
+    fn value_moves_keep_everything_but_depths() {
+        let mut rng = crate::verify::Rng::new(5);
+        let values =
+            [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin];
+        let mut kinds = [0usize; 3];
+        for _ in 0..3000 {
+            let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
+            let fixed = crate::table::format::free_pieces(n, 0) & rng.below(1 << 13) as u16;
+            let pos = crate::verify::random_position(&mut rng, n, fixed);
+            let pos = Position { last: crate::position::Last::None, ..pos };
+            let sig = signature(&pos);
+            // Random exit values, as a values-only table gives them.
+            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
+                for o in out.iter_mut() {
+                    *o = Score::terminal(values[rng.below(5) as usize]);
+                }
+            });
+            let back = ValueMoves::keep(&m).get();
+            assert_eq!(back.terminal, m.terminal, "{pos}");
+            assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
+            assert_eq!(back.exits, m.exits, "{pos}");
+            let only_best_walk = m.exits.best_walk != 0 && m.exits.best != m.exits.second;
+            kinds[if mover_complete(&pos, sig) { 0 } else { 1 + usize::from(only_best_walk) }] += 1;
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 50),
+            "ended, going on, with an only best walk: {kinds:?}"
+        );
+    }
+
+    /// Packed boards unpack to the boards.
+    #[test]
+    fn boards_round_trip() {
+        for (n, fixed, loose) in [(8u8, 0u16, 0b1_1010_1010u16), (12, 0b10, 0b1_1111_1000_0000)] {
+            let index = SigIndex::new(n, fixed, loose);
+            let boards = Boards::new(&index);
+            assert_eq!(boards.len() as u64, index.boards());
+            for r in (0..index.boards()).step_by(97) {
+                assert_eq!(boards.get(r as usize), index.unrank(r));
+            }
+        }
+    }
+}
