@@ -184,9 +184,10 @@ fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn memory_limits_do_not_change_the_bytes() {
-    // Every sub-table big (one at a time) and no kept starts, against the
-    // defaults, which keep them all for 8 slots.
-    let tiny = Limits { big_nodes: 0, keep_inits: 0 };
+    // Every sub-table big (one at a time), no kept starts and every
+    // uncompressed copy in a scratch file, against the defaults, which
+    // keep them all in memory for 8 slots. No scratch file is left.
+    let tiny = Limits { big_nodes: 0, keep_inits: 0, raw_in_memory: 0 };
     for encoding in [ENCODING_SCORES, ENCODING_PACKED] {
         let mut files = Vec::new();
         for limits in [Limits::default(), tiny] {

@@ -32,20 +32,18 @@ use crate::position::{Last, Position};
 use crate::side::Side;
 use crate::solve::{Child, Graph, NodeMoves, Score, ValueWorkspace, node_key};
 use crate::table::format::{
-    self, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, decode, encode, free_pieces,
-    sub_index, sub_loose,
+    self, ENCODING_SCORES, Header, encode, free_pieces, sub_index, sub_loose,
 };
 use crate::table::{TableError, TableFile, Tablebase, node_number};
 use crate::value::Value;
 
 mod dense;
 mod node;
-mod pack;
+mod packing;
 mod unfinished;
 
 use dense::{Dense, valid_lasts};
 use node::{Boards, Moves, ValueMoves};
-use pack::pack_files;
 use unfinished::Unfinished;
 
 /// What to generate.
@@ -78,11 +76,15 @@ pub struct Limits {
     /// retrograde analysis (8 bytes a state) but work it out again in each
     /// phase.
     pub keep_inits: usize,
+    /// While a compressed file is written, sub-tables with more nodes keep
+    /// their uncompressed records for the next group in a scratch file
+    /// rather than in memory.
+    pub raw_in_memory: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { big_nodes: 1 << 20, keep_inits: 1 << 22 }
+        Limits { big_nodes: 1 << 20, keep_inits: 1 << 22, raw_in_memory: 1 << 18 }
     }
 }
 
@@ -178,13 +180,6 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
                 *c += x;
             }
         }
-        if cfg.encoding == ENCODING_PACKED {
-            // Files are read only by files with one fixed piece less.
-            pack_files(&mut tb, &sets, group[0].count_ones() + 1, &todo, &mut report)?;
-        }
-    }
-    if cfg.encoding == ENCODING_PACKED {
-        pack_files(&mut tb, &sets, 0, &todo, &mut report)?;
     }
     report.elapsed = start.elapsed();
     Ok(report)
@@ -283,48 +278,47 @@ fn write_file(
     let subs = 1usize << free.count_ones();
     let indexes: Vec<SigIndex> =
         (0..subs).map(|i| SigIndex::new(n, fixed, sub_loose(free, i))).collect();
-    // Compressed files are written uncompressed first (solving reads them
-    // back at random), then compressed.
-    let encoding = if cfg.encoding == ENCODING_PACKED { ENCODING_VALUES } else { cfg.encoding };
     let header = Header {
         n,
         rule: cfg.rule,
         fixed,
-        encoding,
+        encoding: cfg.encoding,
         nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
     };
     let path = tb.path(fixed);
-    let file = Unfinished::create(&path, header)?;
+    let mut file = Unfinished::create(&path, header, cfg.limits.raw_in_memory)?;
     let mut order: Vec<usize> = (0..subs).collect();
     order.sort_by_key(|&i| (i.count_ones(), i));
     let mut report = FileReport::default();
-    let ctx = Context {
-        n,
-        rule: cfg.rule,
-        fixed,
-        free,
-        tb,
-        indexes: &indexes,
-        file: &file,
-        keep_inits: cfg.limits.keep_inits,
-    };
-    let solve = |i: usize| {
-        let (records, counts) = solve_sub(&ctx, &indexes[i])?;
-        ctx.file.write_sub(i, &records)?;
-        if let Some(b) = bar {
-            b.inc(ctx.file.header.nodes[i]);
-        }
-        Ok::<_, GenerateError>(counts)
-    };
     for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+        let ctx = Context {
+            n,
+            rule: cfg.rule,
+            fixed,
+            free,
+            tb,
+            indexes: &indexes,
+            file: &file,
+            keep_inits: cfg.limits.keep_inits,
+        };
+        let solve = |i: usize| {
+            let (records, counts) = solve_sub(&ctx, &indexes[i])?;
+            ctx.file.write_sub(i, records)?;
+            if let Some(b) = bar {
+                b.inc(ctx.file.header().nodes[i]);
+            }
+            Ok::<_, GenerateError>(counts)
+        };
         // Small sub-tables in parallel; big ones (parallel inside) one at
         // a time, so that at most one big one is in memory.
         let (big, small): (Vec<usize>, Vec<usize>) =
-            group.iter().partition(|&&i| file.header.nodes[i] > cfg.limits.big_nodes);
+            group.iter().partition(|&&i| file.header().nodes[i] > cfg.limits.big_nodes);
         let mut counts: Vec<[u64; 5]> =
             small.par_iter().map(|&i| solve(i)).collect::<Result<_, _>>()?;
+        file.flush()?;
         for i in big {
             counts.push(solve(i)?);
+            file.flush()?;
         }
         for c in counts {
             report.signatures += 1;
@@ -332,8 +326,12 @@ fn write_file(
                 *total += x;
             }
         }
+        // The next group reads this one most: the one before goes.
+        if let Some(k) = group[0].count_ones().checked_sub(1) {
+            file.release(k);
+        }
     }
-    report.nodes = file.header.records();
+    report.nodes = file.header().records();
     report.states = report.counts.iter().sum();
     report.bytes = file.finish(&path)?;
     Ok(report)
@@ -360,8 +358,7 @@ impl Context<'_> {
         let (fixed, loose) = ((c.sig >> 16) as u16, c.sig as u16);
         let summary = if fixed == self.fixed {
             let sub = sub_index(self.free, loose);
-            let rec = self.file.record(sub, node_number(&self.indexes[sub], &c.pos));
-            decode(rec, &self.file.header).expect("records this run encoded decode")
+            self.file.summary(sub, node_number(&self.indexes[sub], &c.pos))?
         } else {
             self.tb.summary_in(c.sig, &c.pos)?.expect("files with more fixed pieces come first")
         };
@@ -383,7 +380,7 @@ std::thread_local! {
 /// their depths and use the retrograde core with depths; tables of values
 /// only keep 6 bytes a node and use the values-only core.
 fn solve_sub(ctx: &Context<'_>, index: &SigIndex) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
-    if ctx.file.header.encoding == ENCODING_SCORES {
+    if ctx.file.header().encoding == ENCODING_SCORES {
         solve_sub_as::<NodeMoves>(ctx, index)
     } else {
         solve_sub_as::<ValueMoves>(ctx, index)
@@ -426,7 +423,7 @@ fn solve_sub_as<M: Moves>(
         .collect();
     let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     graph.keep_inits = graph.len() <= ctx.keep_inits;
-    let header = &ctx.file.header;
+    let header = ctx.file.header();
     let len = header.record_len();
     let mut records = vec![0u8; nodes * len];
     let encode_all = |records: &mut [u8], score: &(dyn Fn(usize) -> Score + Sync)| {

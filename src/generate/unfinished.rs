@@ -1,5 +1,5 @@
 //! A table file while it is written: under its temporary name, one
-//! sub-table at a time, readable back through a map.
+//! sub-table at a time, readable back as it grows.
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
@@ -7,12 +7,91 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::generate::GenerateError;
-use crate::table::format::{BLOCK, Header, checksum};
+use crate::generate::packing::Packing;
+use crate::solve::Summary;
+use crate::table::TableError;
+use crate::table::format::{BLOCK, ENCODING_PACKED, Header, checksum, decode};
 
-/// A table file being written under its temporary name: the header is in
+/// A table file being written: records as they are (encodings 1 and 2) or
+/// compressed (encoding 3).
+pub(super) enum Unfinished {
+    Plain(Plain),
+    Packed(Packing),
+}
+
+impl Unfinished {
+    /// Creates the temporary file of `path` for `header` ([`Packing`]
+    /// keeps sub-tables of at most `raw_in_memory` nodes in memory).
+    pub(super) fn create(
+        path: &Path,
+        header: Header,
+        raw_in_memory: u64,
+    ) -> Result<Unfinished, GenerateError> {
+        Ok(if header.encoding == ENCODING_PACKED {
+            Unfinished::Packed(Packing::create(path, header, raw_in_memory)?)
+        } else {
+            Unfinished::Plain(Plain::create(path, header)?)
+        })
+    }
+
+    /// The header.
+    pub(super) fn header(&self) -> &Header {
+        match self {
+            Unfinished::Plain(f) => &f.header,
+            Unfinished::Packed(f) => &f.header,
+        }
+    }
+
+    /// Adds the records of sub-table `sub` (once); readers may look at
+    /// them after the next [`Unfinished::flush`].
+    pub(super) fn write_sub(&self, sub: usize, records: Vec<u8>) -> Result<(), GenerateError> {
+        match self {
+            Unfinished::Plain(f) => f.write_sub(sub, &records),
+            Unfinished::Packed(f) => f.write_sub(sub, records),
+        }
+    }
+
+    /// Drops what helps reading the sub-tables of `loose` loose pieces
+    /// quickly (no reader may look at them meanwhile; they stay readable).
+    pub(super) fn release(&mut self, loose: u32) {
+        if let Unfinished::Packed(f) = self {
+            f.release(loose);
+        }
+    }
+
+    /// Makes the sub-tables written so far readable (no other thread may
+    /// write meanwhile).
+    pub(super) fn flush(&self) -> Result<(), GenerateError> {
+        match self {
+            Unfinished::Plain(_) => Ok(()),
+            Unfinished::Packed(f) => f.flush(),
+        }
+    }
+
+    /// The summary of node `node` of the written sub-table `sub`.
+    pub(super) fn summary(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        match self {
+            Unfinished::Plain(f) => {
+                Ok(decode(f.record(sub, node), &f.header).expect("records this run encoded decode"))
+            }
+            Unfinished::Packed(f) => f.summary(sub, node),
+        }
+    }
+
+    /// Completes the file, syncs it and renames it to `path`; returns its
+    /// size.
+    pub(super) fn finish(self, path: &Path) -> Result<u64, GenerateError> {
+        match self {
+            Unfinished::Plain(f) => f.finish(path),
+            Unfinished::Packed(f) => f.finish(path),
+        }
+    }
+}
+
+/// A file of encoding 1 or 2 being written under its temporary name: the header is in
 /// place, sub-tables are added as they are solved and read back through a
 /// map ([`crate::table::mmap::map_unfinished`] states what that relies on).
-pub(super) struct Unfinished {
+pub(super) struct Plain {
     tmp: PathBuf,
     pub(super) header: Header,
     file: Mutex<fs::File>,
@@ -23,10 +102,10 @@ pub(super) struct Unfinished {
     starts: Vec<u64>,
 }
 
-impl Unfinished {
+impl Plain {
     /// Creates the temporary file of `path` at its final length, with the
     /// header written.
-    pub(super) fn create(path: &Path, header: Header) -> Result<Unfinished, GenerateError> {
+    pub(super) fn create(path: &Path, header: Header) -> Result<Plain, GenerateError> {
         let tmp = path.with_extension("cctb.tmp");
         let io = |e| GenerateError::io(&tmp, e);
         let mut file = fs::OpenOptions::new()
@@ -46,7 +125,7 @@ impl Unfinished {
             starts.push(total);
             total += nodes;
         }
-        Ok(Unfinished { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
+        Ok(Plain { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
     }
 
     /// The byte offset of record `node` of sub-table `sub`.

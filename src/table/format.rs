@@ -1,4 +1,4 @@
-//! The table file format (version 1). All integers little-endian.
+//! The table file format (version 2). All integers little-endian.
 //!
 //! One file holds every signature with one set F of fixed pieces, for one
 //! board size and pass rule: `n{N}-{rule}/f{F:04x}.cctb` (F as a bit mask,
@@ -9,7 +9,7 @@
 //! ```text
 //! offset  size        field
 //! 0       8           magic "CCLOCKTB"
-//! 8       4           format version (1)
+//! 8       4           format version (2)
 //! 12      1           N (slots)
 //! 13      1           pass rule (0 always, 1 when-stuck)
 //! 14      1           record encoding (1: scores with depths, 8 bytes;
@@ -37,7 +37,7 @@ use crate::solve::{Score, Summary};
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CCLOCKTB";
 /// Format version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Record encoding: summaries with depths, 8 bytes a node.
 pub const ENCODING_SCORES: u8 = 1;
 /// Record encoding: values only, 1 byte a node.

@@ -18,6 +18,11 @@
 //! the map only read regions whose writing has finished (the sub-tables of
 //! earlier groups, and the whole payload once every group is done). So no
 //! byte a reader looks at changes while it is borrowed.
+//!
+//! Scratch files ([`map_scratch`]) hold a solved sub-table's records while
+//! `generate` reads them: written in full and closed before they are
+//! mapped, never written again, and removed only after their map is
+//! dropped.
 
 #![allow(unsafe_code)]
 
@@ -44,5 +49,15 @@ pub fn map_table(file: &File) -> io::Result<Mmap> {
 pub fn map_unfinished(file: &File) -> io::Result<Mmap> {
     // SAFETY: the file has its final length and each region is written once,
     // before anything reads it (module docs, the exception for `generate`).
+    unsafe { Mmap::map(file) }
+}
+
+/// Maps a scratch file of `generate`, read-only.
+///
+/// # Errors
+/// The operating system refuses the map.
+pub fn map_scratch(file: &File) -> io::Result<Mmap> {
+    // SAFETY: a scratch file is complete before it is mapped and never
+    // changed afterwards (module docs).
     unsafe { Mmap::map(file) }
 }

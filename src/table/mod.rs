@@ -23,8 +23,7 @@ use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::solve::{Score, SigKey, Summary, signature};
 use crate::table::format::{
-    BLOCK, ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES, Header, checksum, decode,
-    free_pieces, sub_index,
+    BLOCK, ENCODING_PACKED, ENCODING_SCORES, Header, checksum, decode, free_pieces, sub_index,
 };
 use crate::value::Value;
 
@@ -81,6 +80,9 @@ pub struct TableFile {
     header: Header,
     /// Record offset of each sub-table.
     starts: Vec<usize>,
+    /// Encoding 3: per sub-table its first block, and the number of blocks
+    /// ([`packed::first_blocks`]); empty otherwise.
+    first_block: Vec<usize>,
     /// Where the checksummed blocks are.
     layout: Layout,
     /// The board index of each sub-table, made when first needed.
@@ -98,13 +100,19 @@ enum Layout {
     /// Encodings 1 and 2: the records from `payload` on, checksummed in
     /// blocks of [`BLOCK`] bytes, the checksums from `sums` on.
     Plain { payload: usize, sums: usize },
-    /// Encoding 3 ([`packed`]): `blocks` compressed blocks from `data` on,
-    /// their starts from `starts` on, their checksums from `sums` on.
-    Packed { starts: usize, data: usize, sums: usize, blocks: usize },
+    /// Encoding 3 ([`packed`]): the block table from `table` on, the
+    /// compressed blocks in the data from `data` to the end.
+    Packed { table: usize, data: usize },
 }
 
-/// The source of [`TableFile`] ids.
+/// The source of [`fresh_id`]s.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A number no other call in this process returns: the key of a file in
+/// the cache of decompressed blocks ([`packed::with_block`]).
+pub fn fresh_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
 
 impl TableFile {
     /// Maps and validates the file at `path`, expected to hold fixed set
@@ -146,49 +154,53 @@ impl TableFile {
             starts.push(at);
             at += nodes as usize;
         }
-        let (layout, expected) = if header.encoding == ENCODING_PACKED {
-            let blocks = packed::blocks(header.records());
-            let starts = header.len();
-            let data = starts + 8 * (blocks + 1);
-            let data_len = read_u64(&map, data - 8).ok_or_else(|| {
-                corrupt(format!("{} bytes, shorter than its block table", map.len()))
-            })?;
-            let sums = data.saturating_add(data_len as usize);
-            (Layout::Packed { starts, data, sums, blocks }, sums.saturating_add(8 * blocks + 8))
+        let (layout, first_block, blocks) = if header.encoding == ENCODING_PACKED {
+            let first_block = packed::first_blocks(&header);
+            let blocks = *first_block.last().expect("one more entry than sub-tables");
+            let data = packed::data_offset(&header, blocks);
+            let short = || corrupt(format!("{} bytes, shorter than its block table", map.len()));
+            let stored = read_u64(&map, data - 8).ok_or_else(short)?;
+            if checksum(&map[..data - 8]) != stored {
+                return Err(corrupt("header checksum mismatch".into()));
+            }
+            let table = header.len();
+            let data_len: u64 = map[table..data - 8]
+                .chunks(packed::ENTRY)
+                .map(|e| u64::from(packed::Entry::parse(e).len))
+                .sum();
+            let expected = data as u64 + data_len;
+            if map.len() as u64 != expected {
+                return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
+            }
+            (Layout::Packed { table, data }, first_block, blocks)
         } else {
             let payload = header.len();
-            (Layout::Plain { payload, sums: payload + header.payload_len() }, header.file_len())
-        };
-        if map.len() != expected {
-            return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
-        }
-        let end = map.len() - 8;
-        let stored = read_u64(&map, end).expect("the length is checked");
-        let (checked_to, sums) = match layout {
-            Layout::Plain { sums, .. } => (header.len(), sums),
-            Layout::Packed { data, sums, .. } => (data, sums),
-        };
-        let mut whole = map[..checked_to].to_vec();
-        whole.extend_from_slice(&map[sums..end]);
-        if checksum(&whole) != stored {
-            return Err(corrupt("header checksum mismatch".into()));
-        }
-        let blocks = match layout {
-            Layout::Plain { .. } => header.blocks(),
-            Layout::Packed { blocks, .. } => blocks,
+            let sums = payload + header.payload_len();
+            let expected = header.file_len();
+            if map.len() != expected {
+                return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
+            }
+            let end = map.len() - 8;
+            let stored = read_u64(&map, end).expect("the length is checked");
+            let mut whole = map[..payload].to_vec();
+            whole.extend_from_slice(&map[sums..end]);
+            if checksum(&whole) != stored {
+                return Err(corrupt("header checksum mismatch".into()));
+            }
+            (Layout::Plain { payload, sums }, Vec::new(), header.blocks())
         };
         let indexes = (0..header.nodes.len()).map(|_| OnceLock::new()).collect();
         let verified = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         Ok(TableFile {
             path: path.to_path_buf(),
             map,
             header,
             starts,
+            first_block,
             layout,
             indexes,
             verified,
-            id,
+            id: fresh_id(),
         })
     }
 
@@ -206,41 +218,43 @@ impl TableFile {
         TableError::Corrupt { path: self.path.clone(), what }
     }
 
-    /// The bytes of checksummed block `b` (as stored) and its stored
-    /// checksum.
-    fn block(&self, b: usize) -> Result<(&[u8], u64), TableError> {
-        let (bytes, sums) = match self.layout {
+    /// The bytes of checksummed block `b` (as stored) and whether they
+    /// match their stored checksum (computed only when asked: `check`).
+    fn block(&self, b: usize, check: bool) -> Result<(&[u8], bool), TableError> {
+        match self.layout {
             Layout::Plain { payload, sums } => {
                 let end = sums.min(payload + (b + 1) * BLOCK);
-                (&self.map[payload + b * BLOCK..end], sums)
+                let bytes = &self.map[payload + b * BLOCK..end];
+                let stored = || read_u64(&self.map, sums + 8 * b).expect("in the checksums");
+                Ok((bytes, check && checksum(bytes) == stored()))
             }
-            Layout::Packed { starts, data, sums, .. } => {
-                let start = read_u64(&self.map, starts + 8 * b).expect("in the block table");
-                let end = read_u64(&self.map, starts + 8 * b + 8).expect("in the block table");
-                let at = |x: u64| usize::try_from(x).ok().and_then(|x| data.checked_add(x));
-                let bytes = at(start)
-                    .zip(at(end))
-                    .filter(|&(s, e)| s <= e && e <= sums)
-                    .map(|(s, e)| &self.map[s..e])
+            Layout::Packed { table, data } => {
+                let at = table + packed::ENTRY * b;
+                let e = packed::Entry::parse(&self.map[at..at + packed::ENTRY]);
+                let bytes = usize::try_from(e.start)
+                    .ok()
+                    .and_then(|s| data.checked_add(s))
+                    .and_then(|s| Some((s, s.checked_add(e.len as usize)?)))
+                    .filter(|&(_, end)| end <= self.map.len())
+                    .map(|(s, end)| &self.map[s..end])
                     .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
-                (bytes, sums)
+                Ok((bytes, check && e.checks(bytes)))
             }
-        };
-        Ok((bytes, read_u64(&self.map, sums + 8 * b).expect("in the checksums")))
+        }
     }
 
-    /// Checks the checksum of block `b` (once).
-    fn check_block(&self, b: usize) -> Result<(), TableError> {
+    /// The bytes of block `b`, their checksum verified (once).
+    fn checked_block(&self, b: usize) -> Result<&[u8], TableError> {
         let word = &self.verified[b / 64];
         if word.load(Ordering::Relaxed) >> (b % 64) & 1 == 1 {
-            return Ok(());
+            return Ok(self.block(b, false)?.0);
         }
-        let (bytes, stored) = self.block(b)?;
-        if checksum(bytes) != stored {
+        let (bytes, sound) = self.block(b, true)?;
+        if !sound {
             return Err(self.corrupt(format!("block {b} checksum mismatch")));
         }
         word.fetch_or(1 << (b % 64), Ordering::Relaxed);
-        Ok(())
+        Ok(bytes)
     }
 
     /// Verifies every block (and, for compressed blocks, that each
@@ -250,33 +264,23 @@ impl TableFile {
     /// The first damaged block.
     pub fn verify_all(&self) -> Result<(), TableError> {
         match self.layout {
-            Layout::Plain { .. } => (0..self.header.blocks()).try_for_each(|b| self.check_block(b)),
-            Layout::Packed { blocks, .. } => {
+            Layout::Plain { .. } => {
+                (0..self.header.blocks()).try_for_each(|b| self.checked_block(b).map(drop))
+            }
+            Layout::Packed { .. } => {
                 let mut out = vec![0u8; packed::NODES];
-                (0..blocks).try_for_each(|b| {
-                    self.check_block(b)?;
-                    let len = self.packed_len(b);
-                    packed::decompress(self.block(b)?.0, &mut out[..len])
-                        .ok_or_else(|| self.corrupt(format!("block {b} does not decompress")))
-                })
+                for (sub, &nodes) in self.header.nodes.iter().enumerate() {
+                    for k in 0..(nodes as usize).div_ceil(packed::NODES) {
+                        let b = self.first_block[sub] + k;
+                        let len = (nodes as usize - k * packed::NODES).min(packed::NODES);
+                        packed::decompress(self.checked_block(b)?, &mut out[..len]).ok_or_else(
+                            || self.corrupt(format!("block {b} does not decompress")),
+                        )?;
+                    }
+                }
+                Ok(())
             }
         }
-    }
-
-    /// The records of an uncompressed values-only file (encoding 2), as
-    /// stored; `None` for other encodings.
-    pub fn raw_values(&self) -> Option<&[u8]> {
-        match self.layout {
-            Layout::Plain { payload, sums } if self.header.encoding == ENCODING_VALUES => {
-                Some(&self.map[payload..sums])
-            }
-            _ => None,
-        }
-    }
-
-    /// The number of records in compressed block `b`.
-    fn packed_len(&self, b: usize) -> usize {
-        (self.header.records() as usize - b * packed::NODES).min(packed::NODES)
     }
 
     /// The summary of node `node` of the sub-table for loose set `loose`.
@@ -294,23 +298,23 @@ impl TableFile {
             Layout::Plain { payload, .. } => {
                 let len = self.header.record_len();
                 let at = record * len;
-                self.check_block(at / BLOCK)?;
+                self.checked_block(at / BLOCK)?;
                 decode(&self.map[payload + at..payload + at + len], &self.header)
                     .ok_or_else(invalid)
             }
             Layout::Packed { .. } => {
-                let b = record / packed::NODES;
+                let node = node as usize;
+                let b = self.first_block[sub] + node / packed::NODES;
+                let len =
+                    (nodes as usize - node / packed::NODES * packed::NODES).min(packed::NODES);
                 let fill = |out: &mut [u8]| {
-                    self.check_block(b).is_ok()
-                        && self
-                            .block(b)
-                            .is_ok_and(|(bytes, _)| packed::decompress(bytes, out).is_some())
+                    self.checked_block(b)
+                        .is_ok_and(|bytes| packed::decompress(bytes, out).is_some())
                 };
-                let code = packed::with_block(self.id, b, self.packed_len(b), fill, |bytes| {
-                    bytes[record % packed::NODES]
-                });
+                let code =
+                    packed::with_block(self.id, b, len, fill, |bytes| bytes[node % packed::NODES]);
                 let Some(code) = code else {
-                    self.check_block(b)?;
+                    self.checked_block(b)?;
                     return Err(self.corrupt(format!("block {b} does not decompress")));
                 };
                 decode(&[code], &self.header).ok_or_else(invalid)

@@ -1,21 +1,27 @@
 //! Record encoding 3: the one-byte value records of encoding 2
-//! ([`crate::table::values`]) in blocks of [`NODES`] nodes, each block
-//! compressed on its own with DEFLATE (RFC 1951, no wrapper).
+//! ([`crate::table::values`]) in blocks of at most [`NODES`] nodes, each
+//! block compressed on its own with DEFLATE (RFC 1951, no wrapper).
 //!
 //! ```text
-//! offset  size          field
-//! 0       H             the header of format.rs (encoding 3)
-//! H       8 × (K + 1)   start of each compressed block in the data, then
-//!                       the data's length (K = ceil(R / NODES) blocks)
-//! D       ...           the compressed blocks, one after another
-//! ...     8 × K         checksum of each compressed block
-//! ...     8             checksum of the header, the starts and the block
-//!                       checksums
+//! offset  size      field
+//! 0       H         the header of format.rs (encoding 3)
+//! H       16 × K    per block (an [`Entry`]): where its compressed bytes
+//!                   start in the data (u64), their length (u32) and the
+//!                   low 32 bits of their checksum (u32)
+//! H+16K   8         checksum of the header and the block table
+//! D       ...       the data: the compressed blocks, in any order
 //! ```
 //!
-//! Every block but the last decompresses to exactly [`NODES`] bytes, the
-//! last to the rest. A record is read by decompressing its block into a
-//! small cache per thread ([`with_block`]).
+//! Each sub-table's records are cut into blocks of [`NODES`], its last
+//! block shorter; the blocks are numbered sub-table after sub-table
+//! ([`first_blocks`]), K in all. The data holds every block once and
+//! nothing else, so the file ends at D plus the sum of the lengths. The
+//! generator writes each sub-table's blocks as soon as it is solved, so
+//! the data is in the order the sub-tables were solved, and no file is
+//! ever held uncompressed.
+//!
+//! A record is read by decompressing its block into a small cache per
+//! thread ([`with_block`]).
 //!
 //! The block size and level trade space for query time. Measured on the
 //! first 64 MiB of the largest complete 10-slot file (values only, release
@@ -25,19 +31,87 @@
 //! 25% more space.
 
 use std::cell::RefCell;
-use std::io::{self, Seek, SeekFrom, Write};
 
 use crate::table::format::{Header, checksum};
 
-/// Nodes (bytes before compression) per block.
+/// Nodes (bytes before compression) per block, but the last of each
+/// sub-table.
 pub const NODES: usize = 1 << 12;
 
 /// DEFLATE level used for writing (0..=10 in miniz_oxide).
 const LEVEL: u8 = 6;
 
-/// Number of blocks for `records` records.
-pub fn blocks(records: u64) -> usize {
-    (records as usize).div_ceil(NODES)
+/// Bytes of an [`Entry`] in the block table.
+pub const ENTRY: usize = 16;
+
+/// Where a block is and its checksum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// Offset of its compressed bytes in the data.
+    pub start: u64,
+    /// Their length.
+    pub len: u32,
+    /// The low 32 bits of their [`checksum`].
+    pub sum: u32,
+}
+
+impl Entry {
+    /// The entry of the compressed block `bytes` placed at `start`.
+    pub fn new(start: u64, bytes: &[u8]) -> Entry {
+        Entry { start, len: bytes.len() as u32, sum: checksum(bytes) as u32 }
+    }
+
+    /// Whether `bytes` have this entry's checksum.
+    pub fn checks(&self, bytes: &[u8]) -> bool {
+        checksum(bytes) as u32 == self.sum
+    }
+
+    /// The entry stored in `bytes` ([`ENTRY`] of them).
+    pub fn parse(bytes: &[u8]) -> Entry {
+        let word = |at: usize, len: usize| {
+            bytes[at..at + len].iter().rev().fold(0u64, |x, &b| x << 8 | u64::from(b))
+        };
+        Entry { start: word(0, 8), len: word(8, 4) as u32, sum: word(12, 4) as u32 }
+    }
+
+    fn to_bytes(self) -> [u8; ENTRY] {
+        let mut out = [0u8; ENTRY];
+        out[..8].copy_from_slice(&self.start.to_le_bytes());
+        out[8..12].copy_from_slice(&self.len.to_le_bytes());
+        out[12..].copy_from_slice(&self.sum.to_le_bytes());
+        out
+    }
+}
+
+/// Per sub-table of `header`, the number of its first block; one more
+/// entry at the end: the number of blocks.
+pub fn first_blocks(header: &Header) -> Vec<usize> {
+    let mut first = Vec::with_capacity(header.nodes.len() + 1);
+    let mut total = 0;
+    for &nodes in &header.nodes {
+        first.push(total);
+        total += (nodes as usize).div_ceil(NODES);
+    }
+    first.push(total);
+    first
+}
+
+/// The byte offset of the data in a file of `header` with `blocks` blocks.
+pub fn data_offset(header: &Header, blocks: usize) -> usize {
+    header.len() + ENTRY * blocks + 8
+}
+
+/// The bytes from the header to the data: the header, the block table of
+/// `entries` and its checksum.
+pub fn head_bytes(header: &Header, entries: &[Entry]) -> Vec<u8> {
+    let mut out = header.to_bytes();
+    out.reserve(ENTRY * entries.len() + 8);
+    for e in entries {
+        out.extend_from_slice(&e.to_bytes());
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
 }
 
 /// Compresses one block.
@@ -58,49 +132,11 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Writes the file of encoding 3 for `header` (which must say encoding 3)
-/// and the one-byte records `payload` to `out`, compressing `batch` blocks
-/// at a time in parallel; returns the file's length.
-///
-/// # Errors
-/// Writing fails.
-pub fn write(header: &Header, payload: &[u8], out: &mut (impl Write + Seek)) -> io::Result<u64> {
-    use rayon::prelude::*;
-    debug_assert_eq!(payload.len() as u64, header.records());
-    let head = header.to_bytes();
-    let blocks = blocks(header.records());
-    let mut starts = Vec::with_capacity(8 * (blocks + 1));
-    let mut sums = Vec::with_capacity(8 * blocks + 8);
-    // Room for the starts, filled in at the end.
-    out.write_all(&head)?;
-    out.write_all(&vec![0u8; 8 * (blocks + 1)])?;
-    let mut at = 0u64;
-    // A batch bounds the memory: its compressed blocks wait to be written.
-    for batch in payload.chunks(NODES * 1024) {
-        let packed: Vec<Vec<u8>> = batch.par_chunks(NODES).map(compress).collect();
-        for p in packed {
-            starts.extend_from_slice(&at.to_le_bytes());
-            sums.extend_from_slice(&checksum(&p).to_le_bytes());
-            out.write_all(&p)?;
-            at += p.len() as u64;
-        }
-    }
-    starts.extend_from_slice(&at.to_le_bytes());
-    let mut whole = head.clone();
-    whole.extend_from_slice(&starts);
-    whole.extend_from_slice(&sums);
-    sums.extend_from_slice(&checksum(&whole).to_le_bytes());
-    out.write_all(&sums)?;
-    out.seek(SeekFrom::Start(head.len() as u64))?;
-    out.write_all(&starts)?;
-    Ok((whole.len() + 8) as u64 + at)
-}
+/// Decompressed blocks kept per thread (64 MiB).
+const CACHED: usize = 1 << 14;
 
-/// Decompressed blocks kept per thread (4 MiB).
-const CACHED: usize = 1024;
-
-/// One cached block: which file (a [`crate::table::TableFile`] id) and
-/// block, and its bytes.
+/// One cached block: which file (a [`crate::table::fresh_id`]) and block,
+/// and its bytes.
 struct Cached {
     file: u64,
     block: usize,
@@ -155,5 +191,8 @@ mod tests {
         let mut short = vec![0u8; NODES + 1];
         assert_eq!(decompress(&packed, &mut short), None, "a block of the wrong length");
         assert_eq!(decompress(&packed[..packed.len() / 2], &mut out), None);
+        let e = Entry::new(1 << 40 | 5, &packed);
+        assert_eq!(Entry::parse(&e.to_bytes()), e);
+        assert!(e.checks(&packed) && !e.checks(&packed[1..]));
     }
 }

@@ -1,0 +1,215 @@
+//! A compressed values-only file (encoding 3) while it is written: each
+//! sub-table is compressed as soon as it is solved and appended to the
+//! data, so no file is ever held uncompressed as a whole.
+//!
+//! Reading a record back costs a decompression unless its block is in the
+//! thread's cache. The sub-tables a sub-table reads most are those of its
+//! own file with one loose piece less (its captures), which were solved in
+//! the group just before. So each sub-table's records are also kept as
+//! they are ([`Raw`]: in memory if small, else in a scratch file next to
+//! the table) until the group after next starts ([`Packing::release`]):
+//! at most two groups of one file at a time.
+
+use std::fs;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use crate::generate::GenerateError;
+use crate::solve::Summary;
+use crate::table::format::{Header, decode};
+use crate::table::mmap::map_scratch;
+use crate::table::packed::{self, Entry, NODES};
+use crate::table::{TableError, fresh_id};
+
+/// A compressed file being written under its temporary name: the data
+/// grows as sub-tables are solved; the header and block table are written
+/// last ([`Packing::finish`]).
+pub(super) struct Packing {
+    tmp: PathBuf,
+    pub(super) header: Header,
+    file: fs::File,
+    /// This file's key in the cache of decompressed blocks.
+    id: u64,
+    /// [`packed::first_blocks`].
+    first_block: Vec<usize>,
+    /// Byte offset of the data.
+    data: u64,
+    /// The length of the data so far, and the block table (the entries of
+    /// the blocks not written yet are zero).
+    state: Mutex<(u64, Vec<Entry>)>,
+    /// Sub-tables compressed but not yet in the data: their numbers and
+    /// blocks.
+    pending: Mutex<Vec<(usize, Vec<Vec<u8>>)>>,
+    /// Per sub-table, its records as they are, until released.
+    raw: Vec<OnceLock<Raw>>,
+    /// Sub-tables with more nodes keep them in a scratch file.
+    raw_in_memory: u64,
+}
+
+/// A sub-table's records, uncompressed.
+enum Raw {
+    Memory(Vec<u8>),
+    /// A scratch file (removed when dropped) and its map.
+    Scratch(PathBuf, memmap2::Mmap),
+}
+
+impl Raw {
+    fn records(&self) -> &[u8] {
+        match self {
+            Raw::Memory(v) => v,
+            Raw::Scratch(_, map) => map,
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        if let Raw::Scratch(path, _) = self {
+            // A scratch file left behind (`.tmp`) goes at the next start.
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+impl Packing {
+    /// Creates the temporary file of `path`, with room for the header and
+    /// block table.
+    pub(super) fn create(
+        path: &Path,
+        header: Header,
+        raw_in_memory: u64,
+    ) -> Result<Packing, GenerateError> {
+        let tmp = path.with_extension("cctb.tmp");
+        let io = |e| GenerateError::io(&tmp, e);
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(io)?;
+        let first_block = packed::first_blocks(&header);
+        let blocks = *first_block.last().expect("one more entry than sub-tables");
+        let data = packed::data_offset(&header, blocks) as u64;
+        file.set_len(data).map_err(io)?;
+        let state = Mutex::new((0, vec![Entry::default(); blocks]));
+        let pending = Mutex::default();
+        let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
+        Ok(Packing {
+            tmp,
+            header,
+            file,
+            id: fresh_id(),
+            first_block,
+            data,
+            state,
+            pending,
+            raw,
+            raw_in_memory,
+        })
+    }
+
+    /// Compresses the records of sub-table `sub` (written once, before any
+    /// reader looks at them); they are appended to the data by the next
+    /// [`Packing::flush`], and kept as they are until released.
+    pub(super) fn write_sub(&self, sub: usize, records: Vec<u8>) -> Result<(), GenerateError> {
+        assert_eq!(records.len() as u64, self.header.nodes[sub], "sub-table {sub} is complete");
+        let blocks: Vec<Vec<u8>> = records.par_chunks(NODES).map(packed::compress).collect();
+        self.pending.lock().expect("no writer panicked").push((sub, blocks));
+        let raw = if records.len() as u64 <= self.raw_in_memory {
+            Raw::Memory(records)
+        } else {
+            let path = self.tmp.with_extension(format!("sub{sub:04x}.tmp"));
+            let io = |e| GenerateError::io(&path, e);
+            fs::write(&path, &records).map_err(io)?;
+            drop(records);
+            let map = fs::File::open(&path).and_then(|f| map_scratch(&f)).map_err(io)?;
+            Raw::Scratch(path, map)
+        };
+        assert!(self.raw[sub].set(raw).is_ok(), "sub-table {sub} is written once");
+        Ok(())
+    }
+
+    /// Drops the uncompressed records of the sub-tables with `loose` loose
+    /// pieces; they are read from the data from now on.
+    pub(super) fn release(&mut self, loose: u32) {
+        for (sub, raw) in self.raw.iter_mut().enumerate() {
+            if sub.count_ones() == loose {
+                raw.take();
+            }
+        }
+    }
+
+    /// Appends the sub-tables compressed since the last call to the data,
+    /// in the order of their numbers, so that the file's bytes do not
+    /// depend on which thread finished first.
+    pub(super) fn flush(&self) -> Result<(), GenerateError> {
+        let mut pending = std::mem::take(&mut *self.pending.lock().expect("no writer panicked"));
+        pending.sort_unstable_by_key(|&(sub, _)| sub);
+        let mut state = self.state.lock().expect("no writer panicked");
+        let (len, entries) = &mut *state;
+        for (sub, blocks) in pending {
+            let mut bytes = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+            let first = self.first_block[sub];
+            for (k, b) in blocks.iter().enumerate() {
+                entries[first + k] = Entry::new(*len + bytes.len() as u64, b);
+                bytes.extend_from_slice(b);
+            }
+            self.file
+                .write_all_at(&bytes, self.data + *len)
+                .map_err(|e| GenerateError::io(&self.tmp, e))?;
+            *len += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The summary of node `node` of the written sub-table `sub`.
+    pub(super) fn summary(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        let nodes = self.header.nodes[sub] as usize;
+        let node = node as usize;
+        debug_assert!(node < nodes);
+        let corrupt = |what: String| TableError::Corrupt { path: self.tmp.clone(), what };
+        let decode = |code: u8| {
+            decode(&[code], &self.header)
+                .ok_or_else(|| corrupt(format!("invalid record {node} of sub-table {sub}")))
+        };
+        if let Some(raw) = self.raw[sub].get() {
+            return decode(raw.records()[node]);
+        }
+        let b = self.first_block[sub] + node / NODES;
+        let len = (nodes - node / NODES * NODES).min(NODES);
+        let mut error = None;
+        let fill = |out: &mut [u8]| {
+            let e = self.state.lock().expect("no writer panicked").1[b];
+            let mut bytes = vec![0u8; e.len as usize];
+            if let Err(source) = self.file.read_exact_at(&mut bytes, self.data + e.start) {
+                error = Some(TableError::Io { path: self.tmp.clone(), source });
+                return false;
+            }
+            e.checks(&bytes) && packed::decompress(&bytes, out).is_some()
+        };
+        let code = packed::with_block(self.id, b, len, fill, |bytes| bytes[node % NODES]);
+        match code {
+            Some(code) => decode(code),
+            None => Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back")))),
+        }
+    }
+
+    /// Writes the header and block table, syncs the file and renames it to
+    /// `path`; returns its size.
+    pub(super) fn finish(self, path: &Path) -> Result<u64, GenerateError> {
+        self.flush()?;
+        let io = |e| GenerateError::io(&self.tmp, e);
+        let (len, entries) = self.state.into_inner().expect("no writer panicked");
+        let head = packed::head_bytes(&self.header, &entries);
+        debug_assert_eq!(head.len() as u64, self.data);
+        self.file.write_all_at(&head, 0).map_err(io)?;
+        self.file.sync_all().map_err(io)?;
+        drop(self.file);
+        fs::rename(&self.tmp, path).map_err(|e| GenerateError::io(path, e))?;
+        Ok(self.data + len)
+    }
+}
