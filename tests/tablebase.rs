@@ -1,5 +1,6 @@
 //! Generated tables against the solver: every state of the 4- and 6-slot
-//! games and a sample of 8-slot states, under both pass rules, for tables
+//! games and samples of 8-, 10- and 12-slot states (the larger ones within
+//! partial tables), under both pass rules, for tables
 //! with depths and tables of values only; the same bytes for any thread
 //! count; damaged files give errors, not answers.
 
@@ -152,6 +153,31 @@ fn sampled_8_slot_states() {
         let sample: Vec<Position> =
             (0..2000).map(|i| random_position(&mut rng, 8, 2 + i % 4)).collect();
         check(&tb, 8, rule, &sample);
+    }
+}
+
+/// Random 10- and 12-slot states within partial tables (every state with
+/// at most `max_live` pieces not fixed), both kinds and both pass rules.
+#[test]
+fn sampled_10_and_12_slot_states_within_max_live() {
+    let mut rng = Rng(0x0fed_cba9_8765_4321);
+    let cases = [
+        (10, 6, PassRule::Always, ENCODING_SCORES),
+        (10, 6, PassRule::WhenStuck, ENCODING_PACKED),
+        (12, 5, PassRule::WhenStuck, ENCODING_SCORES),
+        (12, 5, PassRule::Always, ENCODING_PACKED),
+    ];
+    for (n, max_live, rule, encoding) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = make_as(dir.path(), n, rule, max_live, encoding);
+        let least_fixed = usize::from(n - max_live);
+        let sample: Vec<Position> =
+            (0..1500).map(|i| random_position(&mut rng, n, least_fixed + i % 3)).collect();
+        if encoding == ENCODING_SCORES {
+            check(&tb, n, rule, &sample);
+        } else {
+            check_values(&tb, n, rule, &sample);
+        }
     }
 }
 

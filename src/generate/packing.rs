@@ -18,6 +18,7 @@ use std::sync::{Mutex, OnceLock};
 use rayon::prelude::*;
 
 use crate::generate::GenerateError;
+use crate::generate::unfinished::create_tmp;
 use crate::solve::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;
@@ -82,15 +83,8 @@ impl Packing {
         header: Header,
         raw_in_memory: u64,
     ) -> Result<Packing, GenerateError> {
-        let tmp = path.with_extension("cctb.tmp");
+        let (tmp, file) = create_tmp(path)?;
         let io = |e| GenerateError::io(&tmp, e);
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(io)?;
         let first_block = packed::first_blocks(&header);
         let blocks = *first_block.last().expect("one more entry than sub-tables");
         let data = packed::data_offset(&header, blocks) as u64;

@@ -88,6 +88,20 @@ impl Unfinished {
     }
 }
 
+/// Creates (or empties) the temporary file of the table file `path`, for
+/// reading and writing; returns its name and the file.
+pub(super) fn create_tmp(path: &Path) -> Result<(PathBuf, fs::File), GenerateError> {
+    let tmp = path.with_extension("cctb.tmp");
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .map_err(|e| GenerateError::io(&tmp, e))?;
+    Ok((tmp, file))
+}
+
 /// A file of encoding 1 or 2 being written under its temporary name: the header is in
 /// place, sub-tables are added as they are solved and read back through a
 /// map ([`crate::table::mmap::map_unfinished`] states what that relies on).
@@ -106,15 +120,8 @@ impl Plain {
     /// Creates the temporary file of `path` at its final length, with the
     /// header written.
     pub(super) fn create(path: &Path, header: Header) -> Result<Plain, GenerateError> {
-        let tmp = path.with_extension("cctb.tmp");
+        let (tmp, mut file) = create_tmp(path)?;
         let io = |e| GenerateError::io(&tmp, e);
-        let mut file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(io)?;
         file.set_len(header.file_len() as u64).map_err(io)?;
         let head = header.to_bytes();
         file.write_all(&head).map_err(io)?;
