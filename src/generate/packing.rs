@@ -174,7 +174,7 @@ impl Packing {
             return decode(raw.records()[node]);
         }
         let b = self.first_block[sub] + node / NODES;
-        let len = (nodes - node / NODES * NODES).min(NODES);
+        let len = packed::block_len(nodes as u64, node / NODES);
         let mut error = None;
         let fill = |out: &mut [u8]| {
             let e = self.state.lock().expect("no writer panicked").1[b];

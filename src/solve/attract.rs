@@ -16,6 +16,8 @@
 //! core needs 1 byte a state plus the stack, and asks the graph for each
 //! state's start only once.
 
+use rayon::prelude::*;
+
 use crate::solve::retro::{Graph, Init};
 use crate::value::Value;
 
@@ -105,8 +107,10 @@ impl Core<'_> {
     fn wins_and_losses(&mut self, g: &impl Graph) {
         // First every counter, then the visits: a decided state's parents
         // must have their counters when it is visited.
-        for (s, cell) in self.cells.iter_mut().enumerate() {
-            *cell = start(g.init(s));
+        if self.cells.len() < 1 << 14 {
+            self.cells.iter_mut().enumerate().for_each(|(s, cell)| *cell = start(g.init(s)));
+        } else {
+            self.cells.par_iter_mut().enumerate().for_each(|(s, cell)| *cell = start(g.init(s)));
         }
         for s in 0..g.len() {
             let cell = self.cells[s];

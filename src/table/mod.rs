@@ -272,7 +272,7 @@ impl TableFile {
                 for (sub, &nodes) in self.header.nodes.iter().enumerate() {
                     for k in 0..(nodes as usize).div_ceil(packed::NODES) {
                         let b = self.first_block[sub] + k;
-                        let len = (nodes as usize - k * packed::NODES).min(packed::NODES);
+                        let len = packed::block_len(nodes, k);
                         packed::decompress(self.checked_block(b)?, &mut out[..len]).ok_or_else(
                             || self.corrupt(format!("block {b} does not decompress")),
                         )?;
@@ -305,8 +305,7 @@ impl TableFile {
             Layout::Packed { .. } => {
                 let node = node as usize;
                 let b = self.first_block[sub] + node / packed::NODES;
-                let len =
-                    (nodes as usize - node / packed::NODES * packed::NODES).min(packed::NODES);
+                let len = packed::block_len(nodes, node / packed::NODES);
                 let fill = |out: &mut [u8]| {
                     self.checked_block(b)
                         .is_ok_and(|bytes| packed::decompress(bytes, out).is_some())

@@ -96,6 +96,11 @@ pub fn first_blocks(header: &Header) -> Vec<usize> {
     first
 }
 
+/// The number of records in block `k` of a sub-table of `nodes` nodes.
+pub fn block_len(nodes: u64, k: usize) -> usize {
+    (nodes as usize - k * NODES).min(NODES)
+}
+
 /// The byte offset of the data in a file of `header` with `blocks` blocks.
 pub fn data_offset(header: &Header, blocks: usize) -> usize {
     header.len() + ENTRY * blocks + 8
