@@ -14,8 +14,9 @@
 //! piece), skipping the `last` values no consistent state has.
 //!
 //! Each file is written under a temporary name, one sub-table at a time as
-//! they are solved (later sub-tables read the earlier ones back through a
-//! map, so no file has to fit in memory), and renamed when complete, so an
+//! they are solved (later sub-tables read the earlier ones back from it, so
+//! no file has to fit in memory; compressed files are compressed sub-table
+//! by sub-table, see `packing.rs`), and renamed when complete, so an
 //! interrupted run leaves no file that looks valid; a new run skips the
 //! files that exist and verify.
 
@@ -58,8 +59,8 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
-    /// Record encoding ([`ENCODING_SCORES`], [`ENCODING_VALUES`] or
-    /// [`ENCODING_PACKED`]).
+    /// Record encoding ([`ENCODING_SCORES`], [`format::ENCODING_VALUES`]
+    /// or [`format::ENCODING_PACKED`]).
     pub encoding: u8,
     /// Where to trade time for memory.
     pub limits: Limits,
@@ -72,9 +73,9 @@ pub struct Limits {
     /// Sub-tables with more nodes are solved one at a time (per file),
     /// each with all threads, so that at most one is in memory.
     pub big_nodes: u64,
-    /// Sub-tables with more states do not keep every state's start in the
-    /// retrograde analysis (8 bytes a state) but work it out again in each
-    /// phase.
+    /// Tables with depths: sub-tables with more states do not keep every
+    /// state's start in the retrograde analysis (8 bytes a state) but work
+    /// it out again in each phase. (The values-only core never keeps them.)
     pub keep_inits: usize,
     /// While a compressed file is written, sub-tables with more nodes keep
     /// their uncompressed records for the next group in a scratch file
@@ -263,10 +264,11 @@ struct FileReport {
 
 /// Solves every sub-table of fixed set `fixed` and writes the file.
 ///
-/// The file is written as it is solved: each sub-table goes to its place in
-/// the temporary file as soon as it is done, and later sub-tables read it
-/// back through a map, so a file never has to fit in memory. The block
-/// checksums are added at the end, then the file is synced and renamed.
+/// The file is written as it is solved: each sub-table goes to the
+/// temporary file as soon as its group is done ([`Unfinished`]), and later
+/// sub-tables read it back, so a file never has to fit in memory. The
+/// checksums (and, compressed, the block table) are added at the end, then
+/// the file is synced and renamed.
 fn write_file(
     cfg: &Config,
     tb: &Tablebase,

@@ -38,9 +38,8 @@ pub(super) struct Packing {
     first_block: Vec<usize>,
     /// Byte offset of the data.
     data: u64,
-    /// The length of the data so far, and the block table (the entries of
-    /// the blocks not written yet are zero).
-    state: Mutex<(u64, Vec<Entry>)>,
+    /// What is in the data so far.
+    written: Mutex<Written>,
     /// Sub-tables compressed but not yet in the data: their numbers and
     /// blocks.
     pending: Mutex<Vec<(usize, Vec<Vec<u8>>)>>,
@@ -48,6 +47,15 @@ pub(super) struct Packing {
     raw: Vec<OnceLock<Raw>>,
     /// Sub-tables with more nodes keep them in a scratch file.
     raw_in_memory: u64,
+}
+
+/// The data of a [`Packing`] so far.
+struct Written {
+    /// Its length.
+    len: u64,
+    /// The block table (the entries of the blocks not written yet are
+    /// zero).
+    entries: Vec<Entry>,
 }
 
 /// A sub-table's records, uncompressed.
@@ -89,7 +97,7 @@ impl Packing {
         let blocks = *first_block.last().expect("one more entry than sub-tables");
         let data = packed::data_offset(&header, blocks) as u64;
         file.set_len(data).map_err(io)?;
-        let state = Mutex::new((0, vec![Entry::default(); blocks]));
+        let written = Mutex::new(Written { len: 0, entries: vec![Entry::default(); blocks] });
         let pending = Mutex::default();
         let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
         Ok(Packing {
@@ -99,7 +107,7 @@ impl Packing {
             id: fresh_id(),
             first_block,
             data,
-            state,
+            written,
             pending,
             raw,
             raw_in_memory,
@@ -143,8 +151,8 @@ impl Packing {
     pub(super) fn flush(&self) -> Result<(), GenerateError> {
         let mut pending = std::mem::take(&mut *self.pending.lock().expect("no writer panicked"));
         pending.sort_unstable_by_key(|&(sub, _)| sub);
-        let mut state = self.state.lock().expect("no writer panicked");
-        let (len, entries) = &mut *state;
+        let mut written = self.written.lock().expect("no writer panicked");
+        let Written { len, entries } = &mut *written;
         for (sub, blocks) in pending {
             let mut bytes = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
             let first = self.first_block[sub];
@@ -177,7 +185,7 @@ impl Packing {
         let len = packed::block_len(nodes as u64, node / NODES);
         let mut error = None;
         let fill = |out: &mut [u8]| {
-            let e = self.state.lock().expect("no writer panicked").1[b];
+            let e = self.written.lock().expect("no writer panicked").entries[b];
             let mut bytes = vec![0u8; e.len as usize];
             if let Err(source) = self.file.read_exact_at(&mut bytes, self.data + e.start) {
                 error = Some(TableError::Io { path: self.tmp.clone(), source });
@@ -197,7 +205,7 @@ impl Packing {
     pub(super) fn finish(self, path: &Path) -> Result<u64, GenerateError> {
         self.flush()?;
         let io = |e| GenerateError::io(&self.tmp, e);
-        let (len, entries) = self.state.into_inner().expect("no writer panicked");
+        let Written { len, entries } = self.written.into_inner().expect("no writer panicked");
         let head = packed::head_bytes(&self.header, &entries);
         debug_assert_eq!(head.len() as u64, self.data);
         self.file.write_all_at(&head, 0).map_err(io)?;

@@ -70,7 +70,7 @@ pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u8] {
 }
 
 struct Core<'a> {
-    cells: &'a mut Vec<Cell>,
+    cells: &'a mut [Cell],
     stack: &'a mut Vec<u32>,
     parents: &'a mut Vec<u32>,
 }

@@ -11,7 +11,7 @@
 //! - `10..250`: `10 + (a × 4 + k) × 12 + (w - 1)`: the value of none is
 //!   `a`, walk `w` is banned after walking it, and the value of that state
 //!   is the k-th value code other than `a`'s. The value of pass
-//!   follows from `a` and the pass rule (see [`pass_value`]);
+//!   follows from `a` and the pass rule (see `pass_value`);
 //! - `250..=255`: never written.
 //!
 //! Values do not depend on depths (the retrograde phases of
