@@ -19,6 +19,7 @@ pub mod probe;
 mod render;
 mod side;
 pub mod solve;
+pub mod symmetry;
 pub mod table;
 mod value;
 pub mod verify;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use chaosclock::generate::{Config, Limits, Report, fixed_sets, generate};
+use chaosclock::generate::{CHECKPOINT, Config, Limits, Report, fixed_sets, generate};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
 use clap::Args;
@@ -75,6 +75,11 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
 
+    /// Save the file being written at most every SECS seconds (after the
+    /// sub-table under way); a stopped run goes on from the last save.
+    #[arg(long, value_name = "SECS", default_value_t = CHECKPOINT.as_secs())]
+    pub checkpoint: u64,
+
     /// Print the summary as JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -102,6 +107,8 @@ struct GenerateJson {
     /// Files that were complete and verified already (resumed).
     files_kept: usize,
     signatures: usize,
+    /// Signatures taken from the checkpoints of an interrupted run.
+    signatures_resumed: usize,
     nodes: u64,
     states: u64,
     /// Per value, 4 (self-win) down to 0 (no-result).
@@ -142,10 +149,20 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         );
     }
     let encoding = if args.values_only { ENCODING_PACKED } else { ENCODING_SCORES };
-    let limits = Limits::default();
+    let limits = Limits { checkpoint: Duration::from_secs(args.checkpoint), ..Limits::default() };
     let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding, limits };
     let bar = progress_bar();
-    let report = pool.install(|| generate(&cfg, Some(&bar)));
+    let report = std::thread::scope(|scope| {
+        // Without a terminal, a line now and then (a log of a long run).
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        if bar.is_hidden() {
+            let bar = bar.clone();
+            scope.spawn(move || progress_log(&bar, &stopped, LOG_EVERY));
+        }
+        let report = pool.install(|| generate(&cfg, Some(&bar)));
+        drop(stop);
+        report
+    });
     bar.finish_and_clear();
     let report = report?;
     let dir = args.tables.tables.join(chaosclock::table::format::dir_name(n, rule));
@@ -176,6 +193,46 @@ fn progress_bar() -> ProgressBar {
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
+}
+
+/// How often [`progress_log`] writes a line.
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// Writes a progress line on stderr every `every` until `stop` closes: the
+/// share of nodes done, the speed over the last ten lines and the time
+/// left at that speed.
+fn progress_log(bar: &ProgressBar, stop: &std::sync::mpsc::Receiver<()>, every: Duration) {
+    let start = std::time::Instant::now();
+    let mut window = std::collections::VecDeque::from([(start, bar.position())]);
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
+        let (now, done, total) = (std::time::Instant::now(), bar.position(), bar.length());
+        let total = total.unwrap_or(0).max(1);
+        window.push_back((now, done));
+        if window.len() > 11 {
+            window.pop_front();
+        }
+        let (t0, d0) = window[0];
+        let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
+        let left = if rate > 0.0 {
+            clock(Duration::from_secs_f64(total.saturating_sub(done) as f64 / rate))
+        } else {
+            "unknown".into()
+        };
+        eprintln!(
+            "[{}] {:.2}% done: {} of {} nodes, {} nodes/s, about {left} left",
+            clock(start.elapsed()),
+            100.0 * done as f64 / total as f64,
+            thousands(done),
+            thousands(total),
+            thousands(rate as u64),
+        );
+    }
+}
+
+/// A duration as hours, minutes and seconds.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// The total size of the files in `dir`.
@@ -231,7 +288,11 @@ impl Summary {
             thousands(r.files_written as u64),
             thousands(r.files_kept as u64)
         ));
-        t.push_str(&format!("signatures:  {}\n", thousands(r.signatures as u64)));
+        t.push_str(&format!("signatures:  {}", thousands(r.signatures as u64)));
+        if r.resumed > 0 {
+            t.push_str(&format!(" ({} from checkpoints)", thousands(r.resumed as u64)));
+        }
+        t.push('\n');
         t.push_str(&format!("nodes:       {} (board and side to move)\n", thousands(r.nodes)));
         t.push_str(&format!("states:      {}\n", thousands(r.states)));
         for v in Value::ALL.iter().rev() {
@@ -263,6 +324,7 @@ impl Summary {
             files_written: r.files_written,
             files_kept: r.files_kept,
             signatures: r.signatures,
+            signatures_resumed: r.resumed,
             nodes: r.nodes,
             states: r.states,
             values: Value::ALL

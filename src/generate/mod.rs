@@ -33,16 +33,18 @@ use crate::position::{Last, Position};
 use crate::side::Side;
 use crate::solve::{Child, Graph, NodeMoves, Score, ValueWorkspace, node_key};
 use crate::table::format::{
-    self, ENCODING_SCORES, Header, encode, free_pieces, sub_index, sub_loose,
+    self, ENCODING_SCORES, Header, encode, free_pieces, sub_index, sub_loose, sub_nodes,
 };
 use crate::table::{TableError, TableFile, Tablebase, node_number};
 use crate::value::Value;
 
+mod checkpoint;
 mod dense;
 mod node;
 mod packing;
 mod unfinished;
 
+use checkpoint::{Checkpoint, Done};
 use dense::{Dense, valid_lasts};
 use node::{Boards, Moves, ValueMoves};
 use unfinished::Unfinished;
@@ -66,8 +68,9 @@ pub struct Config {
     pub limits: Limits,
 }
 
-/// Sizes above which generation saves memory at some cost in time. The
-/// files are the same bytes whatever they are (tested).
+/// Sizes above which generation saves memory at some cost in time, and how
+/// often it saves its work. The files are the same bytes whatever they are
+/// (tested).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Sub-tables with more nodes are solved one at a time (per file),
@@ -81,11 +84,24 @@ pub struct Limits {
     /// their uncompressed records for the next group in a scratch file
     /// rather than in memory.
     pub raw_in_memory: u64,
+    /// A file being written saves a checkpoint (after a sub-table or a
+    /// batch of small ones) when the last one is at least this old; a
+    /// stopped run loses at most about this much work (plus the sub-table
+    /// under way).
+    pub checkpoint: Duration,
 }
+
+/// [`Limits::checkpoint`] by default.
+pub const CHECKPOINT: Duration = Duration::from_secs(120);
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { big_nodes: 1 << 20, keep_inits: 1 << 22, raw_in_memory: 1 << 18 }
+        Limits {
+            big_nodes: 1 << 20,
+            keep_inits: 1 << 22,
+            raw_in_memory: 1 << 18,
+            checkpoint: CHECKPOINT,
+        }
     }
 }
 
@@ -96,8 +112,11 @@ pub struct Report {
     pub files_written: usize,
     /// Files that were complete and verified already.
     pub files_kept: usize,
-    /// Signatures (sub-tables) generated in this run.
+    /// Signatures (sub-tables) generated in this run, those taken from
+    /// checkpoints included.
     pub signatures: usize,
+    /// Signatures taken from the checkpoints of an earlier run.
+    pub resumed: usize,
     /// Nodes (board and side) generated in this run.
     pub nodes: u64,
     /// Consistent states generated in this run.
@@ -110,12 +129,14 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// The fixed sets to generate, in dependency order.
+/// The fixed sets to generate (the representatives of the symmetry,
+/// [`crate::symmetry`]), in dependency order.
 pub fn fixed_sets(n: u8, max_live: u8) -> Vec<u16> {
     let all = free_pieces(n, 0);
     let mut sets: Vec<u16> = (0..1u32 << n)
         .map(|bits| (bits << 1) as u16 & all)
         .filter(|f| n - f.count_ones() as u8 <= max_live)
+        .filter(|&f| crate::symmetry::canonical_fixed(n, f).1 == f)
         .collect();
     sets.sort_by_key(|f| (std::cmp::Reverse(f.count_ones()), *f));
     sets
@@ -127,7 +148,7 @@ pub fn nodes_of(n: u8, sets: &[u16]) -> u64 {
         .map(|&f| {
             let free = free_pieces(n, f);
             (0..1usize << free.count_ones())
-                .map(|i| 2 * SigIndex::new(n, f, sub_loose(free, i)).boards())
+                .map(|i| sub_nodes(n, f, sub_loose(free, i)))
                 .sum::<u64>()
         })
         .sum()
@@ -142,6 +163,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     let start = Instant::now();
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
+    let _lock = lock(tb.dir())?;
     remove_unfinished(tb.dir())?;
     let sets = fixed_sets(cfg.n, cfg.max_live);
     let mut report = Report::default();
@@ -174,6 +196,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
             tb.insert(f, t).map_err(GenerateError::Table)?;
             report.files_written += 1;
             report.signatures += r.signatures;
+            report.resumed += r.resumed;
             report.nodes += r.nodes;
             report.states += r.states;
             report.bytes += r.bytes;
@@ -186,12 +209,40 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     Ok(report)
 }
 
-/// Removes the temporary files an interrupted run left behind.
+/// Takes the lock that makes this run the only writer of `dir`: an
+/// advisory lock on `DIR.lock` next to it, which the system releases when
+/// the process ends, however it ends.
+fn lock(dir: &Path) -> Result<fs::File, GenerateError> {
+    let path = dir.with_extension("lock");
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| GenerateError::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(GenerateError::Busy(dir.to_path_buf())),
+        Err(fs::TryLockError::Error(e)) => Err(GenerateError::io(&path, e)),
+    }
+}
+
+/// Removes what an interrupted run left and the next cannot use: scratch
+/// files, half-written checkpoints, temporary table files without a
+/// checkpoint, and checkpoints without their temporary file.
 fn remove_unfinished(dir: &Path) -> Result<(), GenerateError> {
     let entries = fs::read_dir(dir).map_err(|e| GenerateError::io(dir, e))?;
     for entry in entries {
         let path = entry.map_err(|e| GenerateError::io(dir, e))?.path();
-        if path.extension().is_some_and(|x| x == "tmp") {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let stale = if let Some(stem) = name.strip_suffix(".cctb.tmp") {
+            !dir.join(format!("{stem}.ckpt")).exists()
+        } else if let Some(stem) = name.strip_suffix(".ckpt") {
+            !dir.join(format!("{stem}.cctb.tmp")).exists()
+        } else {
+            name.ends_with(".tmp")
+        };
+        if stale {
             fs::remove_file(&path).map_err(|e| GenerateError::io(&path, e))?;
         }
     }
@@ -219,6 +270,8 @@ pub enum GenerateError {
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
+    /// Another run is writing to the directory.
+    Busy(PathBuf),
 }
 
 impl GenerateError {
@@ -246,16 +299,33 @@ impl std::fmt::Display for GenerateError {
                 }
             ),
             GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
+            GenerateError::Busy(dir) => write!(
+                f,
+                "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
+                dir.display(),
+                dir.with_extension("lock").display()
+            ),
         }
     }
 }
 
-impl std::error::Error for GenerateError {}
+impl std::error::Error for GenerateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenerateError::Io { source, .. } => Some(source),
+            GenerateError::Table(e) => Some(e),
+            GenerateError::Mixed { .. }
+            | GenerateError::Unencodable(_)
+            | GenerateError::Busy(_) => None,
+        }
+    }
+}
 
 /// What one file holds.
 #[derive(Debug, Default)]
 struct FileReport {
     signatures: usize,
+    resumed: usize,
     nodes: u64,
     states: u64,
     counts: [u64; 5],
@@ -285,13 +355,33 @@ fn write_file(
         rule: cfg.rule,
         fixed,
         encoding: cfg.encoding,
-        nodes: indexes.iter().map(|x| 2 * x.boards()).collect(),
+        nodes: (0..subs).map(|i| sub_nodes(n, fixed, sub_loose(free, i))).collect(),
     };
     let path = tb.path(fixed);
-    let mut file = Unfinished::create(&path, header, cfg.limits.raw_in_memory)?;
-    let mut order: Vec<usize> = (0..subs).collect();
+    // Go on from a checkpoint if there is a sound one.
+    let resumed = Checkpoint::load(&path, &header).and_then(|ckpt| {
+        Unfinished::resume(&path, &header, cfg.limits.raw_in_memory, &ckpt).map(|f| (f, ckpt.done))
+    });
+    let (mut file, mut done) = match resumed {
+        Some(resumed) => resumed,
+        None => (Unfinished::create(&path, header, cfg.limits.raw_in_memory)?, Vec::new()),
+    };
+    let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
+    if let Some(b) = bar {
+        b.inc(done.iter().map(|d| file.header().nodes[d.sub]).sum());
+    }
+    let mut saved = Instant::now();
+    // Saves a checkpoint if the last one is old enough.
+    let mut save = |file: &Unfinished, done: &[Done]| {
+        if saved.elapsed() >= cfg.limits.checkpoint {
+            file.checkpoint(&path, done)?;
+            saved = Instant::now();
+        }
+        Ok::<_, GenerateError>(())
+    };
+    // Only the stored sub-tables (the others read them through the map).
+    let mut order: Vec<usize> = (0..subs).filter(|&i| file.header().nodes[i] > 0).collect();
     order.sort_by_key(|&i| (i.count_ones(), i));
-    let mut report = FileReport::default();
     for group in order.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
         let ctx = Context {
             n,
@@ -303,34 +393,45 @@ fn write_file(
             file: &file,
             keep_inits: cfg.limits.keep_inits,
         };
-        let solve = |i: usize| {
-            let (records, counts) = solve_sub(&ctx, &indexes[i])?;
-            ctx.file.write_sub(i, records)?;
+        let solve = |sub: usize| {
+            let (records, counts) = solve_sub(&ctx, &indexes[sub])?;
+            let sum = format::checksum(&records);
+            ctx.file.write_sub(sub, records)?;
             if let Some(b) = bar {
-                b.inc(ctx.file.header().nodes[i]);
+                b.inc(ctx.file.header().nodes[sub]);
             }
-            Ok::<_, GenerateError>(counts)
+            Ok::<_, GenerateError>(Done { sub, counts, sum })
         };
         // Small sub-tables in parallel; big ones (parallel inside) one at
-        // a time, so that at most one big one is in memory.
-        let (big, small): (Vec<usize>, Vec<usize>) =
-            group.iter().partition(|&&i| file.header().nodes[i] > cfg.limits.big_nodes);
-        let mut counts: Vec<[u64; 5]> =
-            small.par_iter().map(|&i| solve(i)).collect::<Result<_, _>>()?;
-        file.flush()?;
-        for i in big {
-            counts.push(solve(i)?);
+        // a time, so that at most one big one is in memory. What a
+        // checkpoint lists is done already.
+        let (big, small): (Vec<usize>, Vec<usize>) = group
+            .iter()
+            .filter(|&&i| !done.iter().any(|d| d.sub == i))
+            .partition(|&&i| file.header().nodes[i] > cfg.limits.big_nodes);
+        if !small.is_empty() {
+            let mut made: Vec<Done> =
+                small.par_iter().map(|&i| solve(i)).collect::<Result<_, _>>()?;
             file.flush()?;
+            made.sort_by_key(|d| d.sub); // the order flush wrote them in
+            done.extend(made);
+            save(&file, &done)?;
         }
-        for c in counts {
-            report.signatures += 1;
-            for (total, x) in report.counts.iter_mut().zip(c) {
-                *total += x;
-            }
+        for i in big {
+            let made = solve(i)?;
+            file.flush()?;
+            done.push(made);
+            save(&file, &done)?;
         }
         // The next group reads this one most: the one before goes.
         if let Some(k) = group[0].count_ones().checked_sub(1) {
             file.release(k);
+        }
+    }
+    for d in &done {
+        report.signatures += 1;
+        for (total, x) in report.counts.iter_mut().zip(d.counts) {
+            *total += x;
         }
     }
     report.nodes = file.header().records();
@@ -357,14 +458,27 @@ struct Context<'a> {
 impl Context<'_> {
     /// The score of a child outside the sub-table (mover's view).
     fn exit(&self, c: &Child) -> Result<Score, TableError> {
-        let (fixed, loose) = ((c.sig >> 16) as u16, c.sig as u16);
-        let summary = if fixed == self.fixed {
-            let sub = sub_index(self.free, loose);
-            self.file.summary(sub, node_number(&self.indexes[sub], &c.pos))?
+        let fixed = (c.sig >> 16) as u16;
+        if fixed != self.fixed {
+            let summary = self.tb.summary_in(c.sig, &c.pos)?;
+            return Ok(summary
+                .expect("files with more fixed pieces come first")
+                .score(c.pos.last(), self.rule));
+        }
+        // The same file: a sub-table with fewer loose pieces, or the image
+        // of one under a unit that maps this file's fixed set onto itself.
+        let (u, stored) = crate::symmetry::canonical(self.n, c.sig);
+        let image;
+        let pos = if u == 1 {
+            &c.pos
         } else {
-            self.tb.summary_in(c.sig, &c.pos)?.expect("files with more fixed pieces come first")
+            image = crate::symmetry::position(&c.pos, u);
+            &image
         };
-        Ok(summary.score(c.pos.last(), self.rule))
+        debug_assert_eq!((stored >> 16) as u16, fixed);
+        let sub = sub_index(self.free, stored as u16);
+        let summary = self.file.summary(sub, node_number(&self.indexes[sub], pos))?;
+        Ok(summary.score(pos.last(), self.rule))
     }
 }
 

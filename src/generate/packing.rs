@@ -18,7 +18,8 @@ use std::sync::{Mutex, OnceLock};
 use rayon::prelude::*;
 
 use crate::generate::GenerateError;
-use crate::generate::unfinished::create_tmp;
+use crate::generate::checkpoint::Checkpoint;
+use crate::generate::unfinished::{create_tmp, open_tmp};
 use crate::solve::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;
@@ -112,6 +113,69 @@ impl Packing {
             raw,
             raw_in_memory,
         })
+    }
+
+    /// Reopens the temporary file of `path` as `ckpt` describes it: the
+    /// data cut to its length, every block of the sub-tables it lists
+    /// checked and decompressed. `None` if anything does not match.
+    pub(super) fn resume(
+        path: &Path,
+        header: Header,
+        raw_in_memory: u64,
+        ckpt: &Checkpoint,
+    ) -> Option<Packing> {
+        let (tmp, file) = open_tmp(path)?;
+        let first_block = packed::first_blocks(&header);
+        let blocks = *first_block.last().expect("one more entry than sub-tables");
+        let data = packed::data_offset(&header, blocks) as u64;
+        if ckpt.entries.len() != blocks || file.metadata().ok()?.len() < data + ckpt.data_len {
+            return None;
+        }
+        file.set_len(data + ckpt.data_len).ok()?;
+        let mut out = vec![0u8; NODES];
+        let mut used = 0u64;
+        for d in &ckpt.done {
+            let nodes = header.nodes[d.sub];
+            for k in 0..(nodes as usize).div_ceil(NODES) {
+                let e = ckpt.entries[first_block[d.sub] + k];
+                let end = e.start.checked_add(u64::from(e.len))?;
+                if end > ckpt.data_len {
+                    return None;
+                }
+                let mut bytes = vec![0u8; e.len as usize];
+                file.read_exact_at(&mut bytes, data + e.start).ok()?;
+                let len = packed::block_len(nodes, k);
+                if !e.checks(&bytes) || packed::decompress(&bytes, &mut out[..len]).is_none() {
+                    return None;
+                }
+                used += u64::from(e.len);
+            }
+        }
+        if used != ckpt.data_len {
+            return None;
+        }
+        let written = Mutex::new(Written { len: ckpt.data_len, entries: ckpt.entries.clone() });
+        let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
+        Some(Packing {
+            tmp,
+            header,
+            file,
+            id: fresh_id(),
+            first_block,
+            data,
+            written,
+            pending: Mutex::default(),
+            raw,
+            raw_in_memory,
+        })
+    }
+
+    /// Syncs the data written so far; returns its length and the block
+    /// table, for a checkpoint.
+    pub(super) fn sync(&self) -> Result<(u64, Vec<Entry>), GenerateError> {
+        self.file.sync_data().map_err(|e| GenerateError::io(&self.tmp, e))?;
+        let written = self.written.lock().expect("no writer panicked");
+        Ok((written.len, written.entries.clone()))
     }
 
     /// Compresses the records of sub-table `sub` (written once, before any

@@ -1,5 +1,6 @@
 //! A table file while it is written: under its temporary name, one
-//! sub-table at a time, readable back as it grows.
+//! sub-table at a time, readable back as it grows, and saved from time to
+//! time with a [`Checkpoint`] from which a later run goes on.
 
 use std::fs;
 use std::io::{Seek, SeekFrom, Write};
@@ -7,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::generate::GenerateError;
+use crate::generate::checkpoint::{self, Checkpoint, Done};
 use crate::generate::packing::Packing;
 use crate::solve::Summary;
 use crate::table::TableError;
@@ -79,13 +81,52 @@ impl Unfinished {
     }
 
     /// Completes the file, syncs it and renames it to `path`; returns its
-    /// size.
+    /// size. Its checkpoint, if any, goes.
     pub(super) fn finish(self, path: &Path) -> Result<u64, GenerateError> {
-        match self {
+        let len = match self {
             Unfinished::Plain(f) => f.finish(path),
             Unfinished::Packed(f) => f.finish(path),
+        }?;
+        let ckpt = checkpoint::path_of(path);
+        match fs::remove_file(&ckpt) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(GenerateError::io(&ckpt, e)),
+            _ => Ok(len),
         }
     }
+
+    /// Reopens the temporary file of `path` as `ckpt` describes it, after
+    /// reading back every sub-table it lists; `None` if the file is not
+    /// there or does not match.
+    pub(super) fn resume(
+        path: &Path,
+        header: &Header,
+        raw_in_memory: u64,
+        ckpt: &Checkpoint,
+    ) -> Option<Unfinished> {
+        if header.encoding == ENCODING_PACKED {
+            Packing::resume(path, header.clone(), raw_in_memory, ckpt).map(Unfinished::Packed)
+        } else {
+            Plain::resume(path, header.clone(), ckpt).map(Unfinished::Plain)
+        }
+    }
+
+    /// Syncs what was flushed and saves a checkpoint that lists `done`
+    /// (every sub-table flushed so far, in order).
+    pub(super) fn checkpoint(&self, path: &Path, done: &[Done]) -> Result<(), GenerateError> {
+        let mut ckpt = Checkpoint { done: done.to_vec(), ..Checkpoint::default() };
+        match self {
+            Unfinished::Plain(f) => f.sync()?,
+            Unfinished::Packed(f) => (ckpt.data_len, ckpt.entries) = f.sync()?,
+        }
+        ckpt.save(path, self.header())
+    }
+}
+
+/// Opens the existing temporary file of the table file `path`.
+pub(super) fn open_tmp(path: &Path) -> Option<(PathBuf, fs::File)> {
+    let tmp = path.with_extension("cctb.tmp");
+    let file = fs::OpenOptions::new().read(true).write(true).open(&tmp).ok()?;
+    Some((tmp, file))
 }
 
 /// Creates (or empties) the temporary file of the table file `path`, for
@@ -126,13 +167,36 @@ impl Plain {
         let head = header.to_bytes();
         file.write_all(&head).map_err(io)?;
         let map = crate::table::mmap::map_unfinished(&file).map_err(io)?;
-        let mut starts = Vec::with_capacity(header.nodes.len());
-        let mut total = 0;
-        for &nodes in &header.nodes {
-            starts.push(total);
-            total += nodes;
-        }
+        let starts = starts(&header);
         Ok(Plain { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
+    }
+
+    /// Reopens the temporary file of `path`, checking the records of every
+    /// sub-table `ckpt` lists against their checksums.
+    fn resume(path: &Path, header: Header, ckpt: &Checkpoint) -> Option<Plain> {
+        let (tmp, file) = open_tmp(path)?;
+        if file.metadata().ok()?.len() != header.file_len() as u64
+            || !ckpt.entries.is_empty()
+            || ckpt.data_len != 0
+        {
+            return None;
+        }
+        let map = crate::table::mmap::map_unfinished(&file).ok()?;
+        let payload = header.len();
+        let starts = starts(&header);
+        let plain = Plain { tmp, header, file: Mutex::new(file), map, payload, starts };
+        let len = plain.header.record_len();
+        let sound = ckpt.done.iter().all(|d| {
+            let at = plain.offset(d.sub, 0);
+            checksum(&plain.map[at..at + plain.header.nodes[d.sub] as usize * len]) == d.sum
+        });
+        sound.then_some(plain)
+    }
+
+    /// Syncs the records written so far.
+    fn sync(&self) -> Result<(), GenerateError> {
+        let file = self.file.lock().expect("no writer panicked");
+        file.sync_data().map_err(|e| GenerateError::io(&self.tmp, e))
     }
 
     /// The byte offset of record `node` of sub-table `sub`.
@@ -179,4 +243,17 @@ impl Plain {
         fs::rename(&self.tmp, path).map_err(|e| GenerateError::io(path, e))?;
         Ok(self.header.file_len() as u64)
     }
+}
+
+/// The first record of each sub-table of `header`.
+fn starts(header: &Header) -> Vec<u64> {
+    header
+        .nodes
+        .iter()
+        .scan(0, |total, &nodes| {
+            let start = *total;
+            *total += nodes;
+            Some(start)
+        })
+        .collect()
 }

@@ -1,10 +1,17 @@
-//! The table file format (version 2). All integers little-endian.
+//! The table file format (version 3). All integers little-endian.
 //!
-//! One file holds every signature with one set F of fixed pieces, for one
-//! board size and pass rule: `n{N}-{rule}/f{F:04x}.cctb` (F as a bit mask,
-//! bit p = piece p). Inside, one sub-table per set B of loose pieces on the
-//! board (every subset of the pieces not in F, ordered by [`sub_index`]),
-//! each holding one record per node (board rank × 2 + side, 甲 = 0).
+//! One file holds every stored signature with one set F of fixed pieces,
+//! for one board size and pass rule: `n{N}-{rule}/f{F:04x}.cctb` (F as a
+//! bit mask, bit p = piece p). Inside, one sub-table per set B of loose
+//! pieces on the board (every subset of the pieces not in F, ordered by
+//! [`sub_index`]), each holding one record per node (board rank × 2 +
+//! side, 甲 = 0).
+//!
+//! Only the representatives of the symmetry are stored
+//! ([`crate::symmetry`]): a file exists only for a canonical F, and a
+//! sub-table whose signature (F, B) is not canonical (possible when a unit
+//! maps F onto itself) has 0 nodes ([`sub_nodes`]). Version 2 stored every
+//! signature.
 //!
 //! ```text
 //! offset  size        field
@@ -37,7 +44,7 @@ use crate::solve::{Score, Summary};
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CCLOCKTB";
 /// Format version.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Record encoding: summaries with depths, 8 bytes a node.
 pub const ENCODING_SCORES: u8 = 1;
 /// Record encoding: values only, 1 byte a node.
@@ -82,6 +89,18 @@ pub fn dir_name(n: u8, rule: PassRule) -> String {
 /// The pieces that are not fixed: the ones a loose set is drawn from.
 pub fn free_pieces(n: u8, fixed: u16) -> u16 {
     (((1u32 << (n + 1)) - 2) as u16) & !fixed
+}
+
+/// The nodes a file stores for signature (`fixed`, `loose`) on `n` slots:
+/// two per board if the signature is its orbit's representative, else
+/// none.
+pub fn sub_nodes(n: u8, fixed: u16, loose: u16) -> u64 {
+    let sig = u32::from(fixed) << 16 | u32::from(loose);
+    if crate::symmetry::is_stored(n, sig) {
+        2 * crate::index::SigIndex::new(n, fixed, loose).boards()
+    } else {
+        0
+    }
 }
 
 /// The position of loose set `loose` among the subsets of `free` (bit i of
@@ -311,6 +330,9 @@ impl Header {
         let fixed = u16_at(16)?;
         if fixed & !free_pieces(n, 0) != 0 {
             return Err(format!("fixed set {fixed:#x} has pieces above {n}"));
+        }
+        if crate::symmetry::canonical_fixed(n, fixed).1 != fixed {
+            return Err(format!("fixed set {fixed:#x} is not one the tables store"));
         }
         let subs = u32_at(20)? as usize;
         let expected = 1usize << (n as u32 - fixed.count_ones());

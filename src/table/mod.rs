@@ -2,8 +2,12 @@
 //! record read through bounds-checked slices and its block's checksum.
 //!
 //! A [`Tablebase`] covers the signatures whose fixed set has a file in its
-//! directory. [`Tablebase::summary`] answers `Ok(None)` for a position whose
-//! file does not exist, and an error for a file that is damaged.
+//! directory. Files exist only for the representatives of the symmetry
+//! ([`crate::symmetry`]): any other position is mapped onto its
+//! representative, read, and the answer mapped back, so callers never see
+//! the canonical form. [`Tablebase::summary`] answers `Ok(None)` for a
+//! position whose file does not exist, and an error for a file that is
+//! damaged.
 
 pub mod format;
 pub(crate) mod mmap;
@@ -22,6 +26,7 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::solve::{Score, SigKey, Summary, signature};
+use crate::symmetry;
 use crate::table::format::{
     BLOCK, ENCODING_PACKED, ENCODING_SCORES, Header, checksum, decode, free_pieces, sub_index,
 };
@@ -143,12 +148,10 @@ impl TableFile {
         let mut starts = Vec::with_capacity(header.nodes.len());
         let mut at = 0usize;
         for (i, &nodes) in header.nodes.iter().enumerate() {
-            let loose = format::sub_loose(free, i);
-            let boards = SigIndex::new(n, fixed, loose).boards();
-            if nodes != 2 * boards {
+            let expected = format::sub_nodes(n, fixed, format::sub_loose(free, i));
+            if nodes != expected {
                 return Err(corrupt(format!(
-                    "sub-table {i} has {nodes} nodes, expected {}",
-                    2 * boards
+                    "sub-table {i} has {nodes} nodes, expected {expected}"
                 )));
             }
             starts.push(at);
@@ -387,9 +390,10 @@ impl Tablebase {
         self.rule
     }
 
-    /// The path of the file of fixed set `fixed`.
+    /// The path of the file that holds fixed set `fixed` (the file of its
+    /// representative).
     pub fn path(&self, fixed: u16) -> PathBuf {
-        self.dir.join(format::file_name(fixed))
+        self.dir.join(format::file_name(symmetry::canonical_fixed(self.n, fixed).1))
     }
 
     /// Opens the file of fixed set `fixed` if it exists (once); returns
@@ -399,6 +403,7 @@ impl Tablebase {
     /// The file exists but is damaged.
     pub fn load(&mut self, fixed: u16) -> Result<bool, TableError> {
         debug_assert_eq!(fixed & !format::free_pieces(self.n, 0), 0, "a set of pieces");
+        let fixed = symmetry::canonical_fixed(self.n, fixed).1;
         match self.files[usize::from(fixed >> 1)] {
             FileSlot::Open(_) => return Ok(true),
             FileSlot::Missing => return Ok(false),
@@ -423,7 +428,10 @@ impl Tablebase {
         let all = format::free_pieces(self.n, 0);
         let mut count = 0;
         for bits in 0..1u32 << self.n {
-            count += usize::from(self.load((bits << 1) as u16 & all)?);
+            let fixed = (bits << 1) as u16 & all;
+            if symmetry::canonical_fixed(self.n, fixed).1 == fixed {
+                count += usize::from(self.load(fixed)?);
+            }
         }
         Ok(count)
     }
@@ -479,12 +487,19 @@ impl Tablebase {
         self.has_depths() == Some(false)
     }
 
-    /// The opened file of fixed set `fixed`, if any.
+    /// The opened file that holds fixed set `fixed` (the file of its
+    /// representative), if any.
     #[inline]
     pub fn file(&self, fixed: u16) -> Option<&TableFile> {
-        if fixed & 1 != 0 {
-            return None; // no piece 0
+        if fixed & 1 != 0 || fixed & !format::free_pieces(self.n, 0) != 0 {
+            return None; // no piece 0 or above N
         }
+        self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
+    }
+
+    /// The opened file of the representative fixed set `fixed`, if any.
+    #[inline]
+    fn stored_file(&self, fixed: u16) -> Option<&TableFile> {
         match self.files.get(usize::from(fixed >> 1))? {
             FileSlot::Open(f) => Some(f),
             FileSlot::Unknown | FileSlot::Missing => None,
@@ -509,8 +524,26 @@ impl Tablebase {
     #[inline]
     pub fn summary_in(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
         debug_assert_eq!(sig, signature(pos));
+        let (u, stored) = symmetry::canonical(self.n, sig);
+        if u == 1 {
+            return self.stored_summary(sig, pos);
+        }
+        let image = symmetry::position(pos, u);
+        let Some(mut summary) = self.stored_summary(stored, &image)? else {
+            return Ok(None);
+        };
+        if summary.best_walk != 0 {
+            let back = symmetry::inverse(self.n, u);
+            summary.best_walk = symmetry::piece(self.n, back, summary.best_walk);
+        }
+        Ok(Some(summary))
+    }
+
+    /// [`Tablebase::summary_in`] for a stored signature.
+    #[inline]
+    fn stored_summary(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
         let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
-        let Some(file) = self.file(fixed) else {
+        let Some(file) = self.stored_file(fixed) else {
             return Ok(None);
         };
         let sub = sub_index(free_pieces(self.n, fixed), loose);

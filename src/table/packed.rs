@@ -74,7 +74,8 @@ impl Entry {
         Entry { start: word(0, 8), len: word(8, 4) as u32, sum: word(12, 4) as u32 }
     }
 
-    fn to_bytes(self) -> [u8; ENTRY] {
+    /// Its [`ENTRY`] bytes.
+    pub fn to_bytes(self) -> [u8; ENTRY] {
         let mut out = [0u8; ENTRY];
         out[..8].copy_from_slice(&self.start.to_le_bytes());
         out[8..12].copy_from_slice(&self.len.to_le_bytes());

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Makes the complete 12-slot table of values only in the background, outside
+# the repository, and resumes it when started again.
+#
+# Usage: scripts/make-table-12.sh [start|status|stop] [DIR]
+#   start   (default) build the release binary, copy it to DIR/bin and start
+#           `generate --slots 12 --max-live 12 --values-only --tables DIR`
+#           in the background (nothing happens if a run is going already);
+#           a run that was stopped goes on from its last checkpoint.
+#   status  is it running, the last progress lines, the files made so far.
+#   stop    stop the run (it goes on from its last checkpoint next time).
+# DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables.
+#
+# Files under DIR:
+#   n12-always/            the table files (f*.cctb) as they are completed
+#   n12-always.log         progress: one line a minute (share of nodes done,
+#                          nodes per second, time left), and per run its
+#                          start, end, wall time and peak memory
+#   n12-always.json        the summary of the run that completed the table
+#   n12-always.pid         the process id of the run going on
+#   bin/chaosclock         the binary the runs use
+set -euo pipefail
+here="${BASH_SOURCE[0]%/*}"
+[[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
+repo="$(cd "$here/.." && pwd)"
+
+cmd="${1:-start}"
+dir="${2:-${CHAOSCLOCK_TABLES:-$HOME/chaosclock-tables}}"
+log="$dir/n12-always.log"
+pidfile="$dir/n12-always.pid"
+
+running() {
+    [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+}
+
+case "$cmd" in
+start)
+    mkdir -p "$dir/bin"
+    if running; then
+        echo "a run is going already (pid $(cat "$pidfile")); see: $0 status $dir"
+        exit 0
+    fi
+    (cd "$repo" && cargo build --release --quiet)
+    cp "$repo/target/release/chaosclock" "$dir/bin/chaosclock.new"
+    mv "$dir/bin/chaosclock.new" "$dir/bin/chaosclock"
+    version="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    timer=()
+    [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f "run ended: exit %x, wall %e s, peak memory %M KiB")
+    echo "=== run started $(date -u '+%F %T') UTC, commit $version" >>"$log"
+    # setsid: the run does not end with the shell that started it.
+    setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
+        --values-only --tables "$dir" --json \
+        >"$dir/n12-always.json.part" 2>>"$log" </dev/null &
+    echo $! >"$pidfile"
+    # Keep the summary only from a run that ended well.
+    (
+        while kill -0 "$(cat "$pidfile")" 2>/dev/null; do sleep 10; done
+        if [[ -s "$dir/n12-always.json.part" ]]; then
+            mv "$dir/n12-always.json.part" "$dir/n12-always.json"
+        fi
+    ) </dev/null >/dev/null 2>&1 &
+    disown -a
+    echo "started (pid $(cat "$pidfile")): tables in $dir/n12-always, log in $log"
+    ;;
+status)
+    if running; then echo "running (pid $(cat "$pidfile"))"; else echo "not running"; fi
+    [[ -f "$log" ]] && tail -n 5 "$log"
+    if [[ -d "$dir/n12-always" ]]; then
+        files=$(find "$dir/n12-always" -name 'f*.cctb' | wc -l)
+        echo "files: $files of 1,248 complete; $(du -sh "$dir/n12-always" | cut -f1) on disk"
+    fi
+    [[ -f "$dir/n12-always.json" ]] && echo "complete: $(cat "$dir/n12-always.json")"
+    ;;
+stop)
+    if running; then
+        kill -- -"$(cat "$pidfile")"
+        echo "stopped; start again to go on from the last checkpoint"
+    else
+        echo "not running"
+    fi
+    ;;
+*)
+    echo "usage: $0 [start|status|stop] [DIR]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,141 @@
+//! Stopping `generate` inside a file and going on: a run killed (SIGKILL)
+//! at several moments inside its largest file resumes from its last
+//! checkpoint and ends with the bytes of a run that was never stopped;
+//! a second writer on the same directory gets a clear error, and a killed
+//! run leaves no lock behind.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::bin::{check_fails, run_in};
+use serde_json::Value as Json;
+
+/// Starts `chaosclock args` in `dir` in the background.
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the chaosclock binary runs")
+}
+
+/// Runs `args` in `dir`; it must succeed and print one line of JSON.
+fn json_in(dir: &Path, args: &[&str]) -> Json {
+    let out = run_in(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+/// The files of a directory, sorted by name, with their bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the tables directory exists")
+        .map(|e| {
+            let e = e.expect("a directory entry");
+            (e.file_name().into_string().expect("UTF-8 name"), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// Waits until `path` has been written `times` more times (its
+/// modification time or size changed), or `child` ended; returns whether
+/// it is still running.
+fn wait_for_saves(child: &mut Child, path: &Path, times: usize) -> bool {
+    let stamp = || std::fs::metadata(path).ok().map(|m| (m.modified().ok(), m.len()));
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let (mut last, mut seen) = (stamp(), 0);
+    while seen < times && Instant::now() < deadline {
+        if child.try_wait().expect("the child can be polled").is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        let now = stamp();
+        if now.is_some() && now != last {
+            seen += 1;
+            last = now;
+        }
+    }
+    true
+}
+
+/// The 10-slot tables of values only, with at most 7 pieces not fixed (the
+/// largest file, three pieces fixed, is the last one made), checkpointed
+/// after every sub-table: killed three times inside that file, each run
+/// going on from the last, then finished; every file under its final name
+/// is always the clean run's, and at the end all of them are.
+#[test]
+fn killed_inside_the_largest_file_resumes_to_the_same_bytes() {
+    let args = [
+        "generate",
+        "--slots",
+        "10",
+        "--max-live",
+        "7",
+        "--values-only",
+        "--checkpoint",
+        "0",
+        "--json",
+    ];
+    let clean = tempfile::tempdir().unwrap();
+    json_in(clean.path(), &args);
+    let want = files(&clean.path().join("tables/n10-always"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables/n10-always");
+    // The largest file's checkpoint (the last file made, 3 pieces fixed).
+    let (_, largest) = want
+        .iter()
+        .filter(|(name, _)| name.ends_with(".cctb"))
+        .map(|(name, bytes)| (bytes.len(), name.trim_end_matches(".cctb")))
+        .max()
+        .expect("files");
+    let ckpt = tables.join(format!("{largest}.ckpt"));
+    let mut kills = 0;
+    for saves in [1, 2, 3] {
+        let mut child = spawn(dir.path(), &args);
+        // Into the largest file, then `saves` checkpoints more.
+        let running = wait_for_saves(&mut child, &ckpt, saves);
+        let _ = child.kill();
+        child.wait().unwrap();
+        kills += usize::from(running);
+        for (name, bytes) in files(&tables) {
+            if name.ends_with(".cctb") {
+                let good = want.iter().find(|(n, _)| *n == name);
+                assert!(good.is_some_and(|(_, b)| *b == bytes), "after kill {saves}: {name}");
+            }
+        }
+    }
+    assert!(kills > 0, "no run was killed inside the largest file");
+    let s = json_in(dir.path(), &args);
+    assert!(s["signatures_resumed"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(files(&tables), want, "the same bytes; no checkpoint or temporary file left");
+}
+
+/// A second `generate` on the same directory fails at once with one line
+/// that says why; once the first is killed, the lock is free again.
+#[test]
+fn one_writer_at_a_time_and_no_stuck_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["generate", "--slots", "10", "--values-only"];
+    let mut first = spawn(dir.path(), &args);
+    let tables = dir.path().join("tables/n10-always");
+    while !tables.exists() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    check_fails(&args, run_in(dir.path(), &args), "another chaosclock generate is writing to");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let again = ["generate", "--slots", "10", "--max-live", "2", "--values-only", "--json"];
+    let s = json_in(dir.path(), &again);
+    assert!(s["files_written"].as_u64().unwrap() + s["files_kept"].as_u64().unwrap() > 0);
+}
