@@ -12,11 +12,23 @@
 //! - `*-has-won=1` claims that side has completed; since RULES.md implies
 //!   the won status from the board, a claim the board contradicts is an
 //!   error rather than silently ignored.
+//!
+//! Leniency and strictness: a UTF-8 byte-order mark at the start is
+//! skipped; a key read here that appears twice is an error (which line
+//! should win is not clear); a board of the wrong length says so before
+//! any of its values is checked; an integer too large for `i64` is out of
+//! range like any other; states no game reaches are rejected as by the
+//! interchange format ([`Position::check_reachable`]). Messages echo the
+//! input with control characters escaped, so they are one line.
 
 use std::fmt;
 
-use crate::position::{Last, Position, PositionError};
+use crate::escape::escape_control;
+use crate::position::{Last, Position, PositionError, SUPPORTED_SLOTS};
 use crate::side::Side;
+
+/// The keys read; the others are ignored.
+const KEYS: [&str; 5] = ["board", "side-to-move", "last-move", "even-has-won", "odd-has-won"];
 
 /// Why a cfg text is not a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,9 +46,11 @@ pub enum CfgError {
     OutOfRange {
         /// The key.
         key: &'static str,
-        /// The number found.
-        value: i64,
+        /// The number found, as written.
+        value: String,
     },
+    /// A key read here appears on two lines.
+    DuplicateKey(&'static str),
     /// `even-has-won` or `odd-has-won` is 1 but that side is not complete.
     WonClaim(Side),
     /// The numbers do not form a position.
@@ -48,9 +62,12 @@ impl fmt::Display for CfgError {
         match self {
             CfgError::Missing(key) => write!(f, "cfg has no '{key}=' line"),
             CfgError::NotANumber { key, text } => {
-                write!(f, "cfg {key} value '{text}' is not a number")
+                write!(f, "cfg {key} value '{}' is not a number", escape_control(text))
             }
             CfgError::OutOfRange { key, value } => write!(f, "cfg {key}={value} is out of range"),
+            CfgError::DuplicateKey(key) => {
+                write!(f, "cfg has two '{key}=' lines: keep one")
+            }
             CfgError::WonClaim(side) => write!(
                 f,
                 "cfg says {}-has-won=1 but not all of {side}'s pieces are fixed",
@@ -69,20 +86,36 @@ impl From<PositionError> for CfgError {
     }
 }
 
-fn int(key: &str, text: &str) -> Result<i64, CfgError> {
+/// Reads the integer `text` of `key`; too many digits are out of range.
+fn int(key: &'static str, text: &str) -> Result<i64, CfgError> {
     let t = text.trim();
-    t.parse().map_err(|_| CfgError::NotANumber { key: key.to_string(), text: t.to_string() })
+    t.parse().map_err(|_| {
+        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            CfgError::OutOfRange { key, value: t.to_string() }
+        } else {
+            CfgError::NotANumber { key: key.to_string(), text: t.to_string() }
+        }
+    })
+}
+
+/// A value outside the range of `key`.
+fn out_of_range(key: &'static str, value: i64) -> CfgError {
+    CfgError::OutOfRange { key, value: value.to_string() }
 }
 
 /// Reads the position described by the text of a `chaosclock.cfg`.
 ///
 /// # Errors
-/// A missing board, a malformed number, or an inconsistent position.
+/// A missing board, a malformed number, a key read twice, or an
+/// inconsistent or unreachable position.
 pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut board = None;
     let mut side = Side::Yi;
     let mut last = -2;
     let mut won = [false; 2];
+    let mut seen = [false; KEYS.len()];
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -91,7 +124,14 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         let Some((key, value)) = line.split_once('=') else {
             continue;
         };
-        match key.trim() {
+        let key = key.trim();
+        if let Some(k) = KEYS.iter().position(|&k| k == key) {
+            if seen[k] {
+                return Err(CfgError::DuplicateKey(KEYS[k]));
+            }
+            seen[k] = true;
+        }
+        match key {
             "board" => {
                 let cells =
                     value.split(',').map(|t| int("board", t)).collect::<Result<Vec<_>, _>>()?;
@@ -101,17 +141,15 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
                 side = match int("side-to-move", value)? {
                     0 => Side::Yi,
                     1 => Side::Jia,
-                    v => {
-                        return Err(CfgError::OutOfRange { key: "side-to-move", value: v });
-                    }
+                    v => return Err(out_of_range("side-to-move", v)),
                 }
             }
             "last-move" => last = int("last-move", value)?,
             k @ ("even-has-won" | "odd-has-won") => {
-                let v = int(k, value)?;
+                let key = if k == "even-has-won" { "even-has-won" } else { "odd-has-won" };
+                let v = int(key, value)?;
                 if !(0..=1).contains(&v) {
-                    let key = if k == "even-has-won" { "even-has-won" } else { "odd-has-won" };
-                    return Err(CfgError::OutOfRange { key, value: v });
+                    return Err(out_of_range(key, v));
                 }
                 won[usize::from(k == "even-has-won")] = v == 1;
             }
@@ -119,12 +157,17 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         }
     }
     let cells = board.ok_or(CfgError::Missing("board"))?;
+    // The length first: with the wrong number of slots, the range of the
+    // values is not the problem.
+    if !SUPPORTED_SLOTS.iter().any(|&k| usize::from(k) == cells.len()) {
+        return Err(PositionError::UnsupportedSlots(cells.len()).into());
+    }
     let n = cells.len() as i64;
     // Slot index 0 is slot N: rotate to slot 1 first, and map piece 0 to N.
     let mut slots = vec![0i64; cells.len()];
     for (i, &v) in cells.iter().enumerate() {
         if v < -1 || v >= n {
-            return Err(CfgError::OutOfRange { key: "board", value: v });
+            return Err(out_of_range("board", v));
         }
         let slot = if i == 0 { cells.len() } else { i };
         slots[slot - 1] = match v {
@@ -138,11 +181,10 @@ pub fn parse_cfg(text: &str) -> Result<Position, CfgError> {
         -1 => Last::Pass,
         0 => Last::Piece(n as u8),
         m if (1..n).contains(&m) => Last::Piece(m as u8),
-        m => {
-            return Err(CfgError::OutOfRange { key: "last-move", value: m });
-        }
+        m => return Err(out_of_range("last-move", m)),
     };
     let pos = Position::new(&slots, side, last)?;
+    pos.check_reachable()?;
     for (claimed, s) in won.into_iter().zip([Side::Jia, Side::Yi]) {
         if claimed && !pos.is_complete(s) {
             return Err(CfgError::WonClaim(s));
@@ -171,9 +213,44 @@ mod tests {
         assert!(parse_cfg("board=0,1,-1,3\nodd-has-won=1").is_ok());
         assert_eq!(parse_cfg("board=0,2,-1,-1\nodd-has-won=1"), Err(CfgError::WonClaim(Side::Jia)));
         assert_eq!(parse_cfg("depth=3"), Err(CfgError::Missing("board")));
+        assert_eq!(parse_cfg("board=4,1,-1,3"), Err(out_of_range("board", 4)));
+    }
+
+    #[test]
+    fn bom_length_duplicates_and_huge_numbers() {
+        let p = parse_cfg("\u{feff}board=0,1,-1,3\r\nside-to-move=1\r\n").unwrap();
+        assert_eq!(p.to_string(), "1,0,3,4;0;0");
         assert_eq!(
-            parse_cfg("board=4,1,-1,3"),
-            Err(CfgError::OutOfRange { key: "board", value: 4 })
+            parse_cfg("board=3, 2, 8").unwrap_err().to_string(),
+            "cfg board: a board has 4, 6, 8, 10 or 12 slots, not 3"
         );
+        assert_eq!(
+            parse_cfg("board=0,1,-1,3\nside-to-move=0\nboard=0,1,2,3"),
+            Err(CfgError::DuplicateKey("board"))
+        );
+        assert_eq!(
+            parse_cfg("board=0,1,-1,3\nside-to-move=0\nside-to-move=0").unwrap_err().to_string(),
+            "cfg has two 'side-to-move=' lines: keep one"
+        );
+        // Ignored keys may repeat.
+        assert!(parse_cfg("depth=1\ndepth=2\nboard=0,1,-1,3").is_ok());
+        let huge = "99999999999999999999999";
+        assert_eq!(
+            parse_cfg(&format!("board=0,1,-1,{huge}")).unwrap_err().to_string(),
+            format!("cfg board={huge} is out of range")
+        );
+        assert_eq!(
+            parse_cfg("board=0,1,-1,4294967299").unwrap_err().to_string(),
+            "cfg board=4294967299 is out of range"
+        );
+        assert_eq!(
+            parse_cfg("board=0,1,x\u{1b}[2J,3").unwrap_err().to_string(),
+            "cfg board value 'x\\u{1b}[2J' is not a number"
+        );
+        // Everything fixed after a pass: unreachable.
+        assert!(matches!(
+            parse_cfg("board=0,1,2,3\nlast-move=-1"),
+            Err(CfgError::Invalid(PositionError::PlyAfterEnd { .. }))
+        ));
     }
 }

@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod cfg;
+mod escape;
 pub mod generate;
 pub mod index;
 mod moves;
@@ -25,6 +26,7 @@ mod value;
 pub mod verify;
 
 pub use crate::cfg::{CfgError, parse_cfg};
+pub use crate::escape::escape_control;
 pub use crate::moves::{IllegalMove, Move, MoveList, MoveText, ParseMoveError, PassRule};
 pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};
 pub use crate::position::{

@@ -13,6 +13,7 @@ use std::io;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use chaosclock::escape_control;
 use clap::Parser;
 
 use crate::cli::{Cli, Command};
@@ -31,7 +32,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // Parsers escape what they echo; this is the net for the rest
+            // (a path, an OS message), so the error is always one line.
+            eprintln!("error: {}", escape_control(&format!("{err:#}")));
             ExitCode::from(cmd::exit_code(&err))
         }
     }
@@ -55,7 +58,9 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             let text = err.render().to_string();
             let what: Vec<&str> =
                 text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
-            eprintln!("error: {} (see --help)", what.join(" ").trim_start_matches("error: "));
+            let what = what.join(" ");
+            let what = escape_control(what.trim_start_matches("error: "));
+            eprintln!("error: {what} (see --help)");
             ExitCode::from(2)
         }
     }

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::escape::escape_control;
 use crate::position::{Last, MAX_SLOTS, Position, walk_target};
 use crate::side::Side;
 
@@ -77,7 +78,7 @@ pub struct ParseMoveError(pub String);
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a move (a piece number or 'pass')", self.0)
+        write!(f, "'{}' is not a move (a piece number or 'pass')", escape_control(&self.0))
     }
 }
 

@@ -10,10 +10,17 @@
 //!
 //! Printing always writes all three parts, so print∘parse is the identity
 //! on printed text.
+//!
+//! Parsing also rejects the states that no game reaches where a cheap check
+//! tells ([`Position::check_reachable`]). An integer too large for `i64` is
+//! reported as the value it is, like any other number that is not a piece.
+//! Error messages echo the input with control characters escaped
+//! ([`escape_control`]), so they are one line.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::escape::escape_control;
 use crate::position::{Last, Position, PositionError};
 use crate::side::Side;
 
@@ -29,6 +36,15 @@ pub enum ParsePositionError {
         /// The text found.
         text: String,
     },
+    /// An integer too large for any board, in `board` or `last`.
+    HugeNumber {
+        /// Which part: `board` or `last`.
+        part: &'static str,
+        /// The slot (1-based) of a board entry; 0 for `last`.
+        slot: u8,
+        /// The digits found.
+        text: String,
+    },
     /// The side is neither 0 nor 1.
     BadSide(String),
     /// The numbers do not form a position.
@@ -42,10 +58,18 @@ impl fmt::Display for ParsePositionError {
                 write!(f, "expected 'board;side;last' but found {k} parts separated by ';'")
             }
             ParsePositionError::NotANumber { part, text } => {
-                write!(f, "{part} entry '{text}' is not a number")
+                write!(f, "{part} entry '{}' is not a number", escape_control(text))
+            }
+            // The same words as `PositionError::PieceOutOfRange` and
+            // `LastOutOfRange`: the digits are shown as they were written.
+            ParsePositionError::HugeNumber { part: "board", slot, text } => {
+                write!(f, "slot {slot} holds {text}, which is not a piece of this board")
+            }
+            ParsePositionError::HugeNumber { text, .. } => {
+                write!(f, "last move {text} is not a piece of this board, 0, -1 or -2")
             }
             ParsePositionError::BadSide(s) => {
-                write!(f, "side '{s}' must be 0 (甲, odd) or 1 (乙, even)")
+                write!(f, "side '{}' must be 0 (甲, odd) or 1 (乙, even)", escape_control(s))
             }
             ParsePositionError::Invalid(e) => e.fmt(f),
         }
@@ -62,9 +86,17 @@ impl From<PositionError> for ParsePositionError {
     }
 }
 
-fn number(part: &'static str, text: &str) -> Result<i64, ParsePositionError> {
+/// Reads entry `text` of `part` (at 1-based `slot` for the board, else 0).
+fn number(part: &'static str, slot: u8, text: &str) -> Result<i64, ParsePositionError> {
     let t = text.trim();
-    t.parse::<i64>().map_err(|_| ParsePositionError::NotANumber { part, text: t.to_string() })
+    t.parse::<i64>().map_err(|_| {
+        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            ParsePositionError::HugeNumber { part, slot, text: t.to_string() }
+        } else {
+            ParsePositionError::NotANumber { part, text: t.to_string() }
+        }
+    })
 }
 
 /// Reads the `last` number of the interchange format.
@@ -99,8 +131,11 @@ impl FromStr for Position {
         if parts.len() > 3 {
             return Err(ParsePositionError::TooManyParts(parts.len()));
         }
-        let board =
-            parts[0].split(',').map(|t| number("board", t)).collect::<Result<Vec<_>, _>>()?;
+        let board = parts[0]
+            .split(',')
+            .enumerate()
+            .map(|(i, t)| number("board", (i + 1).min(usize::from(u8::MAX)) as u8, t))
+            .collect::<Result<Vec<_>, _>>()?;
         let side = match parts.get(1).map(|t| t.trim()) {
             None | Some("1") => Side::Yi,
             Some("0") => Side::Jia,
@@ -108,9 +143,11 @@ impl FromStr for Position {
         };
         let last = match parts.get(2) {
             None => Last::None,
-            Some(t) => last_from_number(number("last", t)?)?,
+            Some(t) => last_from_number(number("last", 0, t)?)?,
         };
-        Ok(Position::new(&board, side, last)?)
+        let pos = Position::new(&board, side, last)?;
+        pos.check_reachable()?;
+        Ok(pos)
     }
 }
 
@@ -155,5 +192,39 @@ mod tests {
         );
         assert_eq!(e("1,2,3"), "a board has 4, 6, 8, 10 or 12 slots, not 3");
         assert_eq!(e(""), "board entry '' is not a number");
+        assert_eq!(e("1,2,x\n3,4"), "board entry 'x\\n3' is not a number");
+        assert_eq!(e("2,1,4,3;x\u{7};0"), "side 'x\\u{7}' must be 0 (甲, odd) or 1 (乙, even)");
+    }
+
+    #[test]
+    fn huge_numbers_are_not_pieces() {
+        let e = |s: &str| s.parse::<Position>().unwrap_err().to_string();
+        let tail = "which is not a piece of this board";
+        assert_eq!(e("2,1,4,4294967299"), format!("slot 4 holds 4294967299, {tail}"));
+        assert_eq!(
+            e("2,1,4,99999999999999999999999"),
+            format!("slot 4 holds 99999999999999999999999, {tail}")
+        );
+        assert_eq!(
+            e("2,1,-99999999999999999999,3"),
+            format!("slot 3 holds -99999999999999999999, {tail}")
+        );
+        assert_eq!(
+            e("2,1,4,3;0;99999999999999999999"),
+            "last move 99999999999999999999 is not a piece of this board, 0, -1 or -2"
+        );
+        assert_eq!(
+            e("2,1,4,3;0;4294967299"),
+            "last move 4294967299 is not a piece of this board, 0, -1 or -2"
+        );
+    }
+
+    #[test]
+    fn unreachable_states_are_rejected() {
+        let e = |s: &str| s.parse::<Position>().unwrap_err().to_string();
+        assert!(e("1,2,3,4;1;-2").starts_with("no game reaches this position"));
+        assert!(e("1,2,3,4;0;-1").starts_with("no game reaches this position"));
+        assert!("2,1,4,3;1;-2".parse::<Position>().is_ok());
+        assert!("1,2,3,4;1;0".parse::<Position>().is_ok());
     }
 }

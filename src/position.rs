@@ -107,6 +107,18 @@ pub enum PositionError {
         /// The piece standing there.
         occupant: u8,
     },
+    /// The last-walked piece's origin slot is its own slot: it was fixed
+    /// there and could not have walked.
+    LastFromOwnSlot(u8),
+    /// No game reaches this state: `side` made the ply `ply` (a pass or a
+    /// walk) that led here, but `side` is complete, and a complete side never
+    /// gets to move (the game is over at the start of its ply).
+    PlyAfterEnd {
+        /// The side that made the ply.
+        side: Side,
+        /// `pass`, `first pass` (of a double pass) or `walk`.
+        ply: &'static str,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -129,6 +141,14 @@ impl fmt::Display for PositionError {
             PositionError::LastOriginOccupied { piece, origin, occupant } => write!(
                 f,
                 "piece {piece} cannot have just walked: its origin slot {origin} holds piece {occupant}"
+            ),
+            PositionError::LastFromOwnSlot(p) => write!(
+                f,
+                "piece {p} cannot have just walked: it would have come from slot {p}, where it was fixed"
+            ),
+            PositionError::PlyAfterEnd { side, ply } => write!(
+                f,
+                "no game reaches this position: the {ply} that led to it was {side}'s, but {side} is complete, so the game was over before it"
             ),
         }
     }
@@ -205,6 +225,50 @@ impl Position {
             other => other,
         };
         Ok(pos)
+    }
+
+    /// Checks what a position needs to be reachable in some game, as far as
+    /// the board, the side to move and `last` tell cheaply (README,
+    /// Notations). The parsers ([`str::parse`] and [`parse_cfg`]) call it;
+    /// [`Position::new`] does not, so code that enumerates states (the
+    /// tables) still sees every consistent state.
+    ///
+    /// Each check looks one ply back (two for a double pass), and each is
+    /// sound under RULES.md: a complete side never makes a ply (the game is
+    /// over at its start), and a fixed piece never walks.
+    /// - `last` = pass: the side that passed (not the side to move) is not
+    ///   complete;
+    /// - `last` = double pass: neither side is complete;
+    /// - `last` = piece m: the side that walked (not the side to move) is not
+    ///   complete (a walk that does not fix its piece fixes nothing), and
+    ///   m's origin slot is not slot m.
+    ///
+    /// # Errors
+    /// The first check that fails.
+    ///
+    /// [`parse_cfg`]: crate::parse_cfg
+    pub fn check_reachable(&self) -> Result<(), PositionError> {
+        let (mover, other) = (self.side, self.side.other());
+        let after_end = |side, ply| Err(PositionError::PlyAfterEnd { side, ply });
+        match self.last {
+            Last::None => Ok(()),
+            Last::Pass if self.is_complete(other) => after_end(other, "pass"),
+            Last::Pass => Ok(()),
+            Last::DoublePass if self.is_complete(other) => after_end(other, "pass"),
+            Last::DoublePass if self.is_complete(mover) => after_end(mover, "first pass"),
+            Last::DoublePass => Ok(()),
+            Last::Piece(m) => {
+                // The invariant on `Last::Piece` puts m on the board.
+                let Some(slot) = self.slot_of(m) else { return Ok(()) };
+                if walk_origin(self.n, slot, m) == m {
+                    Err(PositionError::LastFromOwnSlot(m))
+                } else if self.is_complete(other) {
+                    after_end(other, "walk")
+                } else {
+                    Ok(())
+                }
+            }
+        }
     }
 
     /// Number of slots (and pieces).
@@ -411,5 +475,33 @@ mod tests {
         assert_eq!(p.outcome(), Some(Outcome::BothWin));
         let p = pos(&[0, 0, 0, 0], Side::Yi, Last::DoublePass).unwrap();
         assert_eq!(p.outcome(), Some(Outcome::BothLose));
+    }
+
+    #[test]
+    fn unreachable_states() {
+        let check = |b: &[i64], side, last| pos(b, side, last).unwrap().check_reachable();
+        // Everything fixed: nobody passed or walked into it.
+        let after_end = |side, ply| Err(PositionError::PlyAfterEnd { side, ply });
+        assert_eq!(check(&[1, 2, 3, 4], Side::Yi, Last::DoublePass), after_end(Side::Jia, "pass"));
+        assert_eq!(check(&[1, 2, 3, 4], Side::Jia, Last::Pass), after_end(Side::Yi, "pass"));
+        // 甲 complete: 甲 may not have passed, 乙 may.
+        assert_eq!(check(&[1, 0, 3, 0], Side::Yi, Last::Pass), after_end(Side::Jia, "pass"));
+        assert_eq!(check(&[1, 0, 3, 0], Side::Jia, Last::Pass), Ok(()));
+        assert_eq!(
+            check(&[1, 0, 3, 0], Side::Jia, Last::DoublePass),
+            after_end(Side::Jia, "first pass")
+        );
+        assert_eq!(check(&[2, 1, 4, 3], Side::Yi, Last::DoublePass), Ok(()));
+        // Piece 1 on slot 2 came from slot 1, where it was fixed.
+        assert_eq!(
+            check(&[0, 1, 0, 0], Side::Yi, Last::Piece(1)),
+            Err(PositionError::LastFromOwnSlot(1))
+        );
+        assert_eq!(check(&[0, 0, 1, 0], Side::Yi, Last::Piece(1)), Ok(()));
+        // Piece 2 on slot 6 came from slot 4: 甲 cannot have walked it while
+        // complete, 乙 can.
+        let board = [1, 0, 3, 0, 5, 2];
+        assert_eq!(check(&board, Side::Yi, Last::Piece(2)), after_end(Side::Jia, "walk"));
+        assert_eq!(check(&board, Side::Jia, Last::Piece(2)), Ok(()));
     }
 }

@@ -166,6 +166,15 @@ pub fn canonical_fixed(n: u8, fixed: u16) -> (u8, u16) {
     (u, (sig >> 16) as u16)
 }
 
+/// The number of distinct images of signature `sig` (the size of its
+/// orbit): how many signatures its sub-table stands for.
+pub fn orbit_len(n: u8, sig: SigKey) -> u64 {
+    let mut images: Vec<SigKey> = units(n).map(|u| signature(n, u, sig)).collect();
+    images.sort_unstable();
+    images.dedup();
+    images.len() as u64
+}
+
 /// Whether the tables store signature `sig` (it is its orbit's
 /// representative).
 #[inline]

@@ -227,7 +227,10 @@ fn bad_positions_exit_2_with_one_line() {
     fails(&["show", "2,1,4,3;0;z"], "last entry 'z' is not a number");
     fails(&["show", "2,1,4,3;0;0;0"], "found 4 parts");
     fails(&["show", ""], "board entry '' is not a number");
-    fails(&["play", "99999999999999999999,1,4,3"], "is not a number");
+    fails(
+        &["play", "99999999999999999999,1,4,3"],
+        "slot 1 holds 99999999999999999999, which is not a piece",
+    );
     // The message names the position once, not twice.
     let out = run(&["show", "2,2,4,3"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -268,7 +271,7 @@ fn bad_cfg_files_exit_2() {
     // Not UTF-8.
     std::fs::write(dir.path().join("bin.cfg"), [0xff, 0xfe, 0x00, 0x80]).unwrap();
     let args = ["show", "--cfg", "bin.cfg"];
-    check_fails(&args, run_in(dir.path(), &args), "cannot read cfg file bin.cfg");
+    check_fails(&args, run_in(dir.path(), &args), "cfg file bin.cfg is not UTF-8 text (byte 1)");
 }
 
 #[test]

@@ -12,7 +12,7 @@
 mod reference;
 
 use chaosclock::{Move, MoveText, PassRule, Position, SUPPORTED_SLOTS, Side};
-use reference::ref_moves;
+use reference::{ref_has_predecessor, ref_moves};
 
 /// The longest game played; games on a cycle would go on forever.
 const MAX_PLIES: usize = 200;
@@ -213,8 +213,16 @@ fn random_games_from_random_positions() {
         while games < GAMES_PER_SIZE {
             let t = random_text(&mut rng, n);
             let ours = t.parse::<Position>();
+            // The parser also rejects states that no ply leads to
+            // (Position::check_reachable), and its checks are exactly the
+            // reference's search for a predecessor one ply back.
             let theirs = ref_moves(&t, false);
-            assert_eq!(ours.is_ok(), theirs.is_ok(), "{t}: parse {ours:?} vs {theirs:?}");
+            let reachable = ref_has_predecessor(&t).unwrap_or(false);
+            assert_eq!(
+                ours.is_ok(),
+                theirs.is_ok() && reachable,
+                "{t}: parse {ours:?} vs {theirs:?}, predecessor {reachable}"
+            );
             let Ok(start) = ours else {
                 rejected += 1;
                 continue;

@@ -12,7 +12,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{CHECKPOINT, Config, Limits, Report, fixed_sets, generate};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
@@ -20,6 +20,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
+use crate::cmd::openings_stats::CodeMap;
 use crate::cmd::{DEFAULT_TABLES, default_max_live, print, print_json, thousands};
 
 /// Which tables: board size, how many pieces may be not fixed, and where.
@@ -71,7 +72,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub values_only: bool,
 
-    /// Worker threads. Default: one per core.
+    /// Worker threads. Default: one per core. At most 4 per core, and
+    /// never more than 1024.
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
 
@@ -83,16 +85,6 @@ pub struct GenerateArgs {
     /// Print the summary as JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The number of states with one value in the summary.
-#[derive(Debug, Serialize)]
-struct ValueCount {
-    value: u8,
-    label: &'static str,
-    states: u64,
-    /// Share of the states generated, in percent.
-    percent: f64,
 }
 
 /// The JSON summary of `generate`.
@@ -111,8 +103,13 @@ struct GenerateJson {
     signatures_resumed: usize,
     nodes: u64,
     states: u64,
-    /// Per value, 4 (self-win) down to 0 (no-result).
-    values: Vec<ValueCount>,
+    /// The states they stand for, with their images under the symmetry.
+    states_covered: u64,
+    /// States per value code, keyed `"4"` (self-win) down to `"0"`
+    /// (no-result), as in `openings --json`.
+    counts: CodeMap<u64>,
+    /// The same as shares of `states`, in percent.
+    percent: CodeMap<f64>,
     seconds: f64,
     states_per_second: f64,
     bytes_written: u64,
@@ -127,13 +124,13 @@ struct GenerateJson {
 /// as input.
 pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let (n, max_live) = args.tables.checked()?;
-    if args.threads == Some(0) {
-        bail!("--threads 0: give at least one thread");
-    }
+    check_threads(args.threads, cores())?;
+    // Not `.context()`: the pool's error shows the OS error and has it as
+    // its source too, so `{:#}` would print it twice.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
-        .context("cannot start the worker threads")?;
+        .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
     let files = fixed_sets(n, max_live).len();
     if max_live < n {
         let why = if n == 12 {
@@ -169,6 +166,35 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let on_disk = dir_size(&dir)?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
     if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
+}
+
+/// The most worker threads per core `--threads` accepts: more only cost
+/// memory and the time to start them (100,000 threads took over a minute).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads `--threads` accepts on any machine.
+pub const MAX_THREADS: usize = 1024;
+
+/// The cores this process may use (1 if unknown).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Checks `--threads` against `cores`: at least 1, at most
+/// [`MAX_THREADS_PER_CORE`] per core and [`MAX_THREADS`].
+///
+/// # Errors
+/// A count outside these bounds, named with the bound.
+fn check_threads(threads: Option<usize>, cores: usize) -> Result<()> {
+    let most = cores.saturating_mul(MAX_THREADS_PER_CORE).min(MAX_THREADS);
+    match threads {
+        Some(0) => bail!("--threads 0: give at least one thread"),
+        Some(t) if t > most => bail!(
+            "--threads {t} is too many: at most {most} ({MAX_THREADS_PER_CORE} per core on {cores} core{}, never more than {MAX_THREADS})",
+            if cores == 1 { "" } else { "s" }
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// A bar counting nodes on stderr, hidden when stderr is not a terminal.
@@ -294,7 +320,11 @@ impl Summary {
         }
         t.push('\n');
         t.push_str(&format!("nodes:       {} (board and side to move)\n", thousands(r.nodes)));
-        t.push_str(&format!("states:      {}\n", thousands(r.states)));
+        t.push_str(&format!(
+            "states:      {} (standing for {} with their images under x -> ux)\n",
+            thousands(r.states),
+            thousands(r.covered)
+        ));
         for v in Value::ALL.iter().rev() {
             let count = r.counts[usize::from(v.code())];
             t.push_str(&format!(
@@ -327,19 +357,9 @@ impl Summary {
             signatures_resumed: r.resumed,
             nodes: r.nodes,
             states: r.states,
-            values: Value::ALL
-                .iter()
-                .rev()
-                .map(|v| {
-                    let states = r.counts[usize::from(v.code())];
-                    ValueCount {
-                        value: v.code(),
-                        label: v.label(),
-                        states,
-                        percent: self.percent(states),
-                    }
-                })
-                .collect(),
+            states_covered: r.covered,
+            counts: CodeMap::from_fn(|c| r.counts[c]),
+            percent: CodeMap::from_fn(|c| self.percent(r.counts[c])),
             seconds: self.seconds(),
             states_per_second: self.states_per_second(),
             bytes_written: r.bytes,

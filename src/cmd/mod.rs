@@ -18,12 +18,12 @@ pub mod solve;
 pub mod verify;
 
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::probe::ProbeError;
-use chaosclock::{Move, PassRule, Position, Side, parse_cfg};
+use chaosclock::{Move, PassRule, Position, Side, escape_control, parse_cfg};
 
 use crate::cli::PositionArgs;
 
@@ -32,19 +32,58 @@ pub fn load_position(args: &PositionArgs) -> Result<Position> {
     match (&args.pos, &args.cfg) {
         // Not `.context()`: ParsePositionError's message already includes
         // its source's, and `{:#}` would print that twice.
-        (Some(text), None) => {
-            text.parse::<Position>().map_err(|e| anyhow!("position '{}': {e}", text.trim()))
-        }
+        (Some(text), None) => text
+            .parse::<Position>()
+            .map_err(|e| anyhow!("position '{}': {e}", escape_control(text.trim()))),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read cfg file {}", path.display()))?;
-            parse_cfg(&text).with_context(|| format!("cfg file {}", path.display()))
+            let text = read_cfg_file(path)?;
+            parse_cfg(&text).with_context(|| format!("cfg file {}", shown_path(path)))
         }
         (Some(_), Some(_)) => bail!("give the position either as POS or with --cfg FILE, not both"),
         (None, None) => {
             bail!("no position given: pass POS (e.g. 2,8,11,9,4,12,10,6,5,7,1,3) or --cfg FILE")
         }
     }
+}
+
+/// The largest `chaosclock.cfg` read, in bytes: the original program writes
+/// a few hundred.
+pub const MAX_CFG_BYTES: u64 = 64 * 1024;
+
+/// `path` for a message: control characters escaped, so it is one line.
+pub fn shown_path(path: &Path) -> String {
+    escape_control(&path.display().to_string()).into_owned()
+}
+
+/// The text of the cfg file `path`: a regular file (symbolic links
+/// followed) of at most [`MAX_CFG_BYTES`], in UTF-8. A device, a FIFO or a
+/// directory is refused before it is opened, so `/dev/zero` cannot make the
+/// read hang; the read stops after the limit even if the file grows.
+///
+/// # Errors
+/// The file cannot be read, or is not such a file.
+pub fn read_cfg_file(path: &Path) -> Result<String> {
+    let shown = shown_path(path);
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read cfg file {shown}"))?;
+    if !meta.is_file() {
+        bail!("cfg file {shown} is not a regular file");
+    }
+    let too_big =
+        || anyhow!("cfg file {shown} is larger than {MAX_CFG_BYTES} bytes: not a chaosclock.cfg");
+    if meta.len() > MAX_CFG_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CFG_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read cfg file {shown}"))?;
+    if bytes.len() as u64 > MAX_CFG_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        // Counted from 1, as `query -` counts.
+        anyhow!("cfg file {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1)
+    })
 }
 
 /// The piece column of a move in a move list: the piece, or nothing for a

@@ -3,7 +3,7 @@
 //! move with an error naming its number, its text and the rule it breaks.
 
 use anyhow::{Context, Result, anyhow};
-use chaosclock::{IllegalMove, Move, MoveText, PassRule, Position, Side};
+use chaosclock::{IllegalMove, Move, MoveText, PassRule, Position, Side, escape_control};
 use serde::Serialize;
 
 use crate::cli::PlayArgs;
@@ -35,6 +35,8 @@ struct PlayJson {
     over: Option<&'static str>,
     /// The side to move at the end.
     side: &'static str,
+    /// The pass rule the moves were checked under.
+    pass_rule: &'static str,
     moves: Vec<MoveJson>,
 }
 
@@ -46,7 +48,11 @@ struct PlayJson {
 pub fn run(args: &PlayArgs, rule: PassRule) -> Result<()> {
     let start = load_position(&args.position)?;
     let plies = play_all(start, &args.moves, rule)?;
-    if args.json { print_json(&to_json(&start, &plies)) } else { print(&to_text(&start, &plies)) }
+    if args.json {
+        print_json(&to_json(&start, &plies, rule))
+    } else {
+        print(&to_text(&start, &plies))
+    }
 }
 
 /// Plays every move, checking each.
@@ -61,7 +67,7 @@ fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec<Ply
                 (IllegalMove::GameOver, Some(outcome)) => format!("the game is over, {outcome}"),
                 (e, _) => e.to_string(),
             };
-            anyhow!("move {number} '{}' is illegal in {pos}: {reason}", text.trim())
+            anyhow!("move {number} '{}' is illegal in {pos}: {reason}", escape_control(text.trim()))
         })?;
         let next = pos.play_unchecked(m);
         plies.push(Ply { side: pos.side(), m, captures: captured(&pos, m), next });
@@ -100,7 +106,7 @@ fn to_text(start: &Position, plies: &[Ply]) -> String {
     text
 }
 
-fn to_json(start: &Position, plies: &[Ply]) -> PlayJson {
+fn to_json(start: &Position, plies: &[Ply], rule: PassRule) -> PlayJson {
     let last = plies.last().map_or(start, |p| &p.next);
     PlayJson {
         positions: std::iter::once(start)
@@ -109,6 +115,7 @@ fn to_json(start: &Position, plies: &[Ply]) -> PlayJson {
             .collect(),
         over: last.outcome().map(|o| o.name()),
         side: last.side().name(),
+        pass_rule: rule.name(),
         moves: plies
             .iter()
             .map(|p| MoveJson {

@@ -4,16 +4,19 @@
 //!
 //! `query -` reads positions from stdin, one per line (blank lines are
 //! skipped), and prints one JSON object per line. A line that cannot be
-//! answered prints `{"input": ..., "error": ...}` and the others go on; the
-//! exit code is 2 at the end if any line failed.
+//! answered prints `{"input": ..., "line": ..., "error": ...}` and the others
+//! go on; the exit code is 2 at the end if any line failed. Lines are read as
+//! bytes: a line that is not UTF-8, or longer than [`MAX_LINE_BYTES`], is
+//! such a bad line (its `input` is shown with invalid bytes replaced, and
+//! cut to that length).
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, probe};
+use chaosclock::{PassRule, Position, escape_control, probe};
 use clap::Args;
 use serde::Serialize;
 
@@ -55,16 +58,29 @@ struct QueryJson {
     answer: AnswerJson,
     /// Always `tables`: nothing was solved.
     source: &'static str,
+    /// The tables read (the shape of `solve --tables --json`'s `tables`).
+    tables: TablesJson,
+}
+
+/// The tables `query` read.
+#[derive(Debug, Serialize)]
+struct TablesJson {
     /// The directory of the files read.
-    tables: String,
+    dir: String,
 }
 
 /// A line of `query -` that could not be answered.
 #[derive(Debug, Serialize)]
 struct ErrorJson<'a> {
     input: &'a str,
+    /// The line's number on stdin, from 1 (blank lines counted).
+    line: usize,
     error: String,
 }
+
+/// The longest line `query -` reads, in bytes (a 12-slot position takes
+/// about 40); a longer line is a bad line, and the rest of it is skipped.
+pub const MAX_LINE_BYTES: usize = 4096;
 
 /// Answers the position (or the positions on stdin) given in `args` from
 /// the tables for `rule`.
@@ -87,10 +103,51 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
             input: None,
             answer: answer.to_json(),
             source: "tables",
-            tables: dir,
+            tables: TablesJson { dir },
         })
     } else {
         print(&format!("{}\nsource:    tables in {dir} (nothing solved)", answer.to_text()))
+    }
+}
+
+/// How a line of stdin was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// The whole line (without its end of line).
+    Whole,
+    /// Longer than [`MAX_LINE_BYTES`]: its first bytes, the rest skipped.
+    Long,
+}
+
+/// Reads line `number` of `input` into `bytes` (without `\n`), at most
+/// [`MAX_LINE_BYTES`] of it, in constant memory; `None` at the end.
+///
+/// # Errors
+/// Reading fails.
+fn read_line(input: &mut impl BufRead, bytes: &mut Vec<u8>, number: usize) -> Result<Option<Line>> {
+    let failed = |e: std::io::Error| anyhow!("cannot read line {number} of stdin: {e}");
+    bytes.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    input.by_ref().take(limit).read_until(b'\n', bytes).map_err(failed)?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        return Ok(Some(Line::Whole));
+    }
+    if bytes.len() <= MAX_LINE_BYTES {
+        return Ok(Some(Line::Whole)); // the last line, without an end of line
+    }
+    // Skip the rest of the long line.
+    bytes.truncate(MAX_LINE_BYTES);
+    let mut rest = Vec::new();
+    loop {
+        rest.clear();
+        input.by_ref().take(limit).read_until(b'\n', &mut rest).map_err(failed)?;
+        if rest.is_empty() || rest.last() == Some(&b'\n') {
+            return Ok(Some(Line::Long));
+        }
     }
 }
 
@@ -107,34 +164,41 @@ fn batch(root: &Path, rule: PassRule) -> Result<()> {
     // One tablebase per board size, so files stay open between lines.
     let mut tables: HashMap<u8, Tablebase> = HashMap::new();
     let (mut lines, mut failed) = (0usize, 0usize);
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line.map_err(|e| anyhow!("cannot read stdin: {e}"))?;
-        let input = line.trim();
-        if input.is_empty() {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        let Some(read) = read_line(&mut stdin, &mut bytes, number)? else { break };
+        let text = String::from_utf8_lossy(&bytes);
+        let input = text.trim();
+        if input.is_empty() && read != Line::Long {
             continue;
         }
         lines += 1;
-        let answer = input
-            .parse::<Position>()
-            .map_err(|e| anyhow!("position '{input}': {e}"))
-            .and_then(|pos| {
-                let tb = tables
-                    .entry(pos.slots())
-                    .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
-                analyse(tb, &pos, root, rule).map(|a| (a, tb.dir().display().to_string()))
-            });
+        let answer = match (read, std::str::from_utf8(&bytes)) {
+            (Line::Long, _) => Err(anyhow!("longer than {MAX_LINE_BYTES} bytes")),
+            (_, Err(e)) => Err(anyhow!("not UTF-8 text (byte {})", e.valid_up_to() + 1)),
+            (Line::Whole, Ok(_)) => input
+                .parse::<Position>()
+                .map_err(|e| anyhow!("position '{}': {e}", escape_control(input)))
+                .and_then(|pos| {
+                    let tb = tables
+                        .entry(pos.slots())
+                        .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
+                    analyse(tb, &pos, root, rule).map(|a| (a, tb.dir().display().to_string()))
+                }),
+        };
         let text = match answer {
             Ok((answer, dir)) => serde_json::to_string(&QueryJson {
                 input: Some(input.to_string()),
                 answer: answer.to_json(),
                 source: "tables",
-                tables: dir,
+                tables: TablesJson { dir },
             }),
             Err(e) => {
                 failed += 1;
-                serde_json::to_string(&ErrorJson { input, error: format!("{e:#}") })
+                let error = format!("line {number}: {}", escape_control(&format!("{e:#}")));
+                serde_json::to_string(&ErrorJson { input, line: number, error })
             }
         }?;
         writeln!(out, "{text}")?;

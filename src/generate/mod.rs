@@ -121,6 +121,8 @@ pub struct Report {
     pub nodes: u64,
     /// Consistent states generated in this run.
     pub states: u64,
+    /// The states these stand for: with their images under the symmetry.
+    pub covered: u64,
     /// States per value code (0..=4) generated in this run.
     pub counts: [u64; 5],
     /// Bytes written.
@@ -199,6 +201,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
             report.resumed += r.resumed;
             report.nodes += r.nodes;
             report.states += r.states;
+            report.covered += r.covered;
             report.bytes += r.bytes;
             for (c, x) in report.counts.iter_mut().zip(r.counts) {
                 *c += x;
@@ -328,6 +331,7 @@ struct FileReport {
     resumed: usize,
     nodes: u64,
     states: u64,
+    covered: u64,
     counts: [u64; 5],
     bytes: u64,
 }
@@ -430,6 +434,8 @@ fn write_file(
     }
     for d in &done {
         report.signatures += 1;
+        let sig = u32::from(fixed) << 16 | u32::from(sub_loose(free, d.sub));
+        report.covered += crate::symmetry::orbit_len(n, sig) * d.counts.iter().sum::<u64>();
         for (total, x) in report.counts.iter_mut().zip(d.counts) {
             *total += x;
         }

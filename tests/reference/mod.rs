@@ -263,6 +263,47 @@ pub fn ref_moves(pos: &str, when_stuck: bool) -> Result<Vec<(String, String)>, S
     Ok(moves(&state, when_stuck).into_iter().map(|(m, next)| (m, next.to_string())).collect())
 }
 
+/// Whether the state `pos` has a predecessor: a state where the game goes
+/// on and from which one move (pass rule always) leads to `pos`. Only a
+/// `last` that names the previous ply is checked: after a pass, the same
+/// board with the other side to move; after a double pass, that state after
+/// a pass, which needs a predecessor too; after a walk of piece m, the board
+/// with m back on its origin slot and, on m's slot, nothing or any piece
+/// that is off the board now (it was captured). With `last` 0 the answer is
+/// yes (not checked).
+///
+/// # Errors
+/// `pos` is not a valid position.
+pub fn ref_has_predecessor(pos: &str) -> Result<bool, String> {
+    Ok(has_predecessor(&parse(pos)?))
+}
+
+fn has_predecessor(state: &State) -> bool {
+    let leads_here = |pred: &State| moves(pred, false).iter().any(|(_, next)| next == state);
+    let before = |last: i32| State { board: state.board.clone(), side: 1 - state.side, last };
+    match state.last {
+        LAST_NONE => true,
+        LAST_PASS => leads_here(&before(LAST_NONE)),
+        LAST_DOUBLE_PASS => {
+            let pred = before(LAST_PASS);
+            leads_here(&pred) && has_predecessor(&pred)
+        }
+        m => {
+            let (n, m) = (state.n(), m as u8);
+            let slot = state.slot_of(m).expect("a last piece is on the board");
+            let origin =
+                (1..=n).find(|&o| walk_target(n, o, m) == slot).expect("every slot has an origin");
+            let off_board = (1..=n as u8).filter(|&q| state.slot_of(q).is_none());
+            std::iter::once(0).chain(off_board).any(|captured| {
+                let mut pred = before(LAST_NONE);
+                pred.board[slot - 1] = captured;
+                pred.board[origin - 1] = m;
+                leads_here(&pred)
+            })
+        }
+    }
+}
+
 /// Preference rank of a value code for the side to move:
 /// 4 self-win > 3 both-win > 2 both-lose > 0 no-result > 1 self-lose.
 fn rank(value: u8) -> u8 {

@@ -1,0 +1,247 @@
+//! Every command's JSON follows `docs/json.md`: the test reads the file's
+//! tables (one per `## ` section: field path, type), runs each command on
+//! small boards, and checks that every documented field is present (unless
+//! optional) with its type, and that no object has an undocumented field.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::bin::ok_in;
+use serde_json::Value as Json;
+
+/// A field's type in `docs/json.md`.
+#[derive(Debug, Clone, PartialEq)]
+enum Type {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    /// An object whose fields have their own rows.
+    Object,
+    /// An array of objects whose fields have their own rows (`a[].b`).
+    Array,
+    ArrayOf(Box<Type>),
+    /// An object with exactly the keys "4" down to "0".
+    ValueMap(Box<Type>),
+    Nullable(Box<Type>),
+}
+
+/// One row of a table: the field's path, its type and whether it may be
+/// missing.
+#[derive(Debug, Clone)]
+struct Field {
+    path: String,
+    ty: Type,
+    optional: bool,
+}
+
+/// Reads a type as the tables write it.
+fn parse_type(text: &str) -> Type {
+    if let Some(t) = text.strip_suffix(" or null") {
+        return Type::Nullable(Box::new(parse_type(t)));
+    }
+    if let Some(t) = text.strip_prefix("array of ") {
+        return Type::ArrayOf(Box::new(parse_type(t)));
+    }
+    if let Some(t) = text.strip_prefix("value map of ") {
+        return Type::ValueMap(Box::new(parse_type(t)));
+    }
+    match text {
+        "string" => Type::String,
+        "integer" => Type::Integer,
+        "number" => Type::Number,
+        "boolean" => Type::Boolean,
+        "object" => Type::Object,
+        "array" => Type::Array,
+        other => panic!("docs/json.md: unknown type {other:?}"),
+    }
+}
+
+/// The tables of `docs/json.md` by section title.
+fn schema() -> BTreeMap<String, Vec<Field>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json.md");
+    let text = std::fs::read_to_string(path).expect("docs/json.md is readable");
+    let mut sections: BTreeMap<String, Vec<Field>> = BTreeMap::new();
+    let mut current = None;
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            current = Some(title.to_string());
+            continue;
+        }
+        let Some(title) = &current else { continue };
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // | `path` | type | meaning |
+        if cells.len() < 4 || !cells[1].starts_with('`') {
+            continue;
+        }
+        let path = cells[1].trim_matches('`').to_string();
+        let (ty, optional) = match cells[2].strip_suffix(", optional") {
+            Some(t) => (t, true),
+            None => (cells[2], false),
+        };
+        sections.entry(title.clone()).or_default().push(Field {
+            path,
+            ty: parse_type(ty),
+            optional,
+        });
+    }
+    sections
+}
+
+/// Whether `v` has type `ty` (objects and arrays of objects are checked
+/// field by field by [`check_object`]).
+fn has_type(v: &Json, ty: &Type) -> bool {
+    match ty {
+        Type::String => v.is_string(),
+        Type::Integer => v.is_i64() || v.is_u64(),
+        Type::Number => v.is_number(),
+        Type::Boolean => v.is_boolean(),
+        Type::Object => v.is_object(),
+        Type::Array => v.as_array().is_some_and(|a| a.iter().all(Json::is_object)),
+        Type::ArrayOf(t) => v.as_array().is_some_and(|a| a.iter().all(|e| has_type(e, t))),
+        Type::ValueMap(t) => v.as_object().is_some_and(|m| {
+            m.len() == 5
+                && ["4", "3", "2", "1", "0"]
+                    .iter()
+                    .all(|k| m.get(*k).is_some_and(|e| has_type(e, t)))
+        }),
+        Type::Nullable(t) => v.is_null() || has_type(v, t),
+    }
+}
+
+/// Checks the object `obj` found at `prefix` (`""` for the document,
+/// `moves[].` for the elements of `moves`) against `fields`.
+fn check_object(obj: &Json, prefix: &str, fields: &[Field], what: &str) {
+    let map = obj.as_object().unwrap_or_else(|| panic!("{what}: {prefix} is not an object: {obj}"));
+    let children: Vec<&Field> = fields
+        .iter()
+        .filter(|f| f.path.strip_prefix(prefix).is_some_and(|rest| !rest.contains(['.', '['])))
+        .collect();
+    for key in map.keys() {
+        let path = format!("{prefix}{key}");
+        assert!(
+            children.iter().any(|f| f.path == path),
+            "{what}: field {path} is not in docs/json.md"
+        );
+    }
+    for field in children {
+        let key = &field.path[prefix.len()..];
+        let Some(v) = map.get(key) else {
+            assert!(field.optional, "{what}: field {} is missing: {obj}", field.path);
+            continue;
+        };
+        assert!(has_type(v, &field.ty), "{what}: field {} = {v} is not {:?}", field.path, field.ty);
+        match (&field.ty, v) {
+            (Type::Object | Type::Nullable(_), Json::Object(_)) => {
+                check_object(v, &format!("{}.", field.path), fields, what);
+            }
+            (Type::Array, Json::Array(items)) => {
+                for item in items {
+                    check_object(item, &format!("{}[].", field.path), fields, what);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Runs `args` in `dir` with `stdin`; returns stdout (the exit code is not
+/// checked: `query -` with a bad line exits with 2).
+fn stdout_with(dir: &Path, args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chaosclock binary runs");
+    child.stdin.take().expect("piped").write_all(stdin.as_bytes()).expect("stdin is written");
+    let out = child.wait_with_output().expect("the binary ends");
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// The JSON documents printed, one a line.
+fn documents(text: &str) -> Vec<Json> {
+    assert!(!text.is_empty(), "no output");
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON {e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn every_command_follows_docs_json() {
+    let schema = schema();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut check = |section: &'static str, docs: Vec<Json>, what: String| {
+        let fields = schema.get(section).unwrap_or_else(|| panic!("no section ## {section}"));
+        for doc in &docs {
+            check_object(doc, "", fields, &what);
+        }
+        *checked.entry(section).or_default() += docs.len();
+    };
+    let run = |args: &[&str]| documents(&ok_in(d, args));
+
+    // Tables first: generate with and without depths.
+    check("`generate --json`", run(&["generate", "--slots", "4", "--json"]), "generate".into());
+    let values = ["generate", "--slots", "4", "--values-only", "--tables", "values", "--json"];
+    check("`generate --json`", run(&values), "generate --values-only".into());
+
+    for pos in ["2,1,4,3", "2,0,1,3;0;1", "1,2,3,4;1;0", "0,0,3,0;0;-1", "2,1,4,3;1;-2"] {
+        check("`show --json`", run(&["show", pos, "--json"]), format!("show {pos}"));
+        check("`solve --json`", run(&["solve", pos, "--json"]), format!("solve {pos}"));
+        let with = ["solve", pos, "--tables", "tables", "--json"];
+        check("`solve --json`", run(&with), format!("solve {pos} --tables"));
+        check("`query --json`", run(&["query", pos, "--json"]), format!("query {pos}"));
+        let from_values = ["query", pos, "--tables", "values", "--json"];
+        check("`query --json`", run(&from_values), format!("query {pos} values only"));
+    }
+    for moves in ["1,pass", "1,pass,pass", "2,3"] {
+        let args = ["play", "2,1,4,3", "--moves", moves, "--json"];
+        check("`play --json`", run(&args), format!("play {moves}"));
+    }
+
+    let lines =
+        documents(&stdout_with(d, &["query", "-"], "2,1,4,3\nnot a position\n\n0,0,3,4;0\n"));
+    let (bad, good): (Vec<Json>, Vec<Json>) =
+        lines.into_iter().partition(|l| l.get("error").is_some());
+    assert_eq!((good.len(), bad.len()), (2, 1));
+    check("`query -`, a line answered", good, "query -".into());
+    check("`query -`, a line with an error", bad, "query -".into());
+
+    let verify = ["verify", "--slots", "4", "--sample", "100", "--solves", "3", "--json"];
+    check("`verify --json`", run(&verify), "verify".into());
+
+    for args in [
+        &["openings", "--slots", "4", "--json"][..],
+        &["openings", "--slots", "4", "--stats", "--plot", "p.svg", "--json"],
+        &["openings", "--slots", "6", "--sample", "5", "--stats", "--json"],
+        &["openings", "--slots", "6", "--both-win", "--output", "list.txt", "--json"],
+    ] {
+        check("`openings --json`", run(args), format!("{args:?}"));
+    }
+    for args in [
+        &["openings", "--slots", "6", "--both-win", "--json"][..],
+        &["openings", "--slots", "6", "--both-win", "--random", "2", "--json"],
+    ] {
+        check("`openings --both-win --json`", run(args), format!("{args:?}"));
+    }
+    let random = ["openings", "--slots", "6", "--both-win", "--random", "2", "--output", "r.txt"];
+    let random: Vec<&str> = random.iter().copied().chain(["--json"]).collect();
+    check(
+        "`openings --both-win --random K --output FILE --json`",
+        run(&random),
+        "openings --random --output".into(),
+    );
+
+    // Every section of docs/json.md was run.
+    for section in schema.keys().filter(|s| s.starts_with('`')) {
+        assert!(checked.get(section.as_str()).is_some_and(|&n| n > 0), "## {section} was not run");
+    }
+}
