@@ -58,7 +58,9 @@ fn values_only_records_match_records_with_depths_for_8_slots() {
                 encoding,
                 limits,
             };
-            generate(&cfg, None).unwrap();
+            let report = generate(&cfg, None).unwrap();
+            // Every 8-slot state (SCALE.md), through its representative.
+            assert_eq!(report.covered, 9_454_950);
         }
         // The nodes of the stored signatures (every orbit once).
         assert_eq!(compare(v.path(), d.path(), 8, rule), 1_018_936);

@@ -32,7 +32,8 @@ pub struct TablesArgs {
 
     /// Only the signatures with at most K pieces not fixed (on the board
     /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
-    /// slots (the complete 12-slot table takes about 20 hours, values only).
+    /// slots (the complete 12-slot table takes hours, values only:
+    /// scripts/make-table-12.sh runs it in the background).
     #[arg(long, value_name = "K")]
     pub max_live: Option<u8>,
 
@@ -134,7 +135,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let files = fixed_sets(n, max_live).len();
     if max_live < n {
         let why = if n == 12 {
-            " (about 20 hours with --values-only, and 850 GB with depths)"
+            " (hours with --values-only: see scripts/make-table-12.sh; about 270 GB with depths)"
         } else {
             ""
         };

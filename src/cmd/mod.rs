@@ -156,7 +156,7 @@ pub fn thousands(n: impl Into<u64>) -> String {
 
 /// The default `--max-live` of `generate` and `verify` for `n` slots: the
 /// complete table up to 10 slots, the signatures with at most 6 pieces not
-/// fixed for 12 (the complete 12-slot table takes about 20 hours, values
+/// fixed for 12 (the complete 12-slot table takes hours, values
 /// only).
 pub fn default_max_live(n: u8) -> u8 {
     if n <= 10 { n } else { 6 }

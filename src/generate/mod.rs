@@ -13,12 +13,21 @@
 //! 2 + side) and, within a node, by `last` (none, pass, then each loose
 //! piece), skipping the `last` values no consistent state has.
 //!
+//! Only the representatives of the symmetry are solved
+//! ([`crate::symmetry`]): the files of canonical fixed sets, and in them
+//! the canonical sub-tables. A child in another signature of the orbit is
+//! read through the map, from an earlier file or an earlier sub-table of
+//! the same file (the image of a signature has as many fixed and loose
+//! pieces as the signature).
+//!
 //! Each file is written under a temporary name, one sub-table at a time as
 //! they are solved (later sub-tables read the earlier ones back from it, so
 //! no file has to fit in memory; compressed files are compressed sub-table
 //! by sub-table, see `packing.rs`), and renamed when complete, so an
 //! interrupted run leaves no file that looks valid; a new run skips the
-//! files that exist and verify.
+//! files that exist and verify, and goes on with a file being written from
+//! its last checkpoint (`checkpoint.rs`). A lock next to the directory
+//! keeps a second run out.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -574,10 +583,10 @@ fn solve_sub_as<M: Moves>(
     } else {
         let mut work = VALUE_WORKSPACE.take();
         let values = crate::solve::solve_values_in(&graph, &mut work);
-        for &code in values {
+        for code in values.iter() {
             counts[usize::from(code)] += 1;
         }
-        let score = |s: usize| Score::terminal(Value::from_code(values[s]).expect("a value"));
+        let score = |s: usize| Score::terminal(Value::from_code(values.get(s)).expect("a value"));
         encode_all(&mut records, &score)?;
         if nodes <= KEEP_WORKSPACE {
             VALUE_WORKSPACE.set(work);

@@ -15,6 +15,16 @@
 //! counter or its best exit while undecided, its value once decided. So the
 //! core needs 1 byte a state plus the stack, and asks the graph for each
 //! state's start only once.
+//!
+//! Large graphs are solved by every thread: each phase starts visits from
+//! the seeds of many ranges of states at once (as syzygy1/tb's threads
+//! take chunks of the index), and a state's byte changes by compare and
+//! swap, so each state is decided and visited once. The attractor and the
+//! reachability do not depend on the order of the visits, so the values
+//! (and the files) are the same for any number of threads (tested).
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -23,11 +33,12 @@ use crate::value::Value;
 
 /// One state:
 /// - `0..=COUNTER_MAX`: undecided, its best exit none or a loss, with that
-///   many in-signature children not yet known to be wins for their mover;
+///   many in-signature children not yet known to be wins for their mover
+///   (never 0: a state with no such child left is lost);
 /// - [`OPEN`]` + code`: undecided, its best exit worth `code` (no-result,
 ///   both-lose or both-win), so never lost;
 /// - [`DECIDED`]` + code`: decided with value `code`, parents not yet told;
-/// - [`VISITED`]` + code`: decided, parents told (or on the stack);
+/// - [`VISITED`]` + code`: decided, parents told (or on a stack);
 /// - [`ENDED`]` + code`: the game is over with `code`, not a win or loss
 ///   (its parents are told in the phase of its value).
 type Cell = u8;
@@ -42,37 +53,91 @@ const DECIDED: Cell = 24;
 const VISITED: Cell = 32;
 const ENDED: Cell = 40;
 
+/// Graphs with at least this many states are solved by all threads.
+const PARALLEL: usize = 1 << 20;
+
+/// States per piece of work of the parallel phases: many more pieces than
+/// threads, so that one long visit does not hold the others up.
+const CHUNK: usize = 1 << 14;
+
 /// The working memory of [`solve_in`], kept between calls.
 #[derive(Debug, Default)]
 pub struct Workspace {
-    cells: Vec<Cell>,
+    cells: Vec<AtomicU8>,
     stack: Vec<u32>,
     parents: Vec<u32>,
 }
 
+/// The value codes [`solve_in`] found, one per state.
+#[derive(Debug, Clone, Copy)]
+pub struct Values<'w>(&'w [AtomicU8]);
+
+impl Values<'_> {
+    /// The value code of state `s`.
+    #[inline]
+    pub fn get(&self, s: usize) -> u8 {
+        self.0[s].load(Relaxed)
+    }
+
+    /// Every state's value code, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        self.0.iter().map(|c| c.load(Relaxed))
+    }
+}
+
 /// Solves every state of `g` (its [`Init`] depths are ignored); returns the
 /// value code of each state, which lives in `work`.
-pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> &'w [u8] {
+///
+/// Large graphs are solved by all threads (the rayon pool's): each phase's
+/// visits start from the seeds of many ranges of states at once, and a
+/// state's cell changes by compare-and-swap. The values are the same for
+/// any order of the visits (see the module docs), so for any number of
+/// threads.
+pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> Values<'w> {
+    solve_with(g, work, (g.len() >= PARALLEL).then_some(CHUNK))
+}
+
+/// [`solve_in`] on one thread (`chunk` = `None`) or by all threads, in
+/// pieces of work of `chunk` states.
+fn solve_with<'w>(g: &impl Graph, work: &'w mut Workspace, chunk: Option<usize>) -> Values<'w> {
     let n = g.len();
     assert!(n <= u32::MAX as usize, "states are numbered in 32 bits");
     let Workspace { cells, stack, parents } = work;
     cells.clear();
-    cells.resize(n, 0);
-    stack.clear();
-    let mut core = Core { cells, stack, parents };
-    core.wins_and_losses(g);
-    core.cooperative(g, Value::BothWin);
-    core.cooperative(g, Value::BothLose);
-    for c in core.cells.iter_mut() {
-        *c = if *c >= DECIDED { *c % 8 } else { Value::NoResult.code() };
+    cells.resize_with(n, AtomicU8::default);
+    // First every counter, then the visits: a decided state's parents
+    // must have their counters when it is visited.
+    let start_of = |(s, cell): (usize, &mut AtomicU8)| *cell.get_mut() = start(g.init(s));
+    if n < 1 << 14 {
+        cells.iter_mut().enumerate().for_each(start_of);
+    } else {
+        cells.par_iter_mut().enumerate().for_each(start_of);
     }
-    cells
-}
-
-struct Core<'a> {
-    cells: &'a mut [Cell],
-    stack: &'a mut Vec<u32>,
-    parents: &'a mut Vec<u32>,
+    for phase in [Phase::WinsAndLosses, Phase::Reach(Value::BothWin), Phase::Reach(Value::BothLose)]
+    {
+        let Some(chunk) = chunk else {
+            visit(&mut Exclusive(cells), g, phase, 0..n, stack, parents);
+            continue;
+        };
+        let shared: &[AtomicU8] = cells;
+        (0..n.div_ceil(chunk)).into_par_iter().for_each_init(
+            || (Vec::new(), Vec::new()),
+            |(stack, parents), c| {
+                let range = c * chunk..n.min((c + 1) * chunk);
+                visit(&mut Shared(shared), g, phase, range, stack, parents);
+            },
+        );
+    }
+    let finish = |c: &mut AtomicU8| {
+        let cell = *c.get_mut();
+        *c.get_mut() = if cell >= DECIDED { cell % 8 } else { Value::NoResult.code() };
+    };
+    if chunk.is_none() {
+        cells.iter_mut().for_each(finish);
+    } else {
+        cells.par_iter_mut().for_each(finish);
+    }
+    Values(cells)
 }
 
 /// The cell of a state decided with `value`, not visited yet.
@@ -102,77 +167,129 @@ fn start(init: Init) -> Cell {
     }
 }
 
-impl Core<'_> {
-    /// Phase 1: forced wins and losses for both sides.
-    fn wins_and_losses(&mut self, g: &impl Graph) {
-        // First every counter, then the visits: a decided state's parents
-        // must have their counters when it is visited.
-        if self.cells.len() < 1 << 14 {
-            self.cells.iter_mut().enumerate().for_each(|(s, cell)| *cell = start(g.init(s)));
-        } else {
-            self.cells.par_iter_mut().enumerate().for_each(|(s, cell)| *cell = start(g.init(s)));
-        }
-        for s in 0..g.len() {
-            let cell = self.cells[s];
-            if !(DECIDED..VISITED).contains(&cell) {
-                continue;
+/// The phases of the analysis.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Phase 1: forced wins and losses for both sides (an attractor).
+    WinsAndLosses,
+    /// Phases 2 and 3: the undecided states from which an end worth this
+    /// value (both-win, then both-lose) is reachable through undecided
+    /// states.
+    Reach(Value),
+}
+
+impl Phase {
+    /// Whether the state of `cell` starts a visit, and its cell once it
+    /// does.
+    fn seed(self, cell: Cell) -> Option<Cell> {
+        match self {
+            Phase::WinsAndLosses => {
+                (DECIDED..VISITED).contains(&cell).then(|| cell + VISITED - DECIDED)
             }
-            self.cells[s] = cell - DECIDED + VISITED;
-            self.stack.push(s as u32);
-            while let Some(s) = self.stack.pop() {
-                let lost = self.cells[s as usize] == visited(Value::SelfLose);
-                self.parents_of(g, s);
-                for i in 0..self.parents.len() {
-                    let p = self.parents[i] as usize;
-                    let cell = &mut self.cells[p];
-                    if lost && *cell < DECIDED {
-                        *cell = visited(Value::SelfWin);
-                    } else if *cell <= COUNTER_MAX {
-                        *cell -= 1;
-                        if *cell > 0 {
-                            continue;
-                        }
-                        *cell = visited(Value::SelfLose);
-                    } else {
-                        continue;
-                    }
-                    self.stack.push(p as u32);
-                }
-            }
+            // Only games that ended with `value` and states with an exit
+            // worth it pass it on.
+            Phase::Reach(v) if cell == OPEN + v.code() => Some(visited(v)),
+            Phase::Reach(v) if cell == ENDED + v.code() => Some(cell),
+            Phase::Reach(_) => None,
         }
     }
 
-    /// Phases 2 and 3: the undecided states from which an end worth `value`
-    /// (both-win or both-lose) is reachable through undecided states.
-    fn cooperative(&mut self, g: &impl Graph, value: Value) {
-        for s in 0..g.len() {
-            let cell = self.cells[s];
-            if cell == OPEN + value.code() {
-                self.cells[s] = visited(value);
-            } else if cell != ENDED + value.code() {
-                // Only games that ended with `value` and states with an
-                // exit worth it pass it on.
-                continue;
+    /// The new cell of a parent (now `cell`) of a visited state whose cell
+    /// is `child`; `None` if it does not change.
+    fn tell(self, cell: Cell, child: Cell) -> Option<Cell> {
+        match self {
+            Phase::WinsAndLosses if child == visited(Value::SelfLose) && cell < DECIDED => {
+                Some(visited(Value::SelfWin))
             }
-            self.stack.push(s as u32);
-            while let Some(s) = self.stack.pop() {
-                self.parents_of(g, s);
-                for i in 0..self.parents.len() {
-                    let p = self.parents[i] as usize;
-                    if self.cells[p] < DECIDED {
-                        self.cells[p] = visited(value);
-                        self.stack.push(p as u32);
-                    }
+            Phase::WinsAndLosses if cell <= COUNTER_MAX => {
+                debug_assert!(cell > 0, "an undecided counter is never 0");
+                Some(if cell == 1 { visited(Value::SelfLose) } else { cell - 1 })
+            }
+            Phase::WinsAndLosses => None,
+            Phase::Reach(v) => (cell < DECIDED).then(|| visited(v)),
+        }
+    }
+}
+
+/// The cells, as one visit sees them.
+trait Cells {
+    fn get(&mut self, s: usize) -> Cell;
+    fn set(&mut self, s: usize, cell: Cell);
+    /// Replaces the cell of `s` by `f` of it, unless `f` says `None`;
+    /// returns the new cell.
+    fn update(&mut self, s: usize, f: impl Fn(Cell) -> Option<Cell>) -> Option<Cell>;
+}
+
+/// The cells of a graph solved on one thread.
+struct Exclusive<'a>(&'a mut [AtomicU8]);
+
+impl Cells for Exclusive<'_> {
+    #[inline]
+    fn get(&mut self, s: usize) -> Cell {
+        *self.0[s].get_mut()
+    }
+
+    #[inline]
+    fn set(&mut self, s: usize, cell: Cell) {
+        *self.0[s].get_mut() = cell;
+    }
+
+    #[inline]
+    fn update(&mut self, s: usize, f: impl Fn(Cell) -> Option<Cell>) -> Option<Cell> {
+        let cell = self.0[s].get_mut();
+        let new = f(*cell)?;
+        *cell = new;
+        Some(new)
+    }
+}
+
+/// The cells of a graph solved by several threads at once.
+struct Shared<'a>(&'a [AtomicU8]);
+
+impl Cells for Shared<'_> {
+    #[inline]
+    fn get(&mut self, s: usize) -> Cell {
+        self.0[s].load(Relaxed)
+    }
+
+    /// Only the thread whose range holds `s` sets a seed's cell, and no
+    /// other thread changes a seed's cell.
+    #[inline]
+    fn set(&mut self, s: usize, cell: Cell) {
+        self.0[s].store(cell, Relaxed);
+    }
+
+    #[inline]
+    fn update(&mut self, s: usize, f: impl Fn(Cell) -> Option<Cell>) -> Option<Cell> {
+        self.0[s].fetch_update(Relaxed, Relaxed, &f).ok().and_then(&f)
+    }
+}
+
+/// Visits, depth-first, everything `phase` decides from the seeds in
+/// `range`: each decided state tells its in-signature parents.
+fn visit(
+    cells: &mut impl Cells,
+    g: &impl Graph,
+    phase: Phase,
+    range: Range<usize>,
+    stack: &mut Vec<u32>,
+    parents: &mut Vec<u32>,
+) {
+    for s in range {
+        let Some(cell) = phase.seed(cells.get(s)) else { continue };
+        cells.set(s, cell);
+        stack.push(s as u32);
+        while let Some(s) = stack.pop() {
+            let child = cells.get(s as usize);
+            parents.clear();
+            g.parents(s as usize, &mut |p| parents.push(p as u32));
+            for &p in parents.iter() {
+                let new = cells.update(p as usize, |cell| phase.tell(cell, child));
+                if new.is_some_and(|c| c >= DECIDED) {
+                    stack.push(p);
                 }
             }
         }
-    }
-
-    /// Fills `parents` with the in-signature parents of `s`.
-    fn parents_of(&mut self, g: &impl Graph, s: u32) {
-        self.parents.clear();
-        let parents = &mut *self.parents;
-        g.parents(s as usize, &mut |p| parents.push(p as u32));
     }
 }
 
@@ -244,12 +361,36 @@ mod tests {
                 .iter()
                 .map(|&p| Score::unpack(p).expect("solved").value.code())
                 .collect();
-            let got = solve_in(&g, &mut work);
-            assert_eq!(got, &want[..], "round {round}");
-            for &v in got {
+            let got: Vec<u8> = solve_in(&g, &mut work).iter().collect();
+            assert_eq!(got, want, "round {round}");
+            for v in got {
                 seen[v as usize] += 1;
             }
         }
         assert!(seen.iter().all(|&c| c > 1000), "every value is met often: {seen:?}");
+    }
+
+    /// All threads at once, in pieces of a few states (so that visits from
+    /// different pieces meet), give the values of the core with depths, on
+    /// two threads and on one.
+    #[test]
+    fn parallel_visits_agree_with_the_core_with_depths() {
+        let mut rng = Rng::new(12);
+        let mut work = Workspace::default();
+        for threads in [2, 1] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            for round in 0..200 {
+                let n = 1 + rng.below(if round % 10 == 0 { 20_000 } else { 600 }) as usize;
+                let g = Random::new(&mut rng, n);
+                let want: Vec<u8> = crate::solve::retro_solve(&g)
+                    .iter()
+                    .map(|&p| Score::unpack(p).expect("solved").value.code())
+                    .collect();
+                let chunk = 1 + rng.below(64) as usize;
+                let got: Vec<u8> =
+                    pool.install(|| solve_with(&g, &mut work, Some(chunk)).iter().collect());
+                assert_eq!(got, want, "round {round}, {threads} threads, chunk {chunk}");
+            }
+        }
     }
 }
