@@ -38,13 +38,13 @@ use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::position::{Last, Position};
+use crate::position::{Last, MAX_SLOTS, Position};
 use crate::side::Side;
 use crate::solve::{Child, Graph, NodeMoves, Score, ValueWorkspace, node_key};
 use crate::table::format::{
     self, ENCODING_SCORES, Header, encode, free_pieces, sub_index, sub_loose, sub_nodes,
 };
-use crate::table::{TableError, TableFile, Tablebase, node_number};
+use crate::table::{TableError, TableFile, Tablebase};
 use crate::value::Value;
 
 mod checkpoint;
@@ -470,30 +470,87 @@ struct Context<'a> {
     keep_inits: usize,
 }
 
-impl Context<'_> {
-    /// The score of a child outside the sub-table (mover's view).
-    fn exit(&self, c: &Child) -> Result<Score, TableError> {
-        let fixed = (c.sig >> 16) as u16;
-        if fixed != self.fixed {
-            let summary = self.tb.summary_in(c.sig, &c.pos)?;
-            return Ok(summary
-                .expect("files with more fixed pieces come first")
-                .score(c.pos.last(), self.rule));
-        }
-        // The same file: a sub-table with fewer loose pieces, or the image
-        // of one under a unit that maps this file's fixed set onto itself.
-        let (u, stored) = crate::symmetry::canonical(self.n, c.sig);
+/// Where a child outside the sub-table is stored: the file, the sub-table,
+/// the rank of its board there and the unit that maps the child onto it.
+///
+/// The two nodes of a board (one per side to move) have the same walks,
+/// and a walk's child board does not depend on who walks: only the side of
+/// the child differs. So a walk's place is found once per board.
+#[derive(Debug, Clone, Copy)]
+struct Place<'a> {
+    /// `None`: the file being written; else an earlier one.
+    file: Option<&'a TableFile>,
+    sub: usize,
+    rank: u64,
+    unit: u8,
+}
+
+impl<'a> Context<'a> {
+    /// Where child `c` (outside the sub-table) is stored.
+    fn locate(&self, c: &Child) -> Result<Place<'a>, TableError> {
+        let (unit, stored) = crate::symmetry::canonical(self.n, c.sig);
         let image;
-        let pos = if u == 1 {
+        let pos = if unit == 1 {
             &c.pos
         } else {
-            image = crate::symmetry::position(&c.pos, u);
+            image = crate::symmetry::position(&c.pos, unit);
             &image
         };
-        debug_assert_eq!((stored >> 16) as u16, fixed);
-        let sub = sub_index(self.free, stored as u16);
-        let summary = self.file.summary(sub, node_number(&self.indexes[sub], pos))?;
-        Ok(summary.score(pos.last(), self.rule))
+        let fixed = (stored >> 16) as u16;
+        if fixed == self.fixed {
+            // The same file: a sub-table with fewer loose pieces, or the
+            // image of one under a unit that maps this fixed set onto
+            // itself.
+            let sub = sub_index(self.free, stored as u16);
+            return Ok(Place { file: None, sub, rank: self.indexes[sub].rank(pos.board()), unit });
+        }
+        let file = self.tb.file(fixed).expect("files with more fixed pieces come first");
+        let sub = sub_index(free_pieces(self.n, fixed), stored as u16);
+        Ok(Place { file: Some(file), sub, rank: file.board_index(sub).rank(pos.board()), unit })
+    }
+
+    /// The score (mover's view) of the child at `place` whose side to move
+    /// is `side` and whose previous ply is `last` (before the map).
+    fn read(&self, place: &Place<'_>, side: Side, last: Last) -> Result<Score, TableError> {
+        let node = place.rank * 2 + side.index() as u64;
+        let summary = match place.file {
+            None => self.file.summary(place.sub, node)?,
+            Some(file) => file.record(place.sub, node)?,
+        };
+        let last = match last {
+            Last::Piece(p) => Last::Piece(crate::symmetry::piece(self.n, place.unit, p)),
+            other => other,
+        };
+        Ok(summary.score(last, self.rule))
+    }
+}
+
+/// The places of the walks of the board last seen by one worker
+/// ([`Place`]).
+struct Walks<'a> {
+    board: usize,
+    places: [Option<Place<'a>>; MAX_SLOTS as usize + 1],
+}
+
+impl<'a> Walks<'a> {
+    fn new() -> Walks<'a> {
+        Walks { board: usize::MAX, places: [None; MAX_SLOTS as usize + 1] }
+    }
+
+    /// The score of child `c` of a node of board `board`.
+    fn exit(&mut self, ctx: &Context<'a>, board: usize, c: &Child) -> Result<Score, TableError> {
+        if self.board != board {
+            self.board = board;
+            self.places = [None; MAX_SLOTS as usize + 1];
+        }
+        let place = match c.mv {
+            crate::Move::Walk(p) => match self.places[usize::from(p)] {
+                Some(place) => place,
+                None => *self.places[usize::from(p)].insert(ctx.locate(c)?),
+            },
+            _ => ctx.locate(c)?,
+        };
+        ctx.read(&place, c.pos.side, c.pos.last)
     }
 }
 
@@ -533,12 +590,12 @@ fn solve_sub_as<M: Moves>(
     };
     let moves: Vec<M> = (0..nodes)
         .into_par_iter()
-        .map(|node| {
+        .map_init(Walks::new, |walks, node| {
             let pos = node_at(node);
             let mut err = None;
             let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
                 for (c, o) in children.iter().zip(out.iter_mut()) {
-                    match ctx.exit(c) {
+                    match walks.exit(ctx, node / 2, c) {
                         Ok(s) => *o = s,
                         Err(e) => err = Some(e),
                     }
