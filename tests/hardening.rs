@@ -196,3 +196,52 @@ fn unreachable_states_are_refused() {
         ok(&["show", pos]);
     }
 }
+
+/// Finding 4: without `--slots`, `verify` checks the one size the tables
+/// root holds for the pass rule; several sizes, none, or only the other
+/// rule's are named in the error; a directory complete up to a smaller
+/// `--max-live` than the default says up to which.
+#[test]
+fn verify_finds_the_size_the_directory_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // `verify` with `extra` and a quick sample.
+    let verify = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["verify"];
+        args.extend(extra);
+        args.extend(["--sample", "200", "--solves", "2"]);
+        args
+    };
+    let fails_in = |args: &[&str], want: &str| check_fails(args, run_in(d, args), want);
+    fails_in(&verify(&[]), "no tables in tables: no n{N}-always directory there holds");
+    // 4-slot tables only: no --slots needed (its default would be 12).
+    ok_in(d, &["generate", "--slots", "4"]);
+    let v: Json = serde_json::from_str(&ok_in(d, &verify(&["--json"]))).unwrap();
+    assert_eq!((v["slots"].as_u64(), v["max_live"].as_u64()), (Some(4), Some(4)), "{v}");
+    assert_eq!(v["dir"], "tables/n4-always");
+    fails_in(
+        &verify(&["--slots", "12"]),
+        "no table tables/n12-always/f1ffe.cctb: run `chaosclock generate --slots 12 --max-live 6`; \
+         tables/n12-always is not complete for any --max-live",
+    );
+    let mut other = vec!["--pass-rule", "when-stuck"];
+    other.extend(verify(&[]));
+    fails_in(
+        &other,
+        "no tables of pass rule when-stuck in tables: it holds n4-always (add --pass-rule always)",
+    );
+    // A second size: both are named; --slots picks one.
+    assert!(run_in(d, &["generate", "--slots", "6", "--max-live", "3"]).status.success());
+    fails_in(
+        &verify(&[]),
+        "several sizes of tables in tables (n4-always, n6-always): choose one with --slots N",
+    );
+    // The 6-slot tables are complete up to --max-live 3: the default (6)
+    // names the missing file, the command that makes it and what exists.
+    fails_in(
+        &verify(&["--slots", "6"]),
+        "run `chaosclock generate --slots 6 --max-live 6`; tables/n6-always is complete up to \
+         --max-live 3 only (`chaosclock verify --slots 6 --max-live 3` checks that part)",
+    );
+    ok_in(d, &verify(&["--slots", "6", "--max-live", "3"]));
+}
