@@ -245,3 +245,70 @@ fn verify_finds_the_size_the_directory_holds() {
     );
     ok_in(d, &verify(&["--slots", "6", "--max-live", "3"]));
 }
+
+/// Finding 8: a `--both-win` list that stops at a damaged record (found
+/// only when its block is read) ends with a line that says so, in text and
+/// in JSON; a list for `--output` leaves no file; a damaged header stops
+/// the run before anything is written. The complete 8-slot tables (a few
+/// seconds) are read one opening at a time (`--sample` of them all,
+/// `--batch 1`); block 60 of f0000 is first read after six both-win
+/// openings are listed.
+#[test]
+fn a_list_that_stops_says_it_is_incomplete() {
+    use chaosclock::table::format::{BLOCK, Header};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    json(d, &["generate", "--slots", "8", "--json"]);
+    let path = d.join("tables/n8-always/f0000.cctb");
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    flipped[Header::parse(&good).unwrap().len() + 60 * BLOCK + 7] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    let list = ["openings", "--slots", "8", "--sample", "14833", "--batch", "1", "--both-win"];
+    let why = "reading the tables for ";
+    let corrupt = "corrupt table tables/n8-always/f0000.cctb: block 60 checksum mismatch";
+    for json_lines in [false, true] {
+        let mut args = list.to_vec();
+        if json_lines {
+            args.push("--json");
+        }
+        let out = run_in(d, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(corrupt), "{stderr}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        let (last, listed) = lines.split_last().expect("a last line");
+        assert!(!listed.is_empty(), "some openings come before the damaged block");
+        let k = listed.len();
+        let want = format!("stopped after {k} openings: {why}");
+        if json_lines {
+            let last: Json = serde_json::from_str(last).unwrap();
+            let fields = last.as_object().unwrap();
+            assert_eq!(fields.len(), 1, "{last}");
+            let text = fields["incomplete"].as_str().unwrap();
+            assert!(text.starts_with(&want) && text.contains(corrupt), "{text}");
+            assert!(listed.iter().all(|l| l.starts_with("{\"position\":")), "{stdout}");
+        } else {
+            assert!(last.starts_with(&format!("# incomplete: {want}")), "{last}");
+            assert!(last.contains(corrupt), "{last}");
+            assert!(listed.iter().all(|l| l.contains(";1;0 ")), "{stdout}");
+        }
+    }
+    // To a file: no file at all, and nothing on stdout.
+    let mut args = list.to_vec();
+    args.extend(["--output", "list.txt"]);
+    check_fails(&args, run_in(d, &args), corrupt);
+    assert!(!d.join("list.txt").exists() && !d.join("list.txt.tmp").exists());
+    // A bad header is found when the files are opened, before any line.
+    let mut bad_header = good.clone();
+    bad_header[13] = 7;
+    std::fs::write(&path, &bad_header).unwrap();
+    check_fails(&list, run_in(d, &list), "corrupt table tables/n8-always/f0000.cctb");
+    // The good file again: the whole list, no marker.
+    std::fs::write(&path, &good).unwrap();
+    let all = ok_in(d, &list);
+    assert_eq!(all.lines().count(), 7284);
+    assert!(!all.contains('#'));
+}

@@ -113,15 +113,15 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     );
     finish_bar(bar);
     let report = report.map_err(|e| match e {
-            // The library names the file's own size; name the run that makes
-            // every file this verification needs.
-            ProbeError::Missing { path, values_only, .. } => anyhow!(
-                "no table {}: run `{}`",
-                path.display(),
-                generate_command(n, max_live, root, rule, values_only)
-            ),
-            e => probe_error(e, root, rule),
-        })?;
+        // The library names the file's own size; name the run that makes
+        // every file this verification needs.
+        ProbeError::Missing { path, values_only, .. } => anyhow!(
+            "no table {}: run `{}`",
+            path.display(),
+            generate_command(n, max_live, root, rule, values_only)
+        ),
+        e => probe_error(e, root, rule),
+    })?;
     let out = VerifyJson {
         dir: tb.dir().display().to_string(),
         slots: n,
