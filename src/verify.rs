@@ -132,8 +132,12 @@ pub fn verify_with_progress(
 ) -> Result<VerifyReport, crate::probe::ProbeError> {
     let phase = |len: usize, msg: &'static str| {
         if let Some(b) = bar {
-            b.set_length(len as u64);
-            b.set_position(0);
+            // Length and position in one update, so no frame shows the
+            // last phase's count against the new length.
+            b.update(|state| {
+                state.set_len(len as u64);
+                state.set_pos(0);
+            });
             b.reset_eta();
             b.set_message(msg);
         }

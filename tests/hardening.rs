@@ -312,3 +312,56 @@ fn a_list_that_stops_says_it_is_incomplete() {
     assert_eq!(all.lines().count(), 7284);
     assert!(!all.contains('#'));
 }
+
+/// Runs the binary with `args` in `dir` with a terminal as its stdout and
+/// stderr (through util-linux `script`), and returns all it wrote there;
+/// `None` where `script` cannot run (the caller skips its checks).
+fn on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut line = quote(env!("CARGO_BIN_EXE_chaosclock"));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Finding 11: on a terminal, `openings --slots 8` shows the solver's
+/// states (never `0/0`), and `verify` counts files, then entries, then
+/// positions, each against its own length.
+#[test]
+fn progress_bars_have_real_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let Some(screen) = on_terminal(d, &["openings", "--slots", "8"]) else {
+        eprintln!("skipped: util-linux `script` cannot run here");
+        return;
+    };
+    assert!(screen.contains("% of 5,963,762 states"), "{screen}");
+    assert!(!screen.contains("0/0"), "{screen}");
+    assert!(screen.contains("all 14,833 openings"), "{screen}");
+    ok_in(d, &["generate", "--slots", "6"]);
+    let args = ["verify", "--slots", "6", "--sample", "300000", "--solves", "20"];
+    let screen = on_terminal(d, &args).expect("script ran before");
+    assert!(!screen.contains("0/0"), "{screen}");
+    // Each frame's count is against its phase's length.
+    let mut shown = 0;
+    for (label, len) in
+        [(" files checked", "40"), (" entries re-derived", "300,000"), (" positions solved", "20")]
+    {
+        for (at, _) in screen.match_indices(label) {
+            let count = screen[..at].rsplit(' ').next().unwrap_or_default();
+            assert!(count.ends_with(&format!("/{len}")), "{count}{label}: {screen}");
+            shown += 1;
+        }
+    }
+    assert!(shown > 0, "no progress shown: {screen}");
+    assert!(screen.contains("re-derived:  300,000 entries"), "{screen}");
+}

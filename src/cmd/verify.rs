@@ -102,7 +102,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     let start = Instant::now();
     let mut tb = Tablebase::new(root, n, rule);
     check_complete(&mut tb, max_live, root)?;
-    let bar = counting_bar(0, "files checked");
+    let bar = counting_bar(fixed_sets(n, max_live).len() as u64, "files checked");
     let report = chaosclock::verify::verify_with_progress(
         &mut tb,
         max_live,
