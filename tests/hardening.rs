@@ -200,7 +200,8 @@ fn unreachable_states_are_refused() {
 /// Finding 4: without `--slots`, `verify` checks the one size the tables
 /// root holds for the pass rule; several sizes, none, or only the other
 /// rule's are named in the error; a directory complete up to a smaller
-/// `--max-live` than the default says up to which.
+/// `--max-live` than the default says up to which. `generate` still makes
+/// 12 slots by default, with a note when the root holds only other sizes.
 #[test]
 fn verify_finds_the_size_the_directory_holds() {
     let dir = tempfile::tempdir().unwrap();
@@ -244,6 +245,17 @@ fn verify_finds_the_size_the_directory_holds() {
          --max-live 3 only (`chaosclock verify --slots 6 --max-live 3` checks that part)",
     );
     ok_in(d, &verify(&["--slots", "6", "--max-live", "3"]));
+    // generate keeps its standard default, and says so next to other sizes.
+    let out = run_in(d, &["generate", "--max-live", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "note: --slots not given: generating the standard 12-slot tables; tables holds \
+             n4-always, n6-always (--slots N for those)\nnote: generating 1 file: the 12-slot"
+        ),
+        "{stderr}"
+    );
 }
 
 /// Finding 8: a `--both-win` list that stops at a damaged record (found

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::probe::ProbeError;
-use chaosclock::{Move, PassRule, Position, Side, escape_control, parse_cfg};
+use chaosclock::table::format::dir_name;
+use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::PositionArgs;
@@ -192,6 +193,20 @@ impl Drop for BarGuard {
             b.finish_and_clear();
         }
     }
+}
+
+/// The sizes N for which `root` holds tables of `rule`: a directory
+/// `n{N}-{rule}` with at least one `.cctb` file.
+pub fn sizes_in(root: &Path, rule: PassRule) -> Vec<u8> {
+    SUPPORTED_SLOTS
+        .iter()
+        .copied()
+        .filter(|&n| {
+            std::fs::read_dir(root.join(dir_name(n, rule))).is_ok_and(|entries| {
+                entries.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".cctb"))
+            })
+        })
+        .collect()
 }
 
 /// The default `--max-live` of `generate` and `verify` for `n` slots: the

@@ -17,18 +17,18 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
+use chaosclock::PassRule;
 use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::dir_name;
-use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use clap::Args;
 use serde::Serialize;
 
 use crate::cmd::generate::TablesArgs;
 use crate::cmd::{
     DEFAULT_TABLES, Failure, counting_bar, finish_bar, generate_command, print, print_json,
-    probe_error, shown_path, thousands,
+    probe_error, shown_path, sizes_in, thousands,
 };
 
 /// Arguments of `verify`.
@@ -97,7 +97,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         Some(n) => n,
         None => size_in(root, rule)?,
     };
-    let tables = TablesArgs { slots, max_live: args.max_live, tables: root.clone() };
+    let tables = TablesArgs { slots: Some(slots), max_live: args.max_live, tables: root.clone() };
     let (n, max_live) = tables.checked()?;
     let start = Instant::now();
     let mut tb = Tablebase::new(root, n, rule);
@@ -151,20 +151,6 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         }
         .into()),
     }
-}
-
-/// The sizes N for which `root` holds tables of `rule`: a directory
-/// `n{N}-{rule}` with at least one `.cctb` file.
-fn sizes_in(root: &Path, rule: PassRule) -> Vec<u8> {
-    SUPPORTED_SLOTS
-        .iter()
-        .copied()
-        .filter(|&n| {
-            std::fs::read_dir(root.join(dir_name(n, rule))).is_ok_and(|entries| {
-                entries.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".cctb"))
-            })
-        })
-        .collect()
 }
 
 /// The board size `verify` checks when `--slots` is not given: the one
