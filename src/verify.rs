@@ -3,6 +3,8 @@
 //! with the solver, which uses no table. Tables of values only are compared
 //! on values, tables with depths on values and depths.
 
+use indicatif::ProgressBar;
+
 use crate::generate::fixed_sets;
 use crate::index::SigIndex;
 use crate::moves::Move;
@@ -100,7 +102,7 @@ pub fn random_position(rng: &mut Rng, n: u8, fixed: u16) -> Position {
 
 /// Verifies every block of every file of `tb` for `max_live`, derives
 /// `sample` random entries again, and compares `solves` random positions
-/// whose reachable states are at most `solve_limit` with the solver.
+/// (with at most 6 pieces not fixed) with the solver.
 ///
 /// # Errors
 /// A missing or damaged file.
@@ -111,21 +113,58 @@ pub fn verify(
     solves: usize,
     seed: u64,
 ) -> Result<VerifyReport, crate::probe::ProbeError> {
+    verify_with_progress(tb, max_live, sample, solves, seed, None)
+}
+
+/// [`verify`], counting its work on `bar`, if given: one phase after the
+/// other (files, entries re-derived, positions solved), each with its own
+/// length and a message naming it.
+///
+/// # Errors
+/// A missing or damaged file.
+pub fn verify_with_progress(
+    tb: &mut Tablebase,
+    max_live: u8,
+    sample: usize,
+    solves: usize,
+    seed: u64,
+    bar: Option<&ProgressBar>,
+) -> Result<VerifyReport, crate::probe::ProbeError> {
+    let phase = |len: usize, msg: &'static str| {
+        if let Some(b) = bar {
+            // Length and position in one update, so no frame shows the
+            // last phase's count against the new length.
+            b.update(|state| {
+                state.set_len(len as u64);
+                state.set_pos(0);
+            });
+            b.reset_eta();
+            b.set_message(msg);
+        }
+    };
+    let step = || {
+        if let Some(b) = bar {
+            b.inc(1);
+        }
+    };
     let n = tb.slots();
     let rule = tb.rule();
     let sets = fixed_sets(n, max_live);
     let mut report = VerifyReport::default();
+    phase(sets.len(), "files checked");
     for &f in &sets {
         if !tb.load(f)? {
             return Err(crate::probe::ProbeError::missing(tb, f));
         }
         tb.file(f).expect("loaded").verify_all()?;
         report.files += 1;
+        step();
     }
     // Tables of values only are checked on values; others on depths too.
     let depths = tb.has_depths() != Some(false);
     let same = |a: Score, b: Score| if depths { a == b } else { a.value == b.value };
     let mut rng = Rng::new(seed);
+    phase(sample, "entries re-derived");
     for _ in 0..sample {
         let f = sets[rng.below(sets.len() as u64) as usize];
         let pos = random_position(&mut rng, n, f);
@@ -142,9 +181,11 @@ pub fn verify(
             }
         }
         report.rederived += 1;
+        step();
     }
     // Positions with few live pieces keep the solves small.
     let small: Vec<u16> = sets.iter().copied().filter(|f| n - f.count_ones() as u8 <= 6).collect();
+    phase(if small.is_empty() { 0 } else { solves }, "positions solved");
     for _ in 0..solves {
         let Some(&f) = small.get(rng.below(small.len().max(1) as u64) as usize) else { break };
         let pos = random_position(&mut rng, n, f);
@@ -156,6 +197,7 @@ pub fn verify(
         }
         report.solved += 1;
         report.solved_states += sol.states();
+        step();
     }
     Ok(report)
 }

@@ -196,3 +196,184 @@ fn unreachable_states_are_refused() {
         ok(&["show", pos]);
     }
 }
+
+/// Finding 4: without `--slots`, `verify` checks the one size the tables
+/// root holds for the pass rule; several sizes, none, or only the other
+/// rule's are named in the error; a directory complete up to a smaller
+/// `--max-live` than the default says up to which. `generate` still makes
+/// 12 slots by default, with a note when the root holds only other sizes.
+#[test]
+fn verify_finds_the_size_the_directory_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // `verify` with `extra` and a quick sample.
+    let verify = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["verify"];
+        args.extend(extra);
+        args.extend(["--sample", "200", "--solves", "2"]);
+        args
+    };
+    let fails_in = |args: &[&str], want: &str| check_fails(args, run_in(d, args), want);
+    fails_in(&verify(&[]), "no tables in tables: no n{N}-always directory there holds");
+    // 4-slot tables only: no --slots needed (its default would be 12).
+    ok_in(d, &["generate", "--slots", "4"]);
+    let v: Json = serde_json::from_str(&ok_in(d, &verify(&["--json"]))).unwrap();
+    assert_eq!((v["slots"].as_u64(), v["max_live"].as_u64()), (Some(4), Some(4)), "{v}");
+    assert_eq!(v["dir"], "tables/n4-always");
+    fails_in(
+        &verify(&["--slots", "12"]),
+        "no table tables/n12-always/f1ffe.cctb: run `chaosclock generate --slots 12 --max-live 6`; \
+         tables/n12-always is not complete for any --max-live",
+    );
+    let mut other = vec!["--pass-rule", "when-stuck"];
+    other.extend(verify(&[]));
+    fails_in(
+        &other,
+        "no tables of pass rule when-stuck in tables: it holds n4-always (add --pass-rule always)",
+    );
+    // A second size: both are named; --slots picks one.
+    assert!(run_in(d, &["generate", "--slots", "6", "--max-live", "3"]).status.success());
+    fails_in(
+        &verify(&[]),
+        "several sizes of tables in tables (n4-always, n6-always): choose one with --slots N",
+    );
+    // The 6-slot tables are complete up to --max-live 3: the default (6)
+    // names the missing file, the command that makes it and what exists.
+    fails_in(
+        &verify(&["--slots", "6"]),
+        "run `chaosclock generate --slots 6 --max-live 6`; tables/n6-always is complete up to \
+         --max-live 3 only (`chaosclock verify --slots 6 --max-live 3` checks that part)",
+    );
+    ok_in(d, &verify(&["--slots", "6", "--max-live", "3"]));
+    // generate keeps its standard default, and says so next to other sizes.
+    let out = run_in(d, &["generate", "--max-live", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "note: --slots not given: generating the standard 12-slot tables; tables holds \
+             n4-always, n6-always (--slots N for those)\nnote: generating 1 file: the 12-slot"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Finding 8: a `--both-win` list that stops at a damaged record (found
+/// only when its block is read) ends with a line that says so, in text and
+/// in JSON; a list for `--output` leaves no file; a damaged header stops
+/// the run before anything is written. The complete 8-slot tables (a few
+/// seconds) are read one opening at a time (`--sample` of them all,
+/// `--batch 1`); block 60 of f0000 is first read after six both-win
+/// openings are listed.
+#[test]
+fn a_list_that_stops_says_it_is_incomplete() {
+    use chaosclock::table::format::{BLOCK, Header};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    json(d, &["generate", "--slots", "8", "--json"]);
+    let path = d.join("tables/n8-always/f0000.cctb");
+    let good = std::fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    flipped[Header::parse(&good).unwrap().len() + 60 * BLOCK + 7] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    let list = ["openings", "--slots", "8", "--sample", "14833", "--batch", "1", "--both-win"];
+    let why = "reading the tables for ";
+    let corrupt = "corrupt table tables/n8-always/f0000.cctb: block 60 checksum mismatch";
+    for json_lines in [false, true] {
+        let mut args = list.to_vec();
+        if json_lines {
+            args.push("--json");
+        }
+        let out = run_in(d, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(corrupt), "{stderr}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        let (last, listed) = lines.split_last().expect("a last line");
+        assert!(!listed.is_empty(), "some openings come before the damaged block");
+        let k = listed.len();
+        let want = format!("stopped after {k} openings: {why}");
+        if json_lines {
+            let last: Json = serde_json::from_str(last).unwrap();
+            let fields = last.as_object().unwrap();
+            assert_eq!(fields.len(), 1, "{last}");
+            let text = fields["incomplete"].as_str().unwrap();
+            assert!(text.starts_with(&want) && text.contains(corrupt), "{text}");
+            assert!(listed.iter().all(|l| l.starts_with("{\"position\":")), "{stdout}");
+        } else {
+            assert!(last.starts_with(&format!("# incomplete: {want}")), "{last}");
+            assert!(last.contains(corrupt), "{last}");
+            assert!(listed.iter().all(|l| l.contains(";1;0 ")), "{stdout}");
+        }
+    }
+    // To a file: no file at all, and nothing on stdout.
+    let mut args = list.to_vec();
+    args.extend(["--output", "list.txt"]);
+    check_fails(&args, run_in(d, &args), corrupt);
+    assert!(!d.join("list.txt").exists() && !d.join("list.txt.tmp").exists());
+    // A bad header is found when the files are opened, before any line.
+    let mut bad_header = good.clone();
+    bad_header[13] = 7;
+    std::fs::write(&path, &bad_header).unwrap();
+    check_fails(&list, run_in(d, &list), "corrupt table tables/n8-always/f0000.cctb");
+    // The good file again: the whole list, no marker.
+    std::fs::write(&path, &good).unwrap();
+    let all = ok_in(d, &list);
+    assert_eq!(all.lines().count(), 7284);
+    assert!(!all.contains('#'));
+}
+
+/// Runs the binary with `args` in `dir` with a terminal as its stdout and
+/// stderr (through util-linux `script`), and returns all it wrote there;
+/// `None` where `script` cannot run (the caller skips its checks).
+fn on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let mut line = quote(env!("CARGO_BIN_EXE_chaosclock"));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Finding 11: on a terminal, `openings --slots 8` shows the solver's
+/// states (never `0/0`), and `verify` counts files, then entries, then
+/// positions, each against its own length.
+#[test]
+fn progress_bars_have_real_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let Some(screen) = on_terminal(d, &["openings", "--slots", "8"]) else {
+        eprintln!("skipped: util-linux `script` cannot run here");
+        return;
+    };
+    assert!(screen.contains("% of 5,963,762 states"), "{screen}");
+    assert!(!screen.contains("0/0"), "{screen}");
+    assert!(screen.contains("all 14,833 openings"), "{screen}");
+    ok_in(d, &["generate", "--slots", "6"]);
+    let args = ["verify", "--slots", "6", "--sample", "300000", "--solves", "20"];
+    let screen = on_terminal(d, &args).expect("script ran before");
+    assert!(!screen.contains("0/0"), "{screen}");
+    // Each frame's count is against its phase's length.
+    let mut shown = 0;
+    for (label, len) in
+        [(" files checked", "40"), (" entries re-derived", "300,000"), (" positions solved", "20")]
+    {
+        for (at, _) in screen.match_indices(label) {
+            let count = screen[..at].rsplit(' ').next().unwrap_or_default();
+            assert!(count.ends_with(&format!("/{len}")), "{count}{label}: {screen}");
+            shown += 1;
+        }
+    }
+    assert!(shown > 0, "no progress shown: {screen}");
+    assert!(screen.contains("re-derived:  300,000 entries"), "{screen}");
+}

@@ -232,6 +232,19 @@ fn every_command_follows_docs_json() {
     ] {
         check("`openings --both-win --json`", run(args), format!("{args:?}"));
     }
+    // A list that stops at a damaged record ends with a line that says so.
+    let damaged = ["generate", "--slots", "6", "--tables", "damaged", "--json"];
+    check("`generate --json`", run(&damaged), "generate --slots 6".into());
+    let f0000 = d.join("damaged/n6-always/f0000.cctb");
+    let mut bytes = std::fs::read(&f0000).expect("the file was made");
+    bytes[1000] ^= 0x10; // in the records: found when the block is read
+    std::fs::write(&f0000, bytes).expect("the file is written");
+    let list = ["openings", "--slots", "6", "--sample", "265", "--batch", "1", "--both-win"];
+    let list: Vec<&str> = list.iter().copied().chain(["--tables", "damaged", "--json"]).collect();
+    let mut lines = documents(&stdout_with(d, &list, ""));
+    let last = lines.pop().expect("the last line");
+    check("`openings --both-win --json`, a list that stops", vec![last], "damaged".into());
+    check("`openings --both-win --json`", lines, "damaged, before it stops".into());
     let random = ["openings", "--slots", "6", "--both-win", "--random", "2", "--output", "r.txt"];
     let random: Vec<&str> = random.iter().copied().chain(["--json"]).collect();
     check(

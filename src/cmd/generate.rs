@@ -14,21 +14,26 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{CHECKPOINT, Config, Limits, Report, fixed_sets, generate};
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
+use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::cmd::openings_stats::CodeMap;
-use crate::cmd::{DEFAULT_TABLES, default_max_live, print, print_json, thousands};
+use crate::cmd::{
+    DEFAULT_TABLES, default_max_live, print, print_json, shown_path, sizes_in, thousands,
+};
+
+/// The board size of `generate` without `--slots`: the standard game.
+pub const STANDARD_SLOTS: u8 = 12;
 
 /// Which tables: board size, how many pieces may be not fixed, and where.
 #[derive(Debug, Args)]
 pub struct TablesArgs {
-    /// The board size: 4, 6, 8, 10 or 12.
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub slots: u8,
+    /// The board size: 4, 6, 8, 10 or 12. Default: 12, the standard game.
+    #[arg(long, value_name = "N")]
+    pub slots: Option<u8>,
 
     /// Only the signatures with at most K pieces not fixed (on the board
     /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
@@ -48,7 +53,7 @@ impl TablesArgs {
     /// # Errors
     /// An unsupported size, or `--max-live` above it.
     pub fn checked(&self) -> Result<(u8, u8)> {
-        let n = self.slots;
+        let n = self.slots.unwrap_or(STANDARD_SLOTS);
         if !SUPPORTED_SLOTS.contains(&n) {
             bail!("--slots {n}: the board has 4, 6, 8, 10 or 12 slots");
         }
@@ -133,6 +138,18 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         .build()
         .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
     let files = fixed_sets(n, max_live).len();
+    // Without --slots, a root that holds only other sizes may mean the
+    // user wanted one of those (issue 14, finding 4): say so, and go on.
+    let root = &args.tables.tables;
+    let sizes = sizes_in(root, rule);
+    if args.tables.slots.is_none() && !sizes.is_empty() && !sizes.contains(&n) {
+        let names: Vec<String> = sizes.iter().map(|&k| dir_name(k, rule)).collect();
+        eprintln!(
+            "note: --slots not given: generating the standard {n}-slot tables; {} holds {} (--slots N for those)",
+            shown_path(root),
+            names.join(", ")
+        );
+    }
     if max_live < n {
         let why = if n == 12 {
             " (hours with --values-only: see scripts/make-table-12.sh; about 270 GB with depths)"

@@ -18,12 +18,15 @@ pub mod solve;
 pub mod verify;
 
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::probe::ProbeError;
-use chaosclock::{Move, PassRule, Position, Side, escape_control, parse_cfg};
+use chaosclock::table::format::dir_name;
+use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::PositionArgs;
 
@@ -152,6 +155,58 @@ pub fn thousands(n: impl Into<u64>) -> String {
         out.push(c);
     }
     out
+}
+
+/// A progress bar on stderr counting `len` items (the caller may change
+/// the length and message as it goes), or `None` when stderr is not a
+/// terminal, so that pipes and logs stay clean.
+pub fn counting_bar(len: u64, msg: &'static str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
+    )
+    .expect("the progress template is valid");
+    bar.set_style(style);
+    bar.set_message(msg);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
+/// Clears a bar of [`counting_bar`] from the terminal.
+pub fn finish_bar(bar: Option<ProgressBar>) {
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+}
+
+/// Clears a bar from the terminal when dropped, so that an error returned
+/// early is printed on a clean line.
+#[derive(Debug)]
+pub struct BarGuard(pub Option<ProgressBar>);
+
+impl Drop for BarGuard {
+    fn drop(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// The sizes N for which `root` holds tables of `rule`: a directory
+/// `n{N}-{rule}` with at least one `.cctb` file.
+pub fn sizes_in(root: &Path, rule: PassRule) -> Vec<u8> {
+    SUPPORTED_SLOTS
+        .iter()
+        .copied()
+        .filter(|&n| {
+            std::fs::read_dir(root.join(dir_name(n, rule))).is_ok_and(|entries| {
+                entries.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".cctb"))
+            })
+        })
+        .collect()
 }
 
 /// The default `--max-live` of `generate` and `verify` for `n` slots: the

@@ -9,10 +9,11 @@
 //! - 10 and 12 slots, the complete tables of `--tables DIR` (every fixed
 //!   set has its file), read opening by opening;
 //! - otherwise, with `--sample K`, the first K openings of the seeded
-//!   random order ([`Draw`]), solved exactly in batches of `--batch B`
-//!   openings per [`solve_with`] call (incomplete tables, if any, answer
-//!   for the signatures they cover). The shares are then estimates, with
-//!   95% Wilson intervals.
+//!   random order ([`Draw`]), read from complete tables, or solved exactly
+//!   in batches of `--batch B` openings per [`solve_with`] call
+//!   (incomplete tables, if any, answer for the signatures they cover; any
+//!   board size). The shares are then estimates, with 95% Wilson
+//!   intervals.
 //!
 //! `--random K --both-win` walks the same seeded order and keeps the first
 //! K openings proven both-win: the result depends on the seed only, not on
@@ -20,25 +21,28 @@
 //!
 //! Files (`--output`, `--plot`) are written to `FILE.tmp` and renamed when
 //! complete, so an interrupted run never leaves a file that looks
-//! complete. The list on stdout is written whole lines at a time.
+//! complete. The list on stdout is written whole lines at a time; a list
+//! that stops at an error (a damaged table record, found only when read)
+//! ends with a line that says so: `# incomplete: ...`, or in JSON
+//! `{"incomplete": "..."}` (issue 14, finding 8).
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use chaosclock::solve::{Score, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Value};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Value, escape_control};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::OpeningsArgs;
 use crate::cmd::openings_draw::{self as draw, Draw, wilson};
 use crate::cmd::openings_stats::{CodeMap, ORDER, QuestionJson, Stats, pad_right, to_svg};
-use crate::cmd::{generate_command, print, print_json, thousands};
+use crate::cmd::{BarGuard, counting_bar, generate_command, print, print_json, thousands};
 
 /// Up to this many slots every opening is solved in one call.
 const SOLVE_ALL_MAX_SLOTS: u8 = 8;
@@ -127,13 +131,12 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     if n <= SOLVE_ALL_MAX_SLOTS && args.random.is_none() && args.sample.is_none() {
         return Ok(Scorer::Solve { tables: None });
     }
+    // Every file is opened (its header checked) before anything is
+    // written; a damaged record shows only when it is read.
     let mut tb = Tablebase::new(&args.tables, n, rule);
-    let files = if n > SOLVE_ALL_MAX_SLOTS {
-        tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?
-    } else {
-        0
-    };
-    let all = 1usize << n;
+    let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
+    // Files exist for the representatives of the symmetry only.
+    let all = chaosclock::generate::fixed_sets(n, n).len();
     if files == all {
         return Ok(Scorer::Tables(tb));
     }
@@ -181,45 +184,12 @@ fn classify(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer) -> Result<()> 
     let list = list.transpose()?;
     let mut tally = Tally { counts: [0; 5], stats: args.stats.then(|| Stats::new(n)), list };
     let mut work = Work::default();
-    let want = args.both_win;
-    match (args.sample, scorer) {
-        (None, Scorer::Tables(tb)) => {
-            let bar = bar(draw::count(n), "reading the tables");
-            for chunk in draw::chunks(n) {
-                for s in table_scores(tb, &chunk, want)? {
-                    tally.add(&s)?;
-                }
-                if let Some(b) = &bar {
-                    b.inc(chunk.len() as u64);
-                }
-                flush(&mut tally)?;
-            }
-            finish(bar);
+    // A list on stdout that stops early says so on its last line.
+    if let Err(e) = fill(args, rule, scorer, &mut tally, &mut work) {
+        if let Some(list) = tally.list.take() {
+            list.abort(&e);
         }
-        (None, Scorer::Solve { .. }) => {
-            // Every opening at once: the bar counts solved states.
-            let openings = draw::all(n);
-            let bar = bar(0, "enumerating");
-            for s in solve_scores(n, &openings, rule, None, want, bar.as_ref(), &mut work)? {
-                tally.add(&s)?;
-            }
-            finish(bar);
-        }
-        (Some(k), _) => {
-            let sample: Vec<Position> = Draw::new(n, args.seed).take(k as usize).collect();
-            let bar = bar(k, "solving the sample");
-            let size = batch_size(args, scorer, k as usize);
-            for batch in sample.chunks(size) {
-                for s in scores(scorer, n, batch, rule, want, &mut work)? {
-                    tally.add(&s)?;
-                }
-                if let Some(b) = &bar {
-                    b.inc(batch.len() as u64);
-                }
-                flush(&mut tally)?;
-            }
-            finish(bar);
-        }
+        return Err(e);
     }
     let elapsed = start.elapsed();
     let listed = match tally.list.take() {
@@ -238,6 +208,60 @@ fn classify(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer) -> Result<()> 
     if args.json { print_json(&report.to_json()) } else { print(&report.to_text()) }
 }
 
+/// Scores every opening, or the sample, into `tally` (the list, if any,
+/// is written as it goes).
+fn fill(
+    args: &OpeningsArgs,
+    rule: PassRule,
+    scorer: &Scorer,
+    tally: &mut Tally,
+    work: &mut Work,
+) -> Result<()> {
+    let n = args.slots;
+    let want = args.both_win;
+    match (args.sample, scorer) {
+        (None, Scorer::Tables(tb)) => {
+            let bar = counting_bar(draw::count(n), "reading the tables");
+            let _clear = BarGuard(bar.clone());
+            for chunk in draw::chunks(n) {
+                for s in table_scores(tb, &chunk, want)? {
+                    tally.add(&s)?;
+                }
+                if let Some(b) = &bar {
+                    b.inc(chunk.len() as u64);
+                }
+                flush(tally)?;
+            }
+        }
+        (None, Scorer::Solve { .. }) => {
+            // Every opening at once, with the solver's own bar: the states
+            // enumerated, then the share of them solved.
+            let openings = draw::all(n);
+            let bar = crate::cmd::solve::progress_bar();
+            let _clear = BarGuard(bar.clone());
+            for s in solve_scores(n, &openings, rule, None, want, bar.as_ref(), work)? {
+                tally.add(&s)?;
+            }
+        }
+        (Some(k), _) => {
+            let sample: Vec<Position> = Draw::new(n, args.seed).take(k as usize).collect();
+            let bar = counting_bar(k, "solving the sample");
+            let _clear = BarGuard(bar.clone());
+            let size = batch_size(args, scorer, k as usize);
+            for batch in sample.chunks(size) {
+                for s in scores(scorer, n, batch, rule, want, work)? {
+                    tally.add(&s)?;
+                }
+                if let Some(b) = &bar {
+                    b.inc(batch.len() as u64);
+                }
+                flush(tally)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Picks `k` proven both-win openings from the seeded order and writes them.
 fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Result<()> {
     let n = args.slots;
@@ -248,7 +272,8 @@ fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Resul
     let mut counts = [0u64; 5];
     let mut checked = 0u64;
     let mut work = Work::default();
-    let bar = bar(k, "both-win openings found");
+    let bar = counting_bar(k, "both-win openings found");
+    let clear = BarGuard(bar.clone());
     while (found.len() as u64) < k {
         // Never more candidates than openings still wanted.
         let want = size.min((k - found.len() as u64) as usize);
@@ -268,7 +293,7 @@ fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Resul
             b.set_message(format!("both-win openings found, {checked} checked"));
         }
     }
-    finish(bar);
+    drop(clear);
     if (found.len() as u64) < k {
         bail!(
             "only {} of the {} openings of {n} slots are both-win, fewer than --random {k}",
@@ -444,6 +469,13 @@ struct ListJson {
     moves: Vec<String>,
 }
 
+/// The last line of a list in JSON that stopped early.
+#[derive(Debug, Serialize)]
+struct IncompleteJson {
+    /// Why, with the number of openings listed before.
+    incomplete: String,
+}
+
 impl ListWriter {
     fn new(path: Option<&Path>, json: bool) -> Result<ListWriter> {
         let out = match path {
@@ -486,6 +518,30 @@ impl ListWriter {
         w.flush().context(what)
     }
 
+    /// Ends a list that stops at `err`: on stdout, a last line says that it
+    /// is incomplete and why (`# incomplete: ...`, or in JSON an object
+    /// with only `incomplete`); a file is not written at all (dropping
+    /// the writer removes `FILE.tmp`).
+    fn abort(mut self, err: &anyhow::Error) {
+        if let Out::Stdout(_) = self.out {
+            let why = format!(
+                "stopped after {} opening{}: {}",
+                self.lines,
+                if self.lines == 1 { "" } else { "s" },
+                escape_control(&format!("{err:#}"))
+            );
+            let line = if self.json {
+                serde_json::to_string(&IncompleteJson { incomplete: why })
+                    .expect("a string encodes")
+            } else {
+                format!("# incomplete: {why}")
+            };
+            let (w, _) = self.writer();
+            // A failing stdout has nothing more to say.
+            let _ = writeln!(w, "{line}").and_then(|()| w.flush());
+        }
+    }
+
     /// Completes the list: a file is synced and renamed to its name.
     /// Returns the number of lines.
     fn finish(mut self) -> Result<u64> {
@@ -526,29 +582,6 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result.with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// A progress bar on stderr counting `len` items, or `None` when stderr
-/// is not a terminal.
-fn bar(len: u64, msg: &'static str) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
-    )
-    .expect("the progress template is valid");
-    bar.set_style(style);
-    bar.set_message(msg);
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
-}
-
-fn finish(bar: Option<ProgressBar>) {
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
 }
 
 /// Which openings were counted and how, in one sentence.

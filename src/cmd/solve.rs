@@ -240,7 +240,7 @@ fn fixes(pos: &Position, m: Move) -> Option<u8> {
 
 /// A progress bar on stderr, or `None` when stderr is not a terminal (so
 /// that pipes and logs stay clean).
-fn progress_bar() -> Option<ProgressBar> {
+pub(crate) fn progress_bar() -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

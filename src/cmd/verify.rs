@@ -3,27 +3,50 @@
 //! from the stored scores of their successors, and a sample of positions
 //! compared with the solver, which reads no table.
 //!
+//! Without `--slots`, the size is the one the tables root holds for the
+//! pass rule (a `n{N}-{rule}` directory with table files); a root that
+//! holds several sizes, or none, is an error that names what it holds
+//! (issue 14, finding 4). Before any work, every file the run needs must
+//! exist; if one does not, the error says up to which `--max-live` the
+//! directory is complete.
+//!
 //! Exit codes: 0 when nothing disagrees, 1 when something does (every
 //! mismatch is printed), 2 when a file is missing or damaged.
 
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use chaosclock::PassRule;
+use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
+use chaosclock::table::format::dir_name;
 use clap::Args;
 use serde::Serialize;
 
 use crate::cmd::generate::TablesArgs;
-use crate::cmd::{Failure, generate_command, print, print_json, probe_error, thousands};
+use crate::cmd::{
+    DEFAULT_TABLES, Failure, counting_bar, finish_bar, generate_command, print, print_json,
+    probe_error, shown_path, sizes_in, thousands,
+};
 
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Which tables (all the files `generate` makes with the same flags).
-    #[command(flatten)]
-    pub tables: TablesArgs,
+    /// The board size: 4, 6, 8, 10 or 12. Default: the size of the tables
+    /// in DIR for the pass rule (an error if it holds several sizes).
+    #[arg(long, value_name = "N")]
+    pub slots: Option<u8>,
+
+    /// Only the signatures with at most K pieces not fixed, as `generate`
+    /// made them. Default: as `generate` (K = N up to 10 slots, 6 for 12).
+    #[arg(long, value_name = "K")]
+    pub max_live: Option<u8>,
+
+    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
 
     /// Random entries to derive again from their successors.
     #[arg(long, value_name = "K", default_value_t = 100_000)]
@@ -69,21 +92,36 @@ struct VerifyJson {
 /// Bad arguments or a missing or damaged file (exit 2); a [`Failure`] with
 /// exit code 1 after printing if anything disagrees.
 pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
-    let (n, max_live) = args.tables.checked()?;
-    let root = &args.tables.tables;
+    let root = &args.tables;
+    let slots = match args.slots {
+        Some(n) => n,
+        None => size_in(root, rule)?,
+    };
+    let tables = TablesArgs { slots: Some(slots), max_live: args.max_live, tables: root.clone() };
+    let (n, max_live) = tables.checked()?;
     let start = Instant::now();
     let mut tb = Tablebase::new(root, n, rule);
-    let report = chaosclock::verify::verify(&mut tb, max_live, args.sample, args.solves, args.seed)
-        .map_err(|e| match e {
-            // The library names the file's own size; name the run that makes
-            // every file this verification needs.
-            ProbeError::Missing { path, values_only, .. } => anyhow!(
-                "no table {}: run `{}`",
-                path.display(),
-                generate_command(n, max_live, root, rule, values_only)
-            ),
-            e => probe_error(e, root, rule),
-        })?;
+    check_complete(&mut tb, max_live, root)?;
+    let bar = counting_bar(fixed_sets(n, max_live).len() as u64, "files checked");
+    let report = chaosclock::verify::verify_with_progress(
+        &mut tb,
+        max_live,
+        args.sample,
+        args.solves,
+        args.seed,
+        bar.as_ref(),
+    );
+    finish_bar(bar);
+    let report = report.map_err(|e| match e {
+        // The library names the file's own size; name the run that makes
+        // every file this verification needs.
+        ProbeError::Missing { path, values_only, .. } => anyhow!(
+            "no table {}: run `{}`",
+            path.display(),
+            generate_command(n, max_live, root, rule, values_only)
+        ),
+        e => probe_error(e, root, rule),
+    })?;
     let out = VerifyJson {
         dir: tb.dir().display().to_string(),
         slots: n,
@@ -113,6 +151,87 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         }
         .into()),
     }
+}
+
+/// The board size `verify` checks when `--slots` is not given: the one
+/// size `root` holds tables of for `rule`.
+///
+/// # Errors
+/// `root` holds no tables of `rule` (naming those of the other rule, if
+/// any), or several sizes.
+fn size_in(root: &Path, rule: PassRule) -> Result<u8> {
+    let names = |sizes: &[u8], rule: PassRule| {
+        sizes.iter().map(|&n| dir_name(n, rule)).collect::<Vec<_>>().join(", ")
+    };
+    let shown = shown_path(root);
+    let sizes = sizes_in(root, rule);
+    match sizes[..] {
+        [n] => Ok(n),
+        [] => {
+            let other =
+                if rule == PassRule::Always { PassRule::WhenStuck } else { PassRule::Always };
+            let theirs = sizes_in(root, other);
+            if theirs.is_empty() {
+                bail!(
+                    "no tables in {shown}: no n{{N}}-{} directory there holds table files (make them with `chaosclock generate --slots N`, or give --tables DIR)",
+                    rule.name()
+                )
+            }
+            bail!(
+                "no tables of pass rule {} in {shown}: it holds {} (add --pass-rule {})",
+                rule.name(),
+                names(&theirs, other),
+                other.name()
+            )
+        }
+        _ => bail!(
+            "several sizes of tables in {shown} ({}): choose one with --slots N",
+            names(&sizes, rule)
+        ),
+    }
+}
+
+/// Checks, before any work, that every file the verification of `tb` up
+/// to `max_live` reads exists.
+///
+/// # Errors
+/// A missing file, named with the `--max-live` up to which the directory
+/// is complete (if any) and the `generate` command that makes the rest.
+fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
+    let (n, rule) = (tb.slots(), tb.rule());
+    let sets = fixed_sets(n, max_live);
+    let live = |f: u16| n - f.count_ones() as u8;
+    // The missing file with the fewest pieces not fixed: every level below
+    // it is complete.
+    let Some(&first) =
+        sets.iter().filter(|&&f| !tb.path(f).exists()).min_by_key(|&&f| (live(f), f))
+    else {
+        return Ok(());
+    };
+    let path = tb.path(first);
+    let generate = generate_command(n, max_live, root, rule, tb.values_only());
+    let complete = match live(first) {
+        0 => format!("{} is not complete for any --max-live", shown_path(tb.dir())),
+        k => {
+            let mut verify = format!("chaosclock verify --slots {n} --max-live {}", k - 1);
+            if root != Path::new(DEFAULT_TABLES) {
+                verify.push_str(&format!(" --tables {}", shown_path(root)));
+            }
+            if rule != PassRule::Always {
+                verify = verify.replacen(
+                    "chaosclock ",
+                    &format!("chaosclock --pass-rule {} ", rule.name()),
+                    1,
+                );
+            }
+            format!(
+                "{} is complete up to --max-live {} only (`{verify}` checks that part)",
+                shown_path(tb.dir()),
+                k - 1
+            )
+        }
+    };
+    bail!("no table {}: run `{generate}`; {complete}", shown_path(&path))
 }
 
 fn to_text(v: &VerifyJson) -> String {

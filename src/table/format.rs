@@ -327,6 +327,9 @@ impl Header {
         if !(ENCODING_SCORES..=ENCODING_PACKED).contains(&encoding) {
             return Err(format!("unknown record encoding {encoding}"));
         }
+        if fields[3] != 0 || u16_at(18)? != 0 {
+            return Err("reserved header bytes are not 0".into());
+        }
         let fixed = u16_at(16)?;
         if fixed & !free_pieces(n, 0) != 0 {
             return Err(format!("fixed set {fixed:#x} has pieces above {n}"));
@@ -342,11 +345,11 @@ impl Header {
         let total = u64_at(24)?;
         let nodes =
             (0..subs).map(|i| u64_at(FIXED_HEADER + 8 * i)).collect::<Result<Vec<_>, _>>()?;
-        let header = Header { n, rule, fixed, encoding, nodes };
-        if header.records() != total {
+        // Checked: the sizes are any 64-bit numbers here.
+        if nodes.iter().try_fold(0u64, |sum, &k| sum.checked_add(k)) != Some(total) {
             return Err("sub-table sizes do not add up to the total".into());
         }
-        Ok(header)
+        Ok(Header { n, rule, fixed, encoding, nodes })
     }
 }
 
@@ -394,6 +397,15 @@ mod tests {
         assert!(Header::parse(&b[..20]).is_err());
         let mut bad = b.clone();
         bad[12] = 5;
+        assert!(Header::parse(&bad).is_err());
+        for reserved in [15, 18, 19] {
+            let mut bad = b.clone();
+            bad[reserved] = 1;
+            assert_eq!(Header::parse(&bad), Err("reserved header bytes are not 0".into()));
+        }
+        // Sizes whose sum does not fit 64 bits are an error, not an overflow.
+        let mut bad = b.clone();
+        bad[32..40].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(Header::parse(&bad).is_err());
         assert_ne!(checksum(&b), checksum(&bad));
     }
