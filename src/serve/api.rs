@@ -13,7 +13,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use chaosclock::solve::ScoredMove;
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control};
+use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
 use serde::Serialize;
 
 use crate::cmd::answer::{Answer, AnswerJson};
@@ -82,11 +82,17 @@ impl IntoResponse for ApiError {
 /// A handler's result.
 type ApiResult<T> = Result<Json<T>, ApiError>;
 
-/// Reads `pos` as the CLI reads POS (the same message for a bad one).
+/// Reads `pos` as the CLI reads POS (the same message for a bad one), or
+/// `cfg`, the text (never a path) of a `chaosclock.cfg`, where allowed.
 fn position(q: &Query) -> Result<Position, ApiError> {
-    let text = q.require("pos").map_err(ApiError::bad)?;
-    text.parse::<Position>()
-        .map_err(|e| ApiError::bad(format!("position '{}': {e}", escape_control(text.trim()))))
+    match (q.get("pos"), q.get("cfg")) {
+        (Some(text), None) => text
+            .parse::<Position>()
+            .map_err(|e| ApiError::bad(format!("position '{}': {e}", escape_control(text.trim())))),
+        (None, Some(text)) => parse_cfg(text).map_err(|e| ApiError::bad(format!("cfg text: {e}"))),
+        (Some(_), Some(_)) => Err(ApiError::bad("give either pos or cfg, not both")),
+        (None, None) => Err(ApiError::bad("missing parameter 'pos'")),
+    }
 }
 
 /// Reads `rule`, else the server's default.
@@ -188,12 +194,12 @@ pub struct PositionJson {
     source: &'static str,
 }
 
-/// `GET /api/position?pos=POS[&rule=RULE]`.
+/// `GET /api/position?pos=POS[&rule=RULE]`, or `cfg=TEXT` instead of `pos`.
 pub async fn position_handler(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
 ) -> ApiResult<PositionJson> {
-    let q = query(raw, &["pos", "rule"])?;
+    let q = query(raw, &["pos", "cfg", "rule"])?;
     let (pos, rule) = (position(&q)?, rule(&q, state.rule)?);
     let (answer, scorer) = answer(&state, pos, rule).await?;
     Ok(Json(PositionJson { answer: answer.to_json(), source: scorer.source() }))

@@ -81,9 +81,30 @@ pub struct Engine {
     root: Option<PathBuf>,
     tables: Mutex<Vec<Tablebase>>,
     kept: Mutex<Vec<Arc<Solved>>>,
-    solver: Semaphore,
+    solver: Arc<Semaphore>,
+    /// Requests solving or waiting for the solver.
     waiting: AtomicUsize,
     limits: Limits,
+}
+
+/// A place among the requests that need the solver (the one solving and
+/// those waiting), given back when dropped.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    /// Takes a place if fewer than `max` are taken.
+    fn enter(count: &'a AtomicUsize, max: usize) -> Result<Waiting<'a>, EngineError> {
+        count
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1))
+            .map(|_| Waiting(count))
+            .map_err(|_| EngineError::Busy)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// A panic in a request never leaves a lock poisoned for the next ones.
@@ -98,7 +119,7 @@ impl Engine {
             root,
             tables: Mutex::new(Vec::new()),
             kept: Mutex::new(Vec::new()),
-            solver: Semaphore::new(1),
+            solver: Arc::new(Semaphore::new(1)),
             waiting: AtomicUsize::new(0),
             limits,
         }
@@ -186,34 +207,37 @@ impl Engine {
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
         }
-        // Wait for the solver, unless the queue is full.
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.limits.queue + 1 {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(EngineError::Busy);
-        }
-        let permit = self.solver.acquire().await;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
-        let _permit = permit.map_err(|_| EngineError::Internal("the solver is closed".into()))?;
+        // Wait for the solver, unless it is busy and the queue is full.
+        let _slot = Waiting::enter(&self.waiting, self.limits.queue + 1)?;
+        let permit = Arc::clone(&self.solver)
+            .acquire_owned()
+            .await
+            .map_err(|_| EngineError::Internal("the solver is closed".into()))?;
         // Another request may have solved it meanwhile.
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
         }
         let engine = Arc::clone(self);
         let root = *pos;
+        // The permit goes with the solve: if the client goes away, the solve
+        // still finishes before another starts.
         let solved = tokio::task::spawn_blocking(move || {
-            solve_bounded(root.slots(), &[root], rule, None, engine.limits.budget, None)
+            let _permit = permit;
+            let budget = engine.limits.budget;
+            let solution = solve_bounded(root.slots(), &[root], rule, None, budget, None)?;
+            let solved = Arc::new(Solved { rule, solution });
+            engine.keep(Arc::clone(&solved));
+            Ok::<_, SolveError>(solved)
         })
         .await
         .map_err(|e| EngineError::Internal(format!("the solver stopped: {e}")))?;
-        let solution = solved.map_err(|e| match e {
+        let solved = solved.map_err(|e| match e {
             SolveError::TooLarge { .. } => EngineError::TooLarge(format!(
                 "{e} (the server's budget is {} states; generate tables or start the server with a larger --budget)",
                 self.limits.budget
             )),
             SolveError::Table(e) => EngineError::Internal(e.to_string()),
         })?;
-        let solved = Arc::new(Solved { rule, solution });
-        self.keep(Arc::clone(&solved));
         Ok(solved)
     }
 
