@@ -117,7 +117,7 @@ function drawBoard(text, a, preview) {
   const svg = $("board");
   svg.replaceChildren();
   svg.classList.toggle("preview", preview);
-  const c = 200, rFace = 190, r = 150, rNum = 178;
+  const c = 200, rFace = 192, r = 138, rNum = 178;
   el("circle", { cx: c, cy: c, r: rFace, class: "face" }, svg);
   const walks = new Set(), places = new Set();
   if (a && !preview && !isEngineTurn(a)) {
@@ -127,7 +127,7 @@ function drawBoard(text, a, preview) {
     }
   }
   const banned = p.last > 0 && p.slots.includes(p.last) && p.slots[p.last - 1] !== p.last ? p.last : 0;
-  const pieceR = p.n > 8 ? 24 : 30;
+  const pieceR = p.n > 8 ? 24 : 28;
   for (let s = 1; s <= p.n; s++) {
     const angle = (2 * Math.PI * s) / p.n;
     const x = c + r * Math.sin(angle), y = c - r * Math.cos(angle);
@@ -371,7 +371,15 @@ function wire() {
   });
   $("bestline").addEventListener("click", showBestLine);
   for (const r of document.querySelectorAll('input[name="mode"]')) {
-    r.addEventListener("change", () => { mode = r.value; refresh(); });
+    r.addEventListener("change", () => {
+      mode = r.value;
+      // Playing goes on from the position shown: the moves after it go.
+      if (mode !== "analysis") {
+        game.moves = game.moves.slice(0, game.cursor);
+        game.marks = game.marks.slice(0, game.cursor);
+      }
+      refresh();
+    });
   }
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
