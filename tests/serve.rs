@@ -239,3 +239,51 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
     eprintln!("slowest later position: {slowest:?}");
     assert!(slowest < Duration::from_secs(1), "{slowest:?}");
 }
+
+/// Every answer of the API follows its section of `docs/json.md`.
+#[test]
+fn api_answers_follow_docs_json() {
+    let schema = common::schema::schema();
+    let dir = tempfile::tempdir().unwrap();
+    ok_in(dir.path(), &["generate", "--slots", "4"]);
+    let with_tables = Server::start(dir.path(), &["--tables", "tables"]);
+    let without = Server::start(dir.path(), &["--tables", "none", "--budget", "1000"]);
+    let check = |section: &str, server: &Server, path: &str, status: u16| {
+        let (got, doc) = server.json(path);
+        assert_eq!(got, status, "GET {path}: {doc}");
+        let fields = schema.get(section).unwrap_or_else(|| panic!("no section ## {section}"));
+        common::schema::check_object(&doc, "", fields, path);
+    };
+    for server in [&with_tables, &without] {
+        for pos in ["2,1,4,3", "1,2,3,4;1;0", "0,0,3,4;0;-1"] {
+            let pos = esc(pos);
+            check("API `/api/position`", server, &format!("/api/position?pos={pos}"), 200);
+            check("API `/api/mainline`", server, &format!("/api/mainline?pos={pos}"), 200);
+        }
+        check("API `/api/analyse`", server, "/api/analyse?pos=2,1,4,3&moves=2,pass", 200);
+        check("API `/api/analyse`", server, "/api/analyse?pos=2,1,4,3", 200);
+        check("API errors", server, "/api/fair-start?slots=4&seed=3", 422);
+        check("API errors", server, "/api/position?pos=1", 400);
+        check("API errors", server, "/nothing", 404);
+    }
+    check("API errors", &without, "/api/position?pos=2,1,4,3,6,5", 422);
+    let fair = "/api/fair-start?slots=6&seed=3";
+    check("API `/api/fair-start`", &with_tables, fair, 200);
+}
+
+/// `play --analyse` on the documented game (README, `play`): its first
+/// move, 6, is the only move that keeps both-win.
+#[test]
+fn play_analyse_marks_the_documented_first_move_as_the_only_one() {
+    let args = [
+        "play",
+        "2,8,11,9,4,12,10,6,5,7,1,3",
+        "--moves",
+        "6,3,10,11,8,9,2,1,6,9,12,7,10,5,4,7",
+        "--analyse",
+    ];
+    let text = common::bin::ok(&args);
+    let first = text.lines().nth(1).unwrap();
+    assert!(first.contains("乙 walk 6") && first.ends_with("共赢 both-win, only move"), "{first}");
+    assert!(text.ends_with("mistakes: 4"), "{text}");
+}

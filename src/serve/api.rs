@@ -4,7 +4,8 @@
 //!
 //! Errors are `{"error": "..."}`: 400 for bad input, 404 for an unknown
 //! path, 503 when the solver is busy, 422 when a position needs more states
-//! than the server's budget, 500 for a damaged table.
+//! than the server's budget (or a fair start finds no both-win opening),
+//! 500 for a damaged table.
 
 use std::sync::Arc;
 
@@ -147,7 +148,7 @@ async fn answer(
     rule: PassRule,
 ) -> Result<(Answer, Scorer), ApiError> {
     let engine = Arc::clone(&state.engine);
-    if let Some(a) = blocking(move || engine.from_tables(&pos, rule)).await? {
+    if let Some(a) = blocking(move || engine.table_answer(&pos, rule)).await? {
         return Ok((a, Scorer::Tables));
     }
     let solved = state.engine.solved(&pos, rule).await?;
@@ -363,7 +364,9 @@ pub async fn fair_start_handler(
         })?,
         None => clock_seed(),
     };
+    let mut tried = 0;
     for opening in Draw::new(n, seed).take(FAIR_TRIES) {
+        tried += 1;
         let (answer, scorer) = answer(&state, opening, rule).await?;
         if answer.score.value == Value::BothWin {
             let moves = answer
@@ -380,9 +383,10 @@ pub async fn fair_start_handler(
             }));
         }
     }
-    Err(ApiError::bad(format!(
-        "no both-win opening of {n} slots among the first {FAIR_TRIES} of seed {seed}"
-    )))
+    Err(ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        format!("none of the {tried} openings of {n} slots tried (seed {seed}) is both-win"),
+    ))
 }
 
 /// A seed from the clock.

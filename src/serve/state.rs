@@ -130,7 +130,7 @@ impl Engine {
     ///
     /// # Errors
     /// A damaged table.
-    pub fn from_tables(
+    pub fn table_answer(
         &self,
         pos: &Position,
         rule: PassRule,
@@ -173,7 +173,7 @@ impl Engine {
         else {
             drop(tables);
             // Opens the tables of this size (and tells whether they cover it).
-            return match self.from_tables(pos, rule)? {
+            return match self.table_answer(pos, rule)? {
                 Some(a) => Ok(Some(a.moves)),
                 None => Ok(None),
             };

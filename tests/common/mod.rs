@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod bin;
+pub mod schema;
 pub mod server;
 
 use chaosclock::{Last, Position, Side};
