@@ -173,6 +173,8 @@ function drawBoard(text, a, preview) {
     }
   }
   if (!preview) {
+    // When the board was first drawn, in ms since the navigation began.
+    if (!document.body.dataset.drawnMs) document.body.dataset.drawnMs = String(Math.round(performance.now()));
     $("position").textContent = text;
     $("status").textContent = over
       ? `终局 game over: ${OVER[over]}`
