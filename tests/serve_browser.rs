@@ -5,11 +5,13 @@
 //! end, saving screenshots on the way (to `$SCREENSHOT_DIR`, default
 //! `/tmp/chaosclock-screenshots`).
 //!
-//! Without a browser the test fails when the environment has `CI` set, and
-//! is skipped with a message on stderr otherwise.
+//! The programs are `$CHROMEDRIVER` and `$CHROMIUM` if set, else Debian's
+//! paths. Without a browser the test fails when the environment has `CI`
+//! set, and is skipped with a message on stderr otherwise.
 
 mod common;
 
+use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -33,8 +35,12 @@ const FLAGS: [&str; 9] = [
     "--window-size=1280,1000",
 ];
 
-/// The first of `candidates` that exists.
-fn find(candidates: &[&str]) -> Option<PathBuf> {
+/// The program named by the environment variable `var` if it is set, else
+/// the first of `candidates` that exists.
+fn find(var: &str, candidates: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var) {
+        return Some(PathBuf::from(path)).filter(|p| p.exists());
+    }
     candidates.iter().map(PathBuf::from).find(|p| p.exists())
 }
 
@@ -58,15 +64,20 @@ fn unavailable(why: &str) {
     if std::env::var_os("CI").is_some() {
         panic!("the browser test cannot run in CI: {why}");
     }
-    eprintln!("SKIPPED serve_browser: {why} (install chromium and chromium-driver)");
+    // Straight to the stderr stream, past the test harness's capture, so
+    // that the skip shows in a normal `cargo test` run.
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED serve_browser: {why} (install chromium and chromium-driver)"
+    );
 }
 
 /// Starts chromedriver and a Chromium session, or says why not.
 async fn browser(profile: &Path) -> Result<(Driver, Client), String> {
-    let driver = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
+    let driver = find("CHROMEDRIVER", &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
         .ok_or("no chromedriver found")?;
-    let chromium =
-        find(&["/usr/bin/chromium", "/usr/bin/chromium-browser"]).ok_or("no chromium found")?;
+    let chromium = find("CHROMIUM", &["/usr/bin/chromium", "/usr/bin/chromium-browser"])
+        .ok_or("no chromium found")?;
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))

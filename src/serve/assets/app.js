@@ -153,7 +153,8 @@ function drawBoard(text, a, preview) {
   const mid = el("text", { x: c, y: c - 10, class: "center" }, svg);
   mid.textContent = over ? OVER[over] : `${p.side === "jia" ? "甲" : "乙"} 走 to move`;
   const sub = el("text", { x: c, y: c + 14, class: "center small" }, svg);
-  sub.textContent = banned ? `禁 banned: ${banned}` : preview ? "预览 preview" : "";
+  const ban = banned ? `禁 banned: ${banned}` : "";
+  sub.textContent = preview ? `预览 preview${ban ? ` · ${ban}` : ""}` : ban;
   // The hands: pieces not on the board.
   for (const side of ["jia", "yi"]) {
     const box = document.querySelector(`#hand-${side} .pieces`);
