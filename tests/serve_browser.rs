@@ -236,22 +236,30 @@ async fn run(c: &Client, server: &Server) {
     // Play 甲 against the engine (乙, which moves first) to the end,
     // always choosing the first move listed (the best one).
     c.find(Locator::Css("input[name=mode][value=play-jia]")).await.unwrap().click().await.unwrap();
-    let mut plies = 0;
+    let (mut plies, mut placed) = (0, 0);
     loop {
         let s = wait_until(c, "my turn or the end", |s| {
             !s.busy && (s.status.contains("终局") || (side(&s.position) == "0" && s.moves > 0))
         })
         .await;
         if s.status.contains("终局") {
-            eprintln!("game over after {plies} of my moves: {}", s.status);
+            eprintln!("game over after {plies} of my moves ({placed} placed): {}", s.status);
             break;
         }
         assert!(plies < 60, "the game does not end");
         if plies == 1 {
             screenshot(c, "3-playing").await;
         }
-        let row = c.find(Locator::Css("#moves tr.move")).await.unwrap();
-        row.click().await.unwrap();
+        // Place from the hand when a placement is offered (clicking the
+        // piece), else click the best move in the panel.
+        let hand = c.find_all(Locator::Css("#hand-jia .pc.movable")).await.unwrap();
+        if let Some(piece) = hand.first() {
+            eprintln!("placing {} from the hand", piece.text().await.unwrap());
+            placed += 1;
+            piece.click().await.unwrap();
+        } else {
+            c.find(Locator::Css("#moves tr.move")).await.unwrap().click().await.unwrap();
+        }
         wait_until(c, "my move taken", |x| x.position != s.position).await;
         plies += 1;
     }
@@ -261,9 +269,22 @@ async fn run(c: &Client, server: &Server) {
     let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
     assert!(status.contains("终局"), "{status}");
 
+    // Click a piece in the hand: it is placed.
+    c.goto(&server.url("/?pos=0,0,3,4;0;0&mode=analysis")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    c.find(Locator::Css("#hand-jia .pc.movable[data-hand='1']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let s = wait_until(c, "the placement", |s| !s.busy && s.position == "1,0,3,4;1;0").await;
+    assert_eq!(s.moves, 2, "乙 may place 2 or pass");
+    screenshot(c, "5-placed").await;
+
     // A 12-slot opening draws too (the dial, without solving it).
     c.goto(&server.url("/?pos=2,8,11,9,4,12,10,6,5,7,1,3;1;0&mode=analysis")).await.unwrap();
     let pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
     assert_eq!(pieces.len(), 12);
-    screenshot(c, "5-twelve-slots").await;
+    screenshot(c, "6-twelve-slots").await;
 }

@@ -219,6 +219,10 @@ pub fn analyse_json(
 /// value the move keeps for its mover, and `only move` or `mistake`.
 fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> String {
     let plain = to_text(start, plies);
+    // Every ply line has one wide character (the side), so counting
+    // characters aligns the marks.
+    let width = plain.lines().skip(1).take(plies.len()).map(|l| l.chars().count()).max();
+    let width = width.unwrap_or(0);
     let mut lines = plain.lines();
     let mut text = lines.next().unwrap_or_default().to_string();
     for (line, r) in lines.by_ref().zip(reviews) {
@@ -229,7 +233,7 @@ fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> Strin
         if r.mistake {
             mark.push_str(&format!(", mistake (best {} {})", r.best.chinese(), r.best.label()));
         }
-        text.push_str(&format!("\n{line:<60} {mark}"));
+        text.push_str(&format!("\n{line:<width$}  {mark}"));
     }
     for line in lines {
         text.push('\n');

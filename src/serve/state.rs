@@ -49,6 +49,9 @@ pub enum EngineError {
 /// A root position solved in memory, with its pass rule.
 #[derive(Debug)]
 struct Solved {
+    /// The board size: a position of another size is never looked up (its
+    /// signature could name a state of this one).
+    slots: u8,
     rule: PassRule,
     solution: Solution,
 }
@@ -188,7 +191,9 @@ impl Engine {
     /// A kept solution holding `pos` under `rule`, marked as just used.
     pub fn kept(&self, pos: &Position, rule: PassRule) -> Option<Arc<dyn Scored>> {
         let mut kept = self.kept.lock().unwrap_or_else(unpoison);
-        let i = kept.iter().rposition(|s| s.rule == rule && s.solution.score(pos).is_some())?;
+        let i = kept.iter().rposition(|s| {
+            s.slots == pos.slots() && s.rule == rule && s.solution.score(pos).is_some()
+        })?;
         let s = kept.remove(i);
         kept.push(Arc::clone(&s));
         Some(s)
@@ -225,7 +230,7 @@ impl Engine {
             let _permit = permit;
             let budget = engine.limits.budget;
             let solution = solve_bounded(root.slots(), &[root], rule, None, budget, None)?;
-            let solved = Arc::new(Solved { rule, solution });
+            let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
             Ok::<_, SolveError>(solved)
         })
