@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::cmd::generate::GenerateArgs;
 use crate::cmd::query::QueryArgs;
 use crate::cmd::verify::VerifyArgs;
+use crate::serve::ServeArgs;
 
 /// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
 /// by the rules of the project's RULES.md.
@@ -81,6 +82,11 @@ pub enum Command {
     /// K of them at random (a fair start); --stats checks the strategy
     /// advice against the values, and --plot draws it.
     Openings(OpeningsArgs),
+    /// Serve an analysis board in the browser and a JSON API (docs/serve.md)
+    /// at http://127.0.0.1:8080/ by default: every legal move with its exact
+    /// result, from the tables or solved in memory, and play against perfect
+    /// play.
+    Serve(ServeArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -121,6 +127,12 @@ pub struct PlayArgs {
     /// `pass`, e.g. `6,3,10,pass`.
     #[arg(long, value_name = "MOVES", value_delimiter = ',', allow_hyphen_values = true)]
     pub moves: Vec<String>,
+
+    /// Solve the start and mark each move with the value it keeps for its
+    /// mover: the only move keeping the best value, or a mistake (a worse
+    /// value than the best).
+    #[arg(long)]
+    pub analyse: bool,
 
     /// Print JSON instead of one line per position.
     #[arg(long)]

@@ -18,6 +18,7 @@ mod notation;
 mod position;
 pub mod probe;
 mod render;
+pub mod review;
 mod side;
 pub mod solve;
 pub mod symmetry;

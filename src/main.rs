@@ -8,6 +8,7 @@
 
 mod cli;
 mod cmd;
+mod serve;
 
 use std::io;
 use std::process::ExitCode;
@@ -77,6 +78,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => cmd::query::run(args, rule),
         Command::Verify(args) => cmd::verify::run(args, rule),
         Command::Openings(args) => cmd::openings::run(args, rule),
+        Command::Serve(args) => serve::run(args, rule),
     }
 }
 

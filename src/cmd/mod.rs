@@ -9,7 +9,7 @@
 pub mod answer;
 pub mod generate;
 pub mod openings;
-mod openings_draw;
+pub mod openings_draw;
 mod openings_stats;
 pub mod play;
 pub mod query;

@@ -14,6 +14,7 @@ mod sig;
 mod summary;
 mod table;
 
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -89,14 +90,75 @@ pub fn solve_with(
     tables: Option<Tablebase>,
     bar: Option<&ProgressBar>,
 ) -> Result<Solution, TableError> {
+    solve_bounded(n, roots, rule, tables, usize::MAX, bar).map_err(|e| match e {
+        SolveError::Table(e) => e,
+        SolveError::TooLarge { .. } => unreachable!("no state budget was set"),
+    })
+}
+
+/// Why a bounded solve ([`solve_bounded`]) gave no solution.
+#[derive(Debug)]
+pub enum SolveError {
+    /// A damaged table record.
+    Table(TableError),
+    /// More states are reachable than the budget allows.
+    TooLarge {
+        /// The states enumerated when the enumeration stopped.
+        states: usize,
+        /// The budget.
+        budget: usize,
+    },
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Table(e) => e.fmt(f),
+            SolveError::TooLarge { states, budget } => write!(
+                f,
+                "more than {budget} states are reachable (at least {states}): the position is too large to solve within the state budget"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Table(e) => Some(e),
+            SolveError::TooLarge { .. } => None,
+        }
+    }
+}
+
+/// [`solve_with`] that gives up, before solving anything, once more than
+/// `budget` states have been enumerated (checked after each level of
+/// signatures, so the memory used may pass the budget by one level).
+///
+/// # Errors
+/// [`SolveError::TooLarge`] over the budget, or a damaged table record.
+pub fn solve_bounded(
+    n: u8,
+    roots: &[Position],
+    rule: PassRule,
+    tables: Option<Tablebase>,
+    budget: usize,
+    bar: Option<&ProgressBar>,
+) -> Result<Solution, SolveError> {
     let start = Instant::now();
     let covered =
         |sig: SigKey| tables.as_ref().is_some_and(|t| t.file((sig >> 16) as u16).is_some());
-    let mut reached = reach::reach(n, roots, rule, &covered, |total| {
+    let mut last = 0;
+    let reached = reach::reach(n, roots, rule, &covered, |total| {
+        last = total;
         if let Some(b) = bar {
             b.set_message(format!("enumerating: {total} states"));
         }
+        if total > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
+    let Some(mut reached) = reached else {
+        return Err(SolveError::TooLarge { states: last, budget });
+    };
     let enumerated = start.elapsed();
     if let Some(b) = bar {
         b.set_length(reached.states() as u64);
@@ -137,7 +199,7 @@ pub fn solve_with(
         end = begin;
     }
     if let Some(e) = error.into_inner() {
-        return Err(e);
+        return Err(SolveError::Table(e));
     }
     let solved = start.elapsed() - enumerated;
     Ok(Solution { reached, tables, timing: (enumerated, solved) })

@@ -9,6 +9,7 @@
 //! it any more.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -67,7 +68,8 @@ impl Reached {
 /// Enumerates every state reachable from the `roots` (all with `n` slots;
 /// double passes among them are ended games and are skipped), except in
 /// the signatures that are `covered` (by tables) and beyond them. `progress`
-/// is called with the number of states closed so far after each level.
+/// is called with the number of states closed so far after each level;
+/// when it breaks, the enumeration stops there and `None` is returned.
 ///
 /// Signatures with the same [`order_key`] (a level) never lead to each
 /// other, so each level is closed in parallel, every worker adding the
@@ -79,8 +81,8 @@ pub fn reach(
     roots: &[Position],
     rule: PassRule,
     covered: &(dyn Fn(SigKey) -> bool + Sync),
-    mut progress: impl FnMut(usize),
-) -> Reached {
+    mut progress: impl FnMut(usize) -> ControlFlow<()>,
+) -> Option<Reached> {
     let open = Open::default();
     let mut reached =
         Reached { n, rule, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
@@ -118,9 +120,11 @@ pub fn reach(
             reached.index.insert(key, reached.sigs.len());
             reached.sigs.push(SigStates { key, table });
         }
-        progress(total);
+        if progress(total).is_break() {
+            return None;
+        }
     }
-    reached
+    Some(reached)
 }
 
 /// The signatures found but not closed yet, by level.

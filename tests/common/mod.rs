@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod bin;
+pub mod schema;
+pub mod server;
 
 use chaosclock::{Last, Position, Side};
 

@@ -1,0 +1,405 @@
+//! The JSON API: one handler per endpoint. Each parses its query string
+//! into typed values (with the CLI's messages for bad input), asks the
+//! [`Engine`] off the async threads, and serializes a typed answer.
+//!
+//! Errors are `{"error": "..."}`: 400 for bad input, 404 for an unknown
+//! path, 503 when the solver is busy, 422 when a position needs more states
+//! than the server's budget (or a fair start finds no both-win opening),
+//! 500 for a damaged table.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use chaosclock::solve::ScoredMove;
+use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
+use serde::Serialize;
+
+use crate::cmd::answer::{Answer, AnswerJson};
+use crate::cmd::openings_draw::Draw;
+use crate::cmd::play::{AnalyseJson, analyse_json, play_all, review_all};
+use crate::serve::query::Query;
+use crate::serve::state::{Engine, EngineError, Scored};
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The answering engine.
+    pub engine: Arc<Engine>,
+    /// The pass rule when a request gives none (`--pass-rule`).
+    pub rule: PassRule,
+}
+
+/// An error answer: a status and a one-line message.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    /// A 400 with `message`.
+    pub fn bad(message: impl std::fmt::Display) -> ApiError {
+        let message = escape_control(&message.to_string()).into_owned();
+        ApiError { status: StatusCode::BAD_REQUEST, message }
+    }
+
+    /// Any status with `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into() }
+    }
+}
+
+impl From<EngineError> for ApiError {
+    fn from(e: EngineError) -> ApiError {
+        match e {
+            EngineError::Busy => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the solver is busy with other positions: try again in a few seconds",
+            ),
+            EngineError::TooLarge(m) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m),
+            EngineError::Internal(m) => {
+                eprintln!("serve: internal error: {m}");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m)
+            }
+        }
+    }
+}
+
+/// The body of every error.
+#[derive(Debug, Serialize)]
+struct ErrorJson {
+    error: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(ErrorJson { error: self.message })).into_response()
+    }
+}
+
+/// A handler's result.
+type ApiResult<T> = Result<Json<T>, ApiError>;
+
+/// Reads `pos` as the CLI reads POS (the same message for a bad one), or
+/// `cfg`, the text (never a path) of a `chaosclock.cfg`, where allowed.
+fn position(q: &Query) -> Result<Position, ApiError> {
+    match (q.get("pos"), q.get("cfg")) {
+        (Some(text), None) => text
+            .parse::<Position>()
+            .map_err(|e| ApiError::bad(format!("position '{}': {e}", escape_control(text.trim())))),
+        (None, Some(text)) => parse_cfg(text).map_err(|e| ApiError::bad(format!("cfg text: {e}"))),
+        (Some(_), Some(_)) => Err(ApiError::bad("give either pos or cfg, not both")),
+        (None, None) => Err(ApiError::bad("missing parameter 'pos'")),
+    }
+}
+
+/// Reads `rule`, else the server's default.
+fn rule(q: &Query, default: PassRule) -> Result<PassRule, ApiError> {
+    match q.get("rule") {
+        None => Ok(default),
+        Some("always") => Ok(PassRule::Always),
+        Some("when-stuck") => Ok(PassRule::WhenStuck),
+        Some(other) => Err(ApiError::bad(format!(
+            "invalid value '{}' for rule: expected always or when-stuck",
+            escape_control(other)
+        ))),
+    }
+}
+
+/// Parses the query string `raw` for an endpoint taking `known` keys.
+fn query(raw: Option<String>, known: &[&str]) -> Result<Query, ApiError> {
+    Query::parse(raw.as_deref().unwrap_or(""), known).map_err(ApiError::bad)
+}
+
+/// How the positions of a question are scored: the tables, or a solution
+/// holding them all.
+enum Scorer {
+    Tables,
+    Solve(Arc<dyn Scored>),
+}
+
+impl Scorer {
+    fn source(&self) -> &'static str {
+        match self {
+            Scorer::Tables => "tables",
+            Scorer::Solve(_) => "solve",
+        }
+    }
+}
+
+/// Runs a blocking `f` off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, EngineError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::from(EngineError::Internal(format!("a request stopped: {e}"))))?
+        .map_err(ApiError::from)
+}
+
+/// The answer for `pos` with its scorer: the tables when they cover it,
+/// else a (kept or new) solve.
+async fn answer(
+    state: &AppState,
+    pos: Position,
+    rule: PassRule,
+) -> Result<(Answer, Scorer), ApiError> {
+    let engine = Arc::clone(&state.engine);
+    if let Some(a) = blocking(move || engine.table_answer(&pos, rule)).await? {
+        return Ok((a, Scorer::Tables));
+    }
+    let solved = state.engine.solved(&pos, rule).await?;
+    let s = Arc::clone(&solved);
+    let answer = blocking(move || {
+        let score = s.score(&pos).expect("a solution holding pos scores it");
+        Ok(Answer::new(pos, rule, score, s.moves(&pos), s.line(&pos)))
+    })
+    .await?;
+    Ok((answer, Scorer::Solve(solved)))
+}
+
+/// The scored moves of each of `positions` from `scorer` (blocking).
+async fn moves_of(
+    state: &AppState,
+    scorer: &Scorer,
+    positions: Vec<Position>,
+    rule: PassRule,
+) -> Result<Vec<Vec<ScoredMove>>, ApiError> {
+    let engine = Arc::clone(&state.engine);
+    let solved = match scorer {
+        Scorer::Tables => None,
+        Scorer::Solve(s) => Some(Arc::clone(s)),
+    };
+    blocking(move || {
+        positions
+            .iter()
+            .map(|p| match &solved {
+                Some(s) => Ok(s.moves(p)),
+                None => engine.table_moves(p, rule)?.ok_or_else(|| {
+                    EngineError::Internal(format!("the tables cover the start but not {p}"))
+                }),
+            })
+            .collect()
+    })
+    .await
+}
+
+/// `/api/position`: the fields of `query --json`, and `source`.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    #[serde(flatten)]
+    answer: AnswerJson,
+    source: &'static str,
+}
+
+/// `GET /api/position?pos=POS[&rule=RULE]`, or `cfg=TEXT` instead of `pos`.
+pub async fn position_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<PositionJson> {
+    let q = query(raw, &["pos", "cfg", "rule"])?;
+    let (pos, rule) = (position(&q)?, rule(&q, state.rule)?);
+    let (answer, scorer) = answer(&state, pos, rule).await?;
+    Ok(Json(PositionJson { answer: answer.to_json(), source: scorer.source() }))
+}
+
+/// One ply of the main line.
+#[derive(Debug, Serialize)]
+pub struct LinePlyJson {
+    #[serde(rename = "move")]
+    text: String,
+    kind: &'static str,
+    side: &'static str,
+    /// The move's value for its mover.
+    value: u8,
+    label: &'static str,
+    /// Plies to the end, this one included.
+    depth: Option<u16>,
+    /// The position after the move.
+    position: String,
+}
+
+/// `/api/mainline`.
+#[derive(Debug, Serialize)]
+pub struct MainlineJson {
+    position: String,
+    side: &'static str,
+    pass_rule: &'static str,
+    value: u8,
+    label: &'static str,
+    depth: Option<u16>,
+    source: &'static str,
+    line: Vec<LinePlyJson>,
+    /// Where the line ends.
+    end: String,
+    over: Option<&'static str>,
+}
+
+/// `GET /api/mainline?pos=POS[&rule=RULE]`: the line of best play to the
+/// end, each ply with its value for its mover.
+pub async fn mainline_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<MainlineJson> {
+    let q = query(raw, &["pos", "rule"])?;
+    let (pos, rule) = (position(&q)?, rule(&q, state.rule)?);
+    let (answer, scorer) = answer(&state, pos, rule).await?;
+    let mut befores = Vec::with_capacity(answer.line.len());
+    let mut cur = pos;
+    for &m in &answer.line {
+        befores.push(cur);
+        cur = cur.play_unchecked(m);
+    }
+    let scored = moves_of(&state, &scorer, befores.clone(), rule).await?;
+    let depths = answer.depths;
+    let line = answer
+        .line
+        .iter()
+        .zip(&befores)
+        .zip(&scored)
+        .map(|((&m, before), moves)| {
+            let s = moves.iter().find(|s| s.mv == m).expect("a line move is legal");
+            LinePlyJson {
+                text: m.to_string(),
+                kind: m.kind(),
+                side: before.side().name(),
+                value: s.score.value.code(),
+                label: s.score.value.label(),
+                depth: depth(s.score, depths),
+                position: s.child.to_string(),
+            }
+        })
+        .collect();
+    Ok(Json(MainlineJson {
+        position: pos.to_string(),
+        side: pos.side().name(),
+        pass_rule: rule.name(),
+        value: answer.score.value.code(),
+        label: answer.score.value.label(),
+        depth: depth(answer.score, depths),
+        source: scorer.source(),
+        line,
+        end: answer.end.to_string(),
+        over: answer.end.outcome().map(|o| o.name()),
+    }))
+}
+
+/// A depth for JSON: none for no-result or unknown depths.
+fn depth(score: chaosclock::solve::Score, known: bool) -> Option<u16> {
+    (known && score.value != Value::NoResult).then_some(score.depth)
+}
+
+/// `GET /api/analyse?pos=POS&moves=M,M,...[&rule=RULE]`: `play --analyse
+/// --json`.
+pub async fn analyse_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<AnalyseJson> {
+    let q = query(raw, &["pos", "moves", "rule"])?;
+    let (start, rule) = (position(&q)?, rule(&q, state.rule)?);
+    let moves: Vec<String> = match q.get("moves") {
+        None | Some("") => Vec::new(),
+        Some(text) => text.split(',').map(str::to_string).collect(),
+    };
+    if moves.len() > MAX_MOVES {
+        return Err(ApiError::bad(format!("more than {MAX_MOVES} moves")));
+    }
+    let plies = play_all(start, &moves, rule).map_err(|e| ApiError::bad(format!("{e:#}")))?;
+    let (_, scorer) = answer(&state, start, rule).await?;
+    let mut befores = vec![start];
+    befores.extend(plies.iter().map(|p| p.next));
+    befores.truncate(plies.len());
+    let scored = moves_of(&state, &scorer, befores.clone(), rule).await?;
+    let mut i = 0;
+    let reviews = review_all(&start, &plies, |_| {
+        i += 1;
+        Ok(scored[i - 1].clone())
+    })
+    .map_err(|e| ApiError::from(EngineError::Internal(format!("{e:#}"))))?;
+    Ok(Json(analyse_json(&start, &reviews, rule, scorer.source())))
+}
+
+/// The most moves `/api/analyse` takes.
+pub const MAX_MOVES: usize = 1000;
+
+/// The most openings `/api/fair-start` tries before it gives up.
+const FAIR_TRIES: usize = 64;
+
+/// `/api/fair-start`.
+#[derive(Debug, Serialize)]
+pub struct FairStartJson {
+    position: String,
+    /// The moves that keep both-win, best first.
+    moves: Vec<String>,
+    seed: u64,
+    source: &'static str,
+}
+
+/// `GET /api/fair-start?slots=N[&seed=S][&rule=RULE]`: the first proven
+/// both-win opening of the seeded random order (`openings --both-win
+/// --random 1 --seed S`); a seed from the clock without `seed`.
+pub async fn fair_start_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<FairStartJson> {
+    let q = query(raw, &["slots", "seed", "rule"])?;
+    let rule = rule(&q, state.rule)?;
+    let slots_text = q.require("slots").map_err(ApiError::bad)?;
+    let n: u8 =
+        slots_text.parse().ok().filter(|n| SUPPORTED_SLOTS.contains(n)).ok_or_else(|| {
+            ApiError::bad(format!(
+                "invalid value '{}' for slots: expected one of {SUPPORTED_SLOTS:?}",
+                escape_control(slots_text)
+            ))
+        })?;
+    let seed = match q.get("seed") {
+        Some(text) => text.parse::<u64>().map_err(|_| {
+            ApiError::bad(format!(
+                "invalid value '{}' for seed: expected a whole number",
+                escape_control(text)
+            ))
+        })?,
+        None => clock_seed(),
+    };
+    let mut tried = 0;
+    for opening in Draw::new(n, seed).take(FAIR_TRIES) {
+        tried += 1;
+        let (answer, scorer) = answer(&state, opening, rule).await?;
+        if answer.score.value == Value::BothWin {
+            let moves = answer
+                .moves
+                .iter()
+                .filter(|m| m.score.value == Value::BothWin)
+                .map(|m| m.mv.to_string())
+                .collect();
+            return Ok(Json(FairStartJson {
+                position: opening.to_string(),
+                moves,
+                seed,
+                source: scorer.source(),
+            }));
+        }
+    }
+    Err(ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        format!("none of the {tried} openings of {n} slots tried (seed {seed}) is both-win"),
+    ))
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(1, |d| d.as_nanos() as u64 ^ 0x5DEE_CE66)
+}
+
+/// Any path not served: 404.
+pub async fn not_found(uri: Uri) -> ApiError {
+    let path: String = uri.path().chars().take(200).collect();
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no such page or endpoint: {}", escape_control(&path)),
+    )
+}

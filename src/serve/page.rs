@@ -1,0 +1,27 @@
+//! The analysis board: one HTML page, its script and its style sheet,
+//! compiled into the binary (nothing is fetched from elsewhere).
+
+use axum::http::header;
+use axum::response::IntoResponse;
+
+/// The page.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+/// Its script.
+const APP_JS: &str = include_str!("assets/app.js");
+/// Its style sheet.
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// `GET /`.
+pub async fn index() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX_HTML)
+}
+
+/// `GET /app.js`.
+pub async fn app_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS)
+}
+
+/// `GET /style.css`.
+pub async fn style_css() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS)
+}

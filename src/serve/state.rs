@@ -1,0 +1,259 @@
+//! Where the server's answers come from: the tables when they cover a
+//! position, else a solve in memory, under limits.
+//!
+//! - Tables: one [`Tablebase`] per board size and pass rule, opened lazily
+//!   under `--tables DIR` and kept (behind a mutex: a probe is short).
+//! - Solves: at most one at a time (a solve uses every core), at most
+//!   `queue` requests waiting for it, the others get "busy" at once; each
+//!   solve stops once it has enumerated more than `budget` states.
+//! - Kept solves: the solutions of recent roots, least recently used first
+//!   out, at most `cache_states` states in all. Every position of a game
+//!   lies inside the solution of its start, so later positions of a game
+//!   are answered from it without solving again.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use chaosclock::probe::{self, ProbeError};
+use chaosclock::solve::{Score, ScoredMove, Solution, SolveError, solve_bounded};
+use chaosclock::table::Tablebase;
+use chaosclock::{PassRule, Position};
+use tokio::sync::Semaphore;
+
+use crate::cmd::answer::Answer;
+use crate::cmd::probe_error;
+
+/// The limits of a server.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Most states one solve may enumerate.
+    pub budget: usize,
+    /// Most states kept in solved graphs.
+    pub cache_states: usize,
+    /// Most requests waiting for the solver.
+    pub queue: usize,
+}
+
+/// Why a question could not be answered.
+#[derive(Debug)]
+pub enum EngineError {
+    /// The solver is busy and its queue is full.
+    Busy,
+    /// The position needs more states than the budget allows.
+    TooLarge(String),
+    /// Something broken on the server side (a damaged table).
+    Internal(String),
+}
+
+/// A root position solved in memory, with its pass rule.
+#[derive(Debug)]
+struct Solved {
+    /// The board size: a position of another size is never looked up (its
+    /// signature could name a state of this one).
+    slots: u8,
+    rule: PassRule,
+    solution: Solution,
+}
+
+/// Something that scores positions: a kept solution.
+pub trait Scored: std::fmt::Debug + Send + Sync {
+    /// The score of `pos`, if known.
+    fn score(&self, pos: &Position) -> Option<Score>;
+    /// Every legal move of `pos`, best first.
+    fn moves(&self, pos: &Position) -> Vec<ScoredMove>;
+    /// A line of best play from `pos`.
+    fn line(&self, pos: &Position) -> Vec<chaosclock::Move>;
+}
+
+impl Scored for Solved {
+    fn score(&self, pos: &Position) -> Option<Score> {
+        self.solution.score(pos)
+    }
+    fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
+        self.solution.moves(pos)
+    }
+    fn line(&self, pos: &Position) -> Vec<chaosclock::Move> {
+        self.solution.line(pos)
+    }
+}
+
+/// The answering side of the server, shared by every request.
+#[derive(Debug)]
+pub struct Engine {
+    root: Option<PathBuf>,
+    tables: Mutex<Vec<Tablebase>>,
+    kept: Mutex<Vec<Arc<Solved>>>,
+    solver: Arc<Semaphore>,
+    /// Requests solving or waiting for the solver.
+    waiting: AtomicUsize,
+    limits: Limits,
+}
+
+/// A place among the requests that need the solver (the one solving and
+/// those waiting), given back when dropped.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    /// Takes a place if fewer than `max` are taken.
+    fn enter(count: &'a AtomicUsize, max: usize) -> Result<Waiting<'a>, EngineError> {
+        count
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1))
+            .map(|_| Waiting(count))
+            .map_err(|_| EngineError::Busy)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A panic in a request never leaves a lock poisoned for the next ones.
+fn unpoison<T>(e: PoisonError<T>) -> T {
+    e.into_inner()
+}
+
+impl Engine {
+    /// An engine reading tables under `root` (if any), with `limits`.
+    pub fn new(root: Option<PathBuf>, limits: Limits) -> Engine {
+        Engine {
+            root,
+            tables: Mutex::new(Vec::new()),
+            kept: Mutex::new(Vec::new()),
+            solver: Arc::new(Semaphore::new(1)),
+            waiting: AtomicUsize::new(0),
+            limits,
+        }
+    }
+
+    /// The answer for `pos` from the tables, if they cover it (blocking:
+    /// run it off the async threads).
+    ///
+    /// # Errors
+    /// A damaged table.
+    pub fn table_answer(
+        &self,
+        pos: &Position,
+        rule: PassRule,
+    ) -> Result<Option<Answer>, EngineError> {
+        let Some(root) = &self.root else { return Ok(None) };
+        let mut tables = self.tables.lock().unwrap_or_else(unpoison);
+        let n = pos.slots();
+        let i = match tables.iter().position(|t| t.slots() == n && t.rule() == rule) {
+            Some(i) => i,
+            None => {
+                tables.push(Tablebase::new(root, n, rule));
+                tables.len() - 1
+            }
+        };
+        let tb = &mut tables[i];
+        match probe::analyse(tb, pos) {
+            Ok(a) => {
+                let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line);
+                answer.depths = a.depths;
+                Ok(Some(answer))
+            }
+            Err(ProbeError::Missing { .. }) => Ok(None),
+            Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
+        }
+    }
+
+    /// Scored moves of `pos` from the tables (blocking); `None` if they do
+    /// not cover it.
+    ///
+    /// # Errors
+    /// A damaged table.
+    pub fn table_moves(
+        &self,
+        pos: &Position,
+        rule: PassRule,
+    ) -> Result<Option<Vec<ScoredMove>>, EngineError> {
+        let Some(root) = &self.root else { return Ok(None) };
+        let mut tables = self.tables.lock().unwrap_or_else(unpoison);
+        let Some(tb) = tables.iter_mut().find(|t| t.slots() == pos.slots() && t.rule() == rule)
+        else {
+            drop(tables);
+            // Opens the tables of this size (and tells whether they cover it).
+            return match self.table_answer(pos, rule)? {
+                Some(a) => Ok(Some(a.moves)),
+                None => Ok(None),
+            };
+        };
+        match probe::moves(tb, pos) {
+            Ok(m) => Ok(Some(m)),
+            Err(ProbeError::Missing { .. }) => Ok(None),
+            Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
+        }
+    }
+
+    /// A kept solution holding `pos` under `rule`, marked as just used.
+    pub fn kept(&self, pos: &Position, rule: PassRule) -> Option<Arc<dyn Scored>> {
+        let mut kept = self.kept.lock().unwrap_or_else(unpoison);
+        let i = kept.iter().rposition(|s| {
+            s.slots == pos.slots() && s.rule == rule && s.solution.score(pos).is_some()
+        })?;
+        let s = kept.remove(i);
+        kept.push(Arc::clone(&s));
+        Some(s)
+    }
+
+    /// A solution holding `pos`: a kept one, else a new solve (waiting for
+    /// the solver, or busy if too many wait).
+    ///
+    /// # Errors
+    /// Busy, over the state budget.
+    pub async fn solved(
+        self: &Arc<Self>,
+        pos: &Position,
+        rule: PassRule,
+    ) -> Result<Arc<dyn Scored>, EngineError> {
+        if let Some(s) = self.kept(pos, rule) {
+            return Ok(s);
+        }
+        // Wait for the solver, unless it is busy and the queue is full.
+        let _slot = Waiting::enter(&self.waiting, self.limits.queue + 1)?;
+        let permit = Arc::clone(&self.solver)
+            .acquire_owned()
+            .await
+            .map_err(|_| EngineError::Internal("the solver is closed".into()))?;
+        // Another request may have solved it meanwhile.
+        if let Some(s) = self.kept(pos, rule) {
+            return Ok(s);
+        }
+        let engine = Arc::clone(self);
+        let root = *pos;
+        // The permit goes with the solve: if the client goes away, the solve
+        // still finishes before another starts.
+        let solved = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let budget = engine.limits.budget;
+            let solution = solve_bounded(root.slots(), &[root], rule, None, budget, None)?;
+            let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
+            engine.keep(Arc::clone(&solved));
+            Ok::<_, SolveError>(solved)
+        })
+        .await
+        .map_err(|e| EngineError::Internal(format!("the solver stopped: {e}")))?;
+        let solved = solved.map_err(|e| match e {
+            SolveError::TooLarge { .. } => EngineError::TooLarge(format!(
+                "{e} (the server's budget is {} states; generate tables or start the server with a larger --budget)",
+                self.limits.budget
+            )),
+            SolveError::Table(e) => EngineError::Internal(e.to_string()),
+        })?;
+        Ok(solved)
+    }
+
+    /// Keeps `solved`, dropping the least recently used solutions while
+    /// the kept states pass the limit (the newest is always kept).
+    fn keep(&self, solved: Arc<Solved>) {
+        let mut kept = self.kept.lock().unwrap_or_else(unpoison);
+        kept.push(solved);
+        let mut total: usize = kept.iter().map(|s| s.solution.states()).sum();
+        while kept.len() > 1 && total > self.limits.cache_states {
+            total -= kept.remove(0).solution.states();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Starting `chaosclock serve` on a free loopback port for the server
+//! tests, and plain HTTP/1.1 GETs against it (no client library needed).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value as Json;
+
+/// A running server, killed when dropped.
+pub struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts the server with `args` after `serve --bind 127.0.0.1:0`, in
+    /// `dir`; waits for its "listening on" line.
+    pub fn start(dir: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the chaosclock binary runs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// The URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Sends `request` (raw bytes) and returns the status and the body.
+    pub fn raw(&self, request: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("the server accepts");
+        s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
+        s.write_all(request).expect("the request is sent");
+        let mut bytes = Vec::new();
+        let _ = s.read_to_end(&mut bytes);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status line in {text:?}"));
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+        (status, body)
+    }
+
+    /// GETs `path` (already escaped); the status and the body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        self.raw(req.as_bytes())
+    }
+
+    /// GETs `path` and reads the JSON body; the status and the JSON.
+    pub fn json(&self, path: &str) -> (u16, Json) {
+        let (status, body) = self.get(path);
+        let json = serde_json::from_str(&body)
+            .unwrap_or_else(|e| panic!("GET {path}: body is not JSON ({e}): {body:?}"));
+        (status, json)
+    }
+
+    /// GETs `path`, expects 200, and returns the JSON.
+    pub fn ok(&self, path: &str) -> Json {
+        let (status, json) = self.json(path);
+        assert_eq!(status, 200, "GET {path}: {json}");
+        json
+    }
+
+    /// Whether the process still runs.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().expect("the server can be waited on").is_none()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Escapes a query value (`;`, `,` and digits pass, the rest as %XX).
+pub fn esc(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b',' | b';' | b'-' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
