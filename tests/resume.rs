@@ -11,6 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::bin::{check_fails, run_in};
+use common::files_in as files;
 use serde_json::Value as Json;
 
 /// Starts `chaosclock args` in `dir` in the background.
@@ -31,19 +32,6 @@ fn json_in(dir: &Path, args: &[&str]) -> Json {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?} failed: {stderr}");
     serde_json::from_slice(&out.stdout).expect("one JSON document")
-}
-
-/// The files of a directory, sorted by name, with their bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("the tables directory exists")
-        .map(|e| {
-            let e = e.expect("a directory entry");
-            (e.file_name().into_string().expect("UTF-8 name"), std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 /// Waits until `path` has been written `times` more times (its

@@ -15,7 +15,7 @@ use chaosclock::solve::{solve_many, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES};
 use chaosclock::{PassRule, Position};
-use common::{Rng, all_states, random_position};
+use common::{Rng, all_states, files_in, random_position};
 
 fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
     make_as(root, n, rule, max_live, ENCODING_SCORES)
@@ -193,19 +193,6 @@ fn same_bytes_for_any_thread_count() {
     assert_eq!(files[0], files[1]);
     assert_eq!(files[2], files[3]);
     assert_eq!(files[4], files[5]);
-}
-
-/// The files of a directory, sorted by name, with their bytes.
-fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 #[test]

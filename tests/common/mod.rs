@@ -108,3 +108,16 @@ pub fn random_position(rng: &mut Rng, n: u8, fixed: usize) -> Position {
         }
     }
 }
+
+/// The files of a directory, sorted by name, with their bytes.
+pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the directory exists")
+        .map(|e| {
+            let e = e.expect("a directory entry");
+            (e.file_name().into_string().expect("UTF-8 name"), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    all.sort();
+    all
+}
