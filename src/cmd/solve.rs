@@ -124,7 +124,11 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     let covered: Option<(Vec<bool>, String, usize)> = tables.as_ref().map(|tb| {
         let covered: Vec<bool> =
             (0..1usize << (n + 1)).map(|f| tb.file(f as u16).is_some()).collect();
-        let files = covered.iter().filter(|&&c| c).count();
+        // A file covers its fixed set's images too (the symmetry).
+        let files = (0..covered.len())
+            .filter(|&f| covered[f])
+            .filter(|&f| chaosclock::symmetry::canonical_fixed(n, f as u16).1 == f as u16)
+            .count();
         (covered, tb.dir().display().to_string(), files)
     });
     let bar = progress_bar();
