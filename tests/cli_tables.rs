@@ -9,7 +9,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 use chaosclock::table::format::{BLOCK, Header, RECORD, checksum};
+use common::files_in as files;
 use serde_json::Value as Json;
 
 /// Positions of every kind for 6 slots: openings, positions after a walk
@@ -98,19 +101,6 @@ fn with_tables(rule: &str) -> (tempfile::TempDir, Json) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let summary = json(dir.path(), &["--pass-rule", rule, "generate", "--slots", "6", "--json"]);
     (dir, summary)
-}
-
-/// The files of a tables directory, sorted by name, with their bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("the tables directory exists")
-        .map(|e| {
-            let e = e.expect("a directory entry");
-            (e.file_name().into_string().expect("UTF-8 name"), std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 /// A JSON integer field as u64.
