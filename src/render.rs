@@ -3,8 +3,8 @@
 //! the game ([`Diagram`]).
 //!
 //! The dial puts slot N at the top and the slots clockwise like the hours of
-//! a clock (for N = 12 slot k sits where hour k does). Each slot shows its
-//! piece, `[n]` for a fixed piece and `.` for an empty slot. The drawing is
+//! a clock (for N = 12 slot k sits where hour k does). Each slot shows
+//! `slot:piece`, with `[n]` for a fixed piece and `.` for an empty slot. The drawing is
 //! plain ASCII; only [`Diagram`]'s labels use the Chinese side names.
 
 use std::fmt;
@@ -56,16 +56,16 @@ impl fmt::Display for Dial<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.pos.slots();
         let (ry, rx) = radii(n);
-        // A cell is at most 4 characters wide ("[12]") and is centred on its
-        // point, so 2 columns of margin on each side keep it on the grid.
-        let cx = rx as usize + 2;
+        // A text is at most 7 characters wide ("12:[12]") and is centred on
+        // its point, so 4 columns of margin on each side keep it on the grid.
+        let cx = rx as usize + 4;
         let rows = 2 * ry as usize + 1;
         let mut grid = vec![vec![b' '; 2 * cx + 1]; rows];
         for slot in 1..=n {
             let angle = std::f64::consts::TAU * f64::from(slot) / f64::from(n);
             let x = (cx as f64 + rx * angle.sin()).round() as usize;
             let y = (ry - ry * angle.cos()).round() as usize;
-            let text = cell(self.pos, slot);
+            let text = format!("{slot}:{}", cell(self.pos, slot));
             let start = x - text.len() / 2;
             grid[y][start..start + text.len()].copy_from_slice(text.as_bytes());
         }
@@ -108,7 +108,10 @@ impl fmt::Display for Diagram<'_> {
         let pos = self.pos;
         let n = pos.slots();
         writeln!(f, "{}", Dial::new(pos))?;
-        writeln!(f, "(slots 1-{n} clockwise, slot {n} at the top; [n] fixed, . empty)")?;
+        writeln!(
+            f,
+            "(slot:piece, slots 1-{n} clockwise, slot {n} at the top; [n] fixed, . empty)"
+        )?;
         writeln!(f, "position: {pos}")?;
         writeln!(
             f,
@@ -153,15 +156,15 @@ mod tests {
     fn draws_the_opening_like_a_clock() {
         let p = pos("2,8,11,9,4,12,10,6,5,7,1,3");
         let want = [
-            "            3",
-            "       1         2",
-            "   7                 8",
+            "            12:3",
+            "       11:1       1:2",
+            "   10:7               2:8",
             "",
-            "  5                  11",
+            "   9:5                3:11",
             "",
-            "   6                 9",
-            "      10         4",
-            "           12",
+            "    8:6               4:9",
+            "       7:10       5:4",
+            "            6:12",
         ];
         assert_eq!(Dial::new(&p).to_string(), want.join("\n"));
     }
@@ -169,7 +172,8 @@ mod tests {
     #[test]
     fn marks_fixed_and_empty_slots() {
         let p = pos("1,0,3,0");
-        assert_eq!(Dial::new(&p).to_string(), "        .\n\n [3]         [1]\n\n        .");
+        let want = ["         4:.", "", "  3:[3]       1:[1]", "", "         2:."];
+        assert_eq!(Dial::new(&p).to_string(), want.join("\n"));
     }
 
     #[test]
@@ -183,13 +187,15 @@ mod tests {
         ] {
             let p = pos(s);
             let text = Dial::new(&p).to_string();
-            let mut found: Vec<u32> = text
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|t| !t.is_empty())
-                .map(|t| t.parse().unwrap())
+            let mut found: Vec<(u8, u8)> = text
+                .split_whitespace()
+                .map(|t| {
+                    let (slot, piece) = t.split_once(':').unwrap();
+                    (slot.parse().unwrap(), piece.trim_matches(['[', ']']).parse().unwrap())
+                })
                 .collect();
             found.sort();
-            let want: Vec<u32> = (1..=u32::from(p.slots())).collect();
+            let want: Vec<(u8, u8)> = (1..=p.slots()).map(|k| (k, p.piece_at(k))).collect();
             assert_eq!(found, want, "{s}:\n{text}");
         }
     }

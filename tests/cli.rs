@@ -18,16 +18,16 @@ const GAME: &str = "6,3,10,11,8,9,2,1,6,9,12,7,10,5,4,7";
 
 #[test]
 fn show_draws_the_opening() {
-    let want = "            3
-       1         2
-   7                 8
+    let want = "            12:3
+       11:1       1:2
+   10:7               2:8
 
-  5                  11
+   9:5                3:11
 
-   6                 9
-      10         4
-           12
-(slots 1-12 clockwise, slot 12 at the top; [n] fixed, . empty)
+    8:6               4:9
+       7:10       5:4
+            6:12
+(slot:piece, slots 1-12 clockwise, slot 12 at the top; [n] fixed, . empty)
 position: 2,8,11,9,4,12,10,6,5,7,1,3;1;0
 hands:    甲 (odd): -   乙 (even): -
 to move:  乙 (even)
