@@ -10,7 +10,9 @@ use std::fmt;
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::solve::{Score, ScoredMove, signature};
+use crate::score::Score;
+use crate::signature::signature;
+use crate::solve::ScoredMove;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 

@@ -17,7 +17,7 @@
 
 use crate::moves::Move;
 use crate::position::{Last, Position};
-use crate::solve::SigKey;
+use crate::signature::SigKey;
 
 use std::sync::OnceLock;
 
@@ -186,8 +186,8 @@ pub fn is_stored(n: u8, sig: SigKey) -> bool {
 mod tests {
     use super::*;
     use crate::moves::PassRule;
-    use crate::solve::signature as sig_of;
-    use crate::verify::{Rng, random_position};
+    use crate::random::{Rng, random_position};
+    use crate::signature::signature as sig_of;
 
     #[test]
     fn units_of_each_size() {

@@ -10,7 +10,8 @@ use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::probe;
-use chaosclock::solve::{Score, terminal_value};
+use chaosclock::score::Score;
+use chaosclock::solve::terminal_value;
 use chaosclock::solve::{solve_many, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES};

@@ -11,7 +11,8 @@
 //! as unknown (`null` in JSON), and the best moves are those that keep the
 //! value.
 
-use chaosclock::solve::{Score, ScoredMove};
+use chaosclock::score::Score;
+use chaosclock::solve::ScoredMove;
 use chaosclock::{Move, Outcome, PassRule, Position, Side, Value};
 use serde::Serialize;
 

@@ -32,7 +32,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use chaosclock::solve::{Score, solve_with};
+use chaosclock::score::Score;
+use chaosclock::solve::solve_with;
 use chaosclock::table::Tablebase;
 use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Value, escape_control};
 use indicatif::ProgressBar;

@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 
-use chaosclock::verify::Rng;
+use chaosclock::random::Rng;
 use chaosclock::{Last, Position, Side};
 
 /// The number of openings (derangements) of an `n`-slot board.

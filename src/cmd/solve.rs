@@ -16,7 +16,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use chaosclock::solve::{Solution, signature, solve_with};
+use chaosclock::signature::signature;
+use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::{Last, Move, PassRule, Position, walk_target};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};

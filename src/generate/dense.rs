@@ -5,8 +5,10 @@ use crate::generate::node::{Boards, Moves};
 use crate::index::SigIndex;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::score::Score;
 use crate::side::Side;
-use crate::solve::{Graph, Init, Score, Summary, inside_parent, last_bit};
+use crate::solve::{Graph, Init, inside_parent, last_bit};
+use crate::summary::Summary;
 use crate::table::node_number;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1

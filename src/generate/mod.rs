@@ -39,8 +39,9 @@ use rayon::prelude::*;
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, MAX_SLOTS, Position};
+use crate::score::Score;
 use crate::side::Side;
-use crate::solve::{Child, Graph, NodeMoves, Score, ValueWorkspace, node_key};
+use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
 use crate::table::format::{
     self, ENCODING_SCORES, Header, encode, free_pieces, sub_index, sub_loose, sub_nodes,
 };
@@ -581,7 +582,7 @@ fn solve_sub_as<M: Moves>(
     index: &SigIndex,
 ) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
     let loose = index.loose();
-    let sig = crate::solve::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
+    let sig = crate::signature::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
     let nodes = 2 * index.boards() as usize;
     let boards = Boards::new(index);
     let node_at = |node: usize| {

@@ -6,7 +6,9 @@ use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::position::MAX_SLOTS;
-use crate::solve::{NodeMoves, Score, Summary};
+use crate::score::Score;
+use crate::solve::NodeMoves;
+use crate::summary::Summary;
 use crate::value::Value;
 
 /// A node's moves as a sub-table keeps them: [`NodeMoves`] itself (24
@@ -136,20 +138,21 @@ impl Boards {
 mod tests {
     use super::*;
     use crate::position::Position;
-    use crate::solve::{mover_complete, node_key, signature};
+    use crate::signature::signature;
+    use crate::solve::{mover_complete, node_key};
 
     /// A node's moves without depths come back with every value, walk and
     /// flag they had.
     #[test]
     fn value_moves_keep_everything_but_depths() {
-        let mut rng = crate::verify::Rng::new(5);
+        let mut rng = crate::random::Rng::new(5);
         let values =
             [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin];
         let mut kinds = [0usize; 3];
         for _ in 0..3000 {
             let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
             let fixed = crate::table::format::free_pieces(n, 0) & rng.below(1 << 13) as u16;
-            let pos = crate::verify::random_position(&mut rng, n, fixed);
+            let pos = crate::random::random_position(&mut rng, n, fixed);
             let pos = Position { last: crate::position::Last::None, ..pos };
             let sig = signature(&pos);
             // Random exit values, as a values-only table gives them.

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::Checkpoint;
 use crate::generate::unfinished::{create_tmp, open_tmp};
-use crate::solve::Summary;
+use crate::summary::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;
 use crate::table::packed::{self, Entry, NODES};

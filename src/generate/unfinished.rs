@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{self, Checkpoint, Done};
 use crate::generate::packing::Packing;
-use crate::solve::Summary;
+use crate::summary::Summary;
 use crate::table::TableError;
 use crate::table::format::{BLOCK, ENCODING_PACKED, Header, checksum, decode};
 

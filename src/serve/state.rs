@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chaosclock::probe::{self, ProbeError};
-use chaosclock::solve::{Score, ScoredMove, Solution, SolveError, solve_bounded};
+use chaosclock::score::Score;
+use chaosclock::solve::{ScoredMove, Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position};
 use tokio::sync::Semaphore;

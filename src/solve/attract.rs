@@ -296,8 +296,8 @@ fn visit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::Score;
-    use crate::verify::Rng;
+    use crate::random::Rng;
+    use crate::score::Score;
 
     /// A random graph: each state terminal or open with a random exit and
     /// random in-signature children.
@@ -357,7 +357,7 @@ mod tests {
         for round in 0..3000 {
             let n = 1 + rng.below(if round % 10 == 0 { 400 } else { 12 }) as usize;
             let g = Random::new(&mut rng, n);
-            let want: Vec<u8> = crate::solve::retro_solve(&g)
+            let want: Vec<u8> = crate::solve::retro::solve(&g)
                 .iter()
                 .map(|&p| Score::unpack(p).expect("solved").value.code())
                 .collect();
@@ -382,7 +382,7 @@ mod tests {
             for round in 0..200 {
                 let n = 1 + rng.below(if round % 10 == 0 { 20_000 } else { 600 }) as usize;
                 let g = Random::new(&mut rng, n);
-                let want: Vec<u8> = crate::solve::retro_solve(&g)
+                let want: Vec<u8> = crate::solve::retro::solve(&g)
                     .iter()
                     .map(|&p| Score::unpack(p).expect("solved").value.code())
                     .collect();

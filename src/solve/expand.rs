@@ -5,7 +5,7 @@
 use crate::moves::Move;
 use crate::position::{Last, Position, walk_target};
 use crate::side::Side;
-use crate::solve::sig::{self, SigKey};
+use crate::signature::{self as sig, SigKey};
 
 /// A move and where it leads.
 #[derive(Debug, Clone, Copy)]

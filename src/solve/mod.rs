@@ -1,6 +1,6 @@
 //! Exact solving of any position: every reachable state is enumerated
 //! (`reach.rs`) and solved signature by signature, from the last ones back
-//! to the root, with the retrograde core (`retro.rs`, [`retro_solve`]). A
+//! to the root, with the retrograde core (`retro.rs`, [`retro_solve_in`]). A
 //! solved signature keeps one [`Summary`] per node, from which the score of
 //! each of its states is read.
 
@@ -9,9 +9,6 @@ mod expand;
 mod node;
 mod reach;
 mod retro;
-mod score;
-mod sig;
-mod summary;
 mod table;
 
 use std::ops::ControlFlow;
@@ -23,21 +20,24 @@ use rayon::prelude::*;
 
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
+use crate::score::Score;
+use crate::signature::{SigKey, order_key};
+use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
-pub use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
-pub use self::expand::{Child, expand, mover_complete};
-pub use self::node::{
-    NodeMoves, inside_parent, inside_parent_key, inside_walk_key, key_slot_of, last_bit,
-    last_of_bit, node_key, node_position, terminal_value,
+pub(crate) use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
+pub(crate) use self::expand::Child;
+#[cfg(test)]
+pub(crate) use self::expand::mover_complete;
+pub use self::node::terminal_value;
+pub(crate) use self::node::{
+    NodeMoves, inside_parent, inside_parent_key, inside_walk_key, last_bit, last_of_bit, node_key,
+    node_position,
 };
-pub use self::reach::{Reached, SigStates};
-pub use self::retro::{Graph, Init, Workspace, solve as retro_solve, solve_in as retro_solve_in};
-pub use self::score::Score;
-pub use self::sig::{SigKey, order_key, signature};
-pub use self::summary::{DOUBLE_PASS, Summary};
-pub use self::table::NodeTable;
+pub(crate) use self::reach::{Reached, SigStates};
+pub(crate) use self::retro::{Graph, Init, Workspace, solve_in as retro_solve_in};
+pub(crate) use self::table::NodeTable;
 
 /// Every state reachable from a root, with its score.
 #[derive(Debug)]

@@ -13,11 +13,11 @@
 
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin, walk_target};
+use crate::score::Score;
+use crate::signature::SigKey;
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::retro::Init;
-use crate::solve::score::Score;
-use crate::solve::sig::SigKey;
-use crate::solve::summary::{DOUBLE_PASS, Summary};
+use crate::summary::{DOUBLE_PASS, Summary};
 use crate::value::Value;
 
 /// The `last` bit of a state within its node: bit 0 none, bit p piece p,
@@ -267,21 +267,21 @@ pub fn inside_walk_key(n: u8, key: u64, p: u8) -> u64 {
 mod tests {
     use super::*;
     use crate::moves::Move;
+    use crate::signature::signature;
     use crate::solve::expand::expand;
-    use crate::solve::sig::signature;
 
     /// The key arithmetic agrees with playing and undoing moves on
     /// positions.
     #[test]
     fn key_arithmetic_matches_positions() {
-        let mut rng = crate::verify::Rng::new(7);
+        let mut rng = crate::random::Rng::new(7);
         let mut checked = 0;
         for _ in 0..4000 {
             let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
             let all = crate::table::format::free_pieces(n, 0);
             // Few pieces fixed, so that most walks stay inside.
             let fixed = all & rng.below(1 << 13) as u16 & rng.below(1 << 13) as u16;
-            let drawn = crate::verify::random_position(&mut rng, n, fixed);
+            let drawn = crate::random::random_position(&mut rng, n, fixed);
             let pos = Position { last: Last::None, ..drawn };
             let key = node_key(&pos);
             for p in 1..=n {

@@ -18,9 +18,9 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
 use crate::side::Side;
+use crate::signature::{self as sig, SigKey, order_key, signature};
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::node::{last_bit, node_key, node_position};
-use crate::solve::sig::{self, SigKey, order_key, signature};
 use crate::solve::table::NodeTable;
 
 /// The states of one signature.

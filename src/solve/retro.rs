@@ -22,7 +22,7 @@
 
 use rayon::prelude::*;
 
-use crate::solve::score::Score;
+use crate::score::Score;
 use crate::value::Value;
 
 /// How a state starts the analysis.
@@ -45,11 +45,6 @@ pub enum Init {
 pub trait Graph: Sync {
     /// Number of states.
     fn len(&self) -> usize;
-
-    /// Whether there are no states.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 
     /// How state `s` starts.
     fn init(&self, s: usize) -> Init;
@@ -74,6 +69,7 @@ const UNKNOWN: u16 = u16::MAX;
 const CANNOT_LOSE: u8 = u8::MAX;
 
 /// Solves every state of `g`; returns the packed scores ([`Score::pack`]).
+#[cfg(test)]
 pub fn solve(g: &impl Graph) -> Vec<u16> {
     let mut work = Workspace::default();
     solve_in(g, &mut work);

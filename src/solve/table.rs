@@ -4,8 +4,8 @@
 //! Key, bits and summary share one 16-byte slot, so a lookup touches one
 //! cache line. Slot numbers are stable once the table stops growing.
 
-use crate::solve::score::Score;
-use crate::solve::summary::Summary;
+use crate::score::Score;
+use crate::summary::Summary;
 
 /// Marks an empty slot (no node key has all bits set).
 const EMPTY: u64 = u64::MAX;
@@ -68,11 +68,6 @@ impl NodeTable {
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    /// Whether there are no nodes.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// Number of slots (node ids are `0..slots()`; empty ones have mask 0).

@@ -39,7 +39,8 @@
 //! bit 4 the game is over). See [`Summary`] for their meaning.
 
 use crate::moves::PassRule;
-use crate::solve::{Score, Summary};
+use crate::score::Score;
+use crate::summary::Summary;
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"CCLOCKTB";

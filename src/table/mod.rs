@@ -25,7 +25,9 @@ use memmap2::Mmap;
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
-use crate::solve::{Score, SigKey, Summary, signature};
+use crate::score::Score;
+use crate::signature::{SigKey, signature};
+use crate::summary::Summary;
 use crate::symmetry;
 use crate::table::format::{
     BLOCK, ENCODING_PACKED, ENCODING_SCORES, Header, checksum, decode, free_pieces, sub_index,

@@ -22,7 +22,8 @@
 
 use crate::moves::PassRule;
 use crate::position::Last;
-use crate::solve::{Score, Summary};
+use crate::score::Score;
+use crate::summary::Summary;
 use crate::value::Value;
 
 /// The (value of none, value of pass) pairs a node without a banned walk

@@ -8,7 +8,7 @@
 
 use crate::moves::PassRule;
 use crate::position::Last;
-use crate::solve::score::Score;
+use crate::score::Score;
 use crate::value::Value;
 
 /// Scores of a node's moves, from the mover's view.
