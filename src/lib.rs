@@ -21,6 +21,7 @@ pub mod random;
 mod render;
 pub mod review;
 pub mod score;
+pub mod scored;
 mod side;
 pub mod signature;
 pub mod solve;

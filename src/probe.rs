@@ -8,11 +8,11 @@
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
-use crate::moves::Move;
+use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::score::Score;
+use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
 use crate::signature::signature;
-use crate::solve::ScoredMove;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
 
@@ -83,16 +83,53 @@ impl From<TableError> for ProbeError {
     }
 }
 
+/// The tables as a [`ScoreSource`], loading each file when it is first
+/// needed.
+impl ScoreSource for Tablebase {
+    type Error = ProbeError;
+
+    fn rule(&self) -> PassRule {
+        Tablebase::rule(self)
+    }
+
+    fn score(&mut self, pos: &Position) -> Result<Score, ProbeError> {
+        let fixed = pos.fixed_mask();
+        if !self.load(fixed)? {
+            return Err(ProbeError::missing(self, fixed));
+        }
+        Ok(Tablebase::score(self, pos)?.expect("file loaded"))
+    }
+}
+
+/// Tables whose files are loaded already ([`Tablebase::load_all`]) as a
+/// [`ScoreSource`] that many threads can read at once: a file that is not
+/// loaded is missing.
+impl ScoreSource for &Tablebase {
+    type Error = ProbeError;
+
+    fn rule(&self) -> PassRule {
+        Tablebase::rule(self)
+    }
+
+    fn score(&mut self, pos: &Position) -> Result<Score, ProbeError> {
+        Tablebase::score(self, pos)?.ok_or_else(|| {
+            let fixed = pos.fixed_mask();
+            ProbeError::Missing {
+                path: self.path(fixed),
+                n: self.slots(),
+                live: self.slots() - fixed.count_ones() as u8,
+                values_only: self.has_depths() == Some(false),
+            }
+        })
+    }
+}
+
 /// The score of `pos` from the tables, loading the file it needs.
 ///
 /// # Errors
 /// A missing or damaged file.
 pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
-    let fixed = pos.fixed_mask();
-    if !tb.load(fixed)? {
-        return Err(ProbeError::missing(tb, fixed));
-    }
-    Ok(tb.score(pos)?.expect("file loaded"))
+    ScoreSource::score(tb, pos)
 }
 
 /// Every legal move of `pos` with its score for the mover, best first.
@@ -100,18 +137,7 @@ pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
 /// # Errors
 /// A missing or damaged file.
 pub fn moves(tb: &mut Tablebase, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
-    let mut out = Vec::new();
-    for &mv in pos.legal_moves(tb.rule()).iter() {
-        let child = pos.play_unchecked(mv);
-        let cs = score(tb, &child)?;
-        out.push(ScoredMove {
-            mv,
-            child,
-            score: Score::from_child(cs, child.side() == pos.side()),
-        });
-    }
-    out.sort_by_key(|m| std::cmp::Reverse(m.score));
-    Ok(out)
+    scored_moves(tb, pos)
 }
 
 /// The full answer for `pos`.
@@ -130,25 +156,17 @@ pub fn analyse(tb: &mut Tablebase, pos: &Position) -> Result<Analysis, ProbeErro
             best.score
         )));
     }
-    if !depths {
-        let line = if score.value == Value::NoResult { Vec::new() } else { value_line(tb, pos)? };
-        return Ok(Analysis { score, moves, line, depths });
-    }
-    let mut line = Vec::new();
-    let mut cur = *pos;
-    let mut left = score.depth;
-    if score.value != Value::NoResult {
-        while cur.outcome().is_none() {
-            let next = moves_first(tb, &cur)?;
-            // The best move's score counts itself: its depth is what is left.
-            if next.score.depth != left {
-                return Err(ProbeError::Inconsistent(format!("the line from {pos} does not end")));
-            }
-            line.push(next.mv);
-            cur = next.child;
-            left -= 1;
+    let line = if score.value == Value::NoResult {
+        Vec::new()
+    } else if depths {
+        let line = best_line(tb, pos)?;
+        if line.len() != usize::from(score.depth) {
+            return Err(ProbeError::Inconsistent(format!("the line from {pos} does not end")));
         }
-    }
+        line
+    } else {
+        value_line(tb, pos)?
+    };
     Ok(Analysis { score, moves, line, depths })
 }
 
@@ -219,11 +237,4 @@ pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, Probe
         cur = next;
     }
     Ok(line)
-}
-
-fn moves_first(tb: &mut Tablebase, pos: &Position) -> Result<ScoredMove, ProbeError> {
-    moves(tb, pos)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| ProbeError::Inconsistent(format!("{pos} goes on but has no move")))
 }

@@ -9,8 +9,8 @@
 
 use crate::moves::Move;
 use crate::position::Position;
+use crate::scored::ScoredMove;
 use crate::side::Side;
-use crate::solve::ScoredMove;
 use crate::value::Value;
 
 /// One ply of a reviewed game.

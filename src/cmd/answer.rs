@@ -12,7 +12,7 @@
 //! value.
 
 use chaosclock::score::Score;
-use chaosclock::solve::ScoredMove;
+use chaosclock::scored::ScoredMove;
 use chaosclock::{Move, Outcome, PassRule, Position, Side, Value};
 use serde::Serialize;
 

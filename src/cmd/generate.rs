@@ -20,7 +20,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
-use crate::cmd::openings_stats::CodeMap;
+use crate::cmd::openings::stats::CodeMap;
 use crate::cmd::{
     DEFAULT_TABLES, default_max_live, print, print_json, shown_path, sizes_in, thousands,
 };

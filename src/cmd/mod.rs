@@ -9,8 +9,6 @@
 pub mod answer;
 pub mod generate;
 pub mod openings;
-pub mod openings_draw;
-mod openings_stats;
 pub mod play;
 pub mod query;
 pub mod show;

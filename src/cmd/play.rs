@@ -9,7 +9,8 @@
 
 use anyhow::{Context, Result, anyhow};
 use chaosclock::review::{PlyReview, review_ply};
-use chaosclock::solve::{ScoredMove, solve};
+use chaosclock::scored::ScoredMove;
+use chaosclock::solve::solve;
 use chaosclock::{IllegalMove, Move, MoveText, PassRule, Position, Side, escape_control};
 use serde::Serialize;
 

@@ -16,13 +16,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use chaosclock::signature::signature;
 use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::{Last, Move, PassRule, Position, walk_target};
+use chaosclock::{PassRule, Position};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use rayon::prelude::*;
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::cli::SolveArgs;
@@ -121,16 +118,14 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
         Some(root) => Some(load_tables(root, n, rule)?),
         None => None,
     };
-    // Which fixed sets the tables cover, to count the states they answer.
-    let covered: Option<(Vec<bool>, String, usize)> = tables.as_ref().map(|tb| {
-        let covered: Vec<bool> =
-            (0..1usize << (n + 1)).map(|f| tb.file(f as u16).is_some()).collect();
-        // A file covers its fixed set's images too (the symmetry).
-        let files = (0..covered.len())
-            .filter(|&f| covered[f])
-            .filter(|&f| chaosclock::symmetry::canonical_fixed(n, f as u16).1 == f as u16)
+    // A file covers its fixed set's images too (the symmetry): count the
+    // files, not the fixed sets.
+    let used = tables.as_ref().map(|tb| {
+        let files = (0..1u16 << (n + 1))
+            .filter(|&f| tb.file(f).is_some())
+            .filter(|&f| chaosclock::symmetry::canonical_fixed(n, f).1 == f)
             .count();
-        (covered, tb.dir().display().to_string(), files)
+        (tb.dir().display().to_string(), files)
     });
     let bar = progress_bar();
     let solution = solve_with(n, &[pos], rule, tables, bar.as_ref())?;
@@ -138,8 +133,8 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
         bar.finish_and_clear();
     }
     let mut report = Report::new(pos, rule, &solution);
-    if let Some((covered, dir, files)) = covered {
-        let answered = answered_from_tables(&solution, n, rule, &covered);
+    if let Some((dir, files)) = used {
+        let answered = solution.answered_from_tables();
         report.tables = Some(TablesUsed { dir, files, answered });
     }
     drop(solution);
@@ -167,80 +162,6 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
         );
     }
     Ok(tb)
-}
-
-/// The number of distinct states in the signatures the tables cover (fixed
-/// sets marked in `covered`) that some explored state moves to: the states
-/// the solve read from the tables instead of exploring.
-///
-/// The states of one node (board and side) come one after another and
-/// differ only in the walk they ban, so two of them (one if it bans none)
-/// reach every child the node has; the others are skipped.
-fn answered_from_tables(solution: &Solution, n: u8, rule: PassRule, covered: &[bool]) -> usize {
-    // Whether a fixed set or one with a piece more is covered: most states
-    // have too few pieces fixed for that and are skipped at once.
-    let near: Vec<bool> =
-        (0..covered.len()).map(|f| covered[f] || (1..=n).any(|p| covered[f | 1 << p])).collect();
-    let mut states = solution.iter().map(|(pos, _)| pos).peekable();
-    let nodes = std::iter::from_fn(move || {
-        loop {
-            let first = states.next()?;
-            let same = |p: &Position| p.board() == first.board() && p.side() == first.side();
-            let mut second = None;
-            while let Some(p) = states.next_if(same) {
-                if second.is_none() && matches!(first.last(), Last::Piece(_)) {
-                    second = Some(p);
-                }
-            }
-            if near[usize::from(first.fixed_mask())] {
-                return Some((first, second));
-            }
-        }
-    });
-    nodes
-        .par_bridge()
-        .fold(FxHashSet::default, |mut set, (first, second)| {
-            for pos in std::iter::once(first).chain(second) {
-                let (sig, fixed) = (signature(&pos), pos.fixed_mask());
-                // Only a move that fixes a piece leaves an uncovered fixed
-                // set; skip the others without playing them.
-                let every = covered[usize::from(fixed)];
-                for &m in pos.legal_moves(rule).iter() {
-                    if !every
-                        && !fixes(&pos, m).is_some_and(|p| covered[usize::from(fixed | 1 << p)])
-                    {
-                        continue;
-                    }
-                    let child = pos.play_unchecked(m);
-                    if covered[usize::from(child.fixed_mask())]
-                        && signature(&child) != sig
-                        && child.last() != Last::DoublePass
-                    {
-                        set.insert(child);
-                    }
-                }
-            }
-            set
-        })
-        .reduce(FxHashSet::default, |a, b| {
-            let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-            big.extend(small);
-            big
-        })
-        .len()
-}
-
-/// The piece a legal move `m` fixes in `pos`, if any: a placement, or a
-/// walk that ends on the piece's own slot (piece N leaves the board).
-fn fixes(pos: &Position, m: Move) -> Option<u8> {
-    match m {
-        Move::Place(p) => Some(p),
-        Move::Walk(p) if p != pos.slots() => {
-            let from = pos.slot_of(p)?;
-            (walk_target(pos.slots(), from, p) == p).then_some(p)
-        }
-        Move::Walk(_) | Move::Pass => None,
-    }
 }
 
 /// A progress bar on stderr, or `None` when stderr is not a terminal (so

@@ -13,12 +13,12 @@ use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use chaosclock::solve::ScoredMove;
+use chaosclock::scored::ScoredMove;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
 use serde::Serialize;
 
 use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::openings_draw::Draw;
+use crate::cmd::openings::draw::Draw;
 use crate::cmd::play::{AnalyseJson, analyse_json, play_all, review_all};
 use crate::serve::query::Query;
 use crate::serve::state::{Engine, EngineError, Scored};

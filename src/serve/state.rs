@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::score::Score;
-use chaosclock::solve::{ScoredMove, Solution, SolveError, solve_bounded};
+use chaosclock::scored::ScoredMove;
+use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position};
 use tokio::sync::Semaphore;

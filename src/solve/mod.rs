@@ -4,6 +4,7 @@
 //! solved signature keeps one [`Summary`] per node, from which the score of
 //! each of its states is read.
 
+mod answered;
 mod attract;
 mod expand;
 mod node;
@@ -21,6 +22,7 @@ use rayon::prelude::*;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
 use crate::score::Score;
+use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
 use crate::signature::{SigKey, order_key};
 use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
@@ -47,17 +49,6 @@ pub struct Solution {
     tables: Option<Tablebase>,
     /// Time spent enumerating and solving.
     pub timing: (Duration, Duration),
-}
-
-/// A legal move with the state it leads to and its score for the mover.
-#[derive(Debug, Clone, Copy)]
-pub struct ScoredMove {
-    /// The move.
-    pub mv: Move,
-    /// The position it leads to.
-    pub child: Position,
-    /// Its score from the mover's view (depth counts this move).
-    pub score: Score,
 }
 
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
@@ -308,35 +299,21 @@ impl Solution {
     }
 
     /// Every legal move of a reachable state with its score, best first
-    /// (stable among equals, in move order).
+    /// ([`scored_moves`]).
+    ///
+    /// # Panics
+    /// If `pos` was not reached.
     pub fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
-        let mut out: Vec<ScoredMove> = pos
-            .legal_moves(self.reached.rule)
-            .iter()
-            .map(|&mv| {
-                let child = pos.play_unchecked(mv);
-                let cs = self.score(&child).expect("children of reached states are reached");
-                ScoredMove { mv, child, score: Score::from_child(cs, child.side() == pos.side()) }
-            })
-            .collect();
-        out.sort_by_key(|m| std::cmp::Reverse(m.score));
-        out
+        scored_moves(&mut { self }, pos).expect("children of reached states are reached")
     }
 
-    /// A line of best play from `pos` to the end of the game (empty for a
-    /// finished game or a no-result state, which has no end). Each move
-    /// lowers the depth by one, so the line ends.
+    /// A line of best play from a reachable state to the end of the game
+    /// ([`best_line`]; empty for a finished game or a no-result state).
+    ///
+    /// # Panics
+    /// If `pos` was not reached.
     pub fn line(&self, pos: &Position) -> Vec<Move> {
-        let mut line = Vec::new();
-        let mut cur = *pos;
-        while let Some(best) = self.moves(&cur).first().copied() {
-            if best.score.value == Value::NoResult {
-                break;
-            }
-            line.push(best.mv);
-            cur = best.child;
-        }
-        line
+        best_line(&mut { self }, pos).expect("states on a line of reached states are reached")
     }
 
     /// All reachable states with their scores (double passes excluded).
@@ -352,6 +329,30 @@ impl Solution {
                 })
             })
         })
+    }
+}
+
+/// A position the solution did not reach (it holds no score for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotReached(pub Position);
+
+impl std::fmt::Display for NotReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} was not reached by this solve", self.0)
+    }
+}
+
+impl std::error::Error for NotReached {}
+
+impl ScoreSource for &Solution {
+    type Error = NotReached;
+
+    fn rule(&self) -> PassRule {
+        self.reached.rule
+    }
+
+    fn score(&mut self, pos: &Position) -> Result<Score, NotReached> {
+        Solution::score(self, pos).ok_or(NotReached(*pos))
     }
 }
 

@@ -29,7 +29,7 @@
 use chaosclock::{Position, Value};
 use serde::Serialize;
 
-use crate::cmd::openings_draw::wilson;
+use super::draw::wilson;
 use crate::cmd::thousands;
 
 /// The values in the order of the tables and the plot: best for 乙 first.

@@ -1,0 +1,339 @@
+//! `chaosclock openings`: the value for 乙 of the openings (every piece on
+//! the board, none fixed, 乙 to move, no last move), counted per value,
+//! with the strategy-advice statistics (`--stats`, `--plot`) and the list
+//! of proven both-win openings (`--both-win`, `--random K`).
+//!
+//! Where the values come from:
+//! - up to 8 slots, one [`solve_with`] over all openings at once (the union
+//!   of their reachable states is 5,963,762 states for 8 slots);
+//! - 10 and 12 slots, the complete tables of `--tables DIR` (every fixed
+//!   set has its file), read opening by opening;
+//! - otherwise, with `--sample K`, the first K openings of the seeded
+//!   random order ([`Draw`]), read from complete tables, or solved exactly
+//!   in batches of `--batch B` openings per [`solve_with`] call
+//!   (incomplete tables, if any, answer for the signatures they cover; any
+//!   board size). The shares are then estimates, with 95% Wilson
+//!   intervals.
+//!
+//! `--random K --both-win` walks the same seeded order and keeps the first
+//! K openings proven both-win: the result depends on the seed only, not on
+//! the batch size.
+//!
+//! Files (`--output`, `--plot`) are written to `FILE.tmp` and renamed when
+//! complete, so an interrupted run never leaves a file that looks
+//! complete. The list on stdout is written whole lines at a time; a list
+//! that stops at an error (a damaged table record, found only when read)
+//! ends with a line that says so: `# incomplete: ...`, or in JSON
+//! `{"incomplete": "..."}` (issue 14, finding 8).
+
+pub mod draw;
+mod list;
+mod report;
+mod scoring;
+pub mod stats;
+
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use chaosclock::table::Tablebase;
+use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value};
+use serde::Serialize;
+
+use self::draw::Draw;
+use self::list::{ListWriter, write_atomically};
+use self::report::{Report, describe};
+use self::scoring::{Scored, Scorer, Work, scores, solve_scores, table_scores};
+use self::stats::{CodeMap, Stats, to_svg};
+use crate::cli::OpeningsArgs;
+use crate::cmd::{BarGuard, counting_bar, generate_command, print, print_json};
+
+/// Up to this many slots every opening is solved in one call.
+const SOLVE_ALL_MAX_SLOTS: u8 = 8;
+
+/// Openings per `solve_with` call when sampling, by default. Measured on
+/// 12-slot samples (README, Openings): batches of 4 and 8 solve 4% and 9%
+/// fewer states than one opening at a time, and take up to a seventh less
+/// time, but each opening in a batch adds about 0.6 GiB.
+const DEFAULT_BATCH: usize = 4;
+
+/// Openings read from the tables per parallel chunk.
+const TABLE_CHUNK: usize = 1 << 16;
+
+/// Writes what the list holds so far.
+fn flush(tally: &mut Tally) -> Result<()> {
+    match &mut tally.list {
+        Some(list) => list.flush(),
+        None => Ok(()),
+    }
+}
+
+/// Runs `chaosclock openings`.
+///
+/// # Errors
+/// Bad flags, missing or damaged tables, or a file that cannot be written.
+pub fn run(args: &OpeningsArgs, rule: PassRule) -> Result<()> {
+    check_args(args)?;
+    let scorer = choose_scorer(args, rule)?;
+    match args.random {
+        Some(k) => random(args, rule, &scorer, k),
+        None => classify(args, rule, &scorer),
+    }
+}
+
+/// The checks clap cannot express, each a one-line error.
+fn check_args(args: &OpeningsArgs) -> Result<()> {
+    let n = args.slots;
+    if !SUPPORTED_SLOTS.contains(&n) {
+        bail!("--slots {n}: a board has 4, 6, 8, 10 or 12 slots");
+    }
+    let population = draw::count(n);
+    if let Some(k) = args.sample {
+        if k == 0 {
+            bail!("--sample 0: the sample needs at least one opening");
+        }
+        if k > population {
+            bail!("--sample {k}: there are only {population} openings of {n} slots");
+        }
+    }
+    if args.random == Some(0) {
+        bail!("--random 0: ask for at least one opening");
+    }
+    if args.batch == Some(0) {
+        bail!("--batch 0: a batch needs at least one opening");
+    }
+    if args.both_win && args.output.is_none() && args.stats {
+        bail!(
+            "--both-win without --output writes the list on stdout: add --output FILE to use --stats too"
+        );
+    }
+    Ok(())
+}
+
+/// Complete tables if `--tables` has them for this size, else the solver
+/// (with the incomplete tables, if any) where that is allowed.
+fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
+    let n = args.slots;
+    if n <= SOLVE_ALL_MAX_SLOTS && args.random.is_none() && args.sample.is_none() {
+        return Ok(Scorer::Solve { tables: None });
+    }
+    // Every file is opened (its header checked) before anything is
+    // written; a damaged record shows only when it is read.
+    let mut tb = Tablebase::new(&args.tables, n, rule);
+    let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
+    // Files exist for the representatives of the symmetry only.
+    let all = chaosclock::generate::fixed_sets(n, n).len();
+    if files == all {
+        return Ok(Scorer::Tables(tb));
+    }
+    if args.sample.is_some() || args.random.is_some() {
+        return Ok(Scorer::Solve { tables: (files > 0).then(|| args.tables.clone()) });
+    }
+    let generate = generate_command(n, n, &args.tables, rule, tb.values_only());
+    bail!(
+        "every {n}-slot opening needs the complete tables, but {} has {files} of their {all} files: run `{generate}`, or estimate from a sample with --sample K",
+        tb.dir().display()
+    )
+}
+
+/// The tally of the openings classified so far.
+struct Tally {
+    counts: [u64; 5],
+    stats: Option<Stats>,
+    list: Option<ListWriter>,
+}
+
+impl Tally {
+    fn add(&mut self, s: &Scored) -> Result<()> {
+        self.counts[s.value.code() as usize] += 1;
+        if let Some(stats) = &mut self.stats {
+            stats.add(&s.pos, s.value);
+        }
+        if let Some(list) = &mut self.list
+            && s.value == Value::BothWin
+        {
+            list.line(s)?;
+        }
+        Ok(())
+    }
+
+    fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
+
+/// Classifies every opening, or the sample, and prints the result.
+fn classify(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer) -> Result<()> {
+    let n = args.slots;
+    let start = Instant::now();
+    let list = args.both_win.then(|| ListWriter::new(args.output.as_deref(), args.json));
+    let list = list.transpose()?;
+    let mut tally = Tally { counts: [0; 5], stats: args.stats.then(|| Stats::new(n)), list };
+    let mut work = Work::default();
+    // A list on stdout that stops early says so on its last line.
+    if let Err(e) = fill(args, rule, scorer, &mut tally, &mut work) {
+        if let Some(list) = tally.list.take() {
+            list.abort(&e);
+        }
+        return Err(e);
+    }
+    let elapsed = start.elapsed();
+    let listed = match tally.list.take() {
+        Some(list) => Some(list.finish()?),
+        None => None,
+    };
+    // The list alone goes to stdout when it has no file.
+    if args.both_win && args.output.is_none() {
+        return Ok(());
+    }
+    if let (Some(path), Some(stats)) = (&args.plot, &tally.stats) {
+        let subtitle = describe(args, scorer, tally.total(), None);
+        write_atomically(path, to_svg(stats, &subtitle).as_bytes())?;
+    }
+    let report = Report { args, scorer, tally: &tally, work, elapsed, listed };
+    if args.json { print_json(&report.to_json()) } else { print(&report.to_text()) }
+}
+
+/// Scores every opening, or the sample, into `tally` (the list, if any,
+/// is written as it goes).
+fn fill(
+    args: &OpeningsArgs,
+    rule: PassRule,
+    scorer: &Scorer,
+    tally: &mut Tally,
+    work: &mut Work,
+) -> Result<()> {
+    let n = args.slots;
+    let want = args.both_win;
+    match (args.sample, scorer) {
+        (None, Scorer::Tables(tb)) => {
+            let bar = counting_bar(draw::count(n), "reading the tables");
+            let _clear = BarGuard(bar.clone());
+            for chunk in draw::chunks(n) {
+                for s in table_scores(tb, &chunk, want)? {
+                    tally.add(&s)?;
+                }
+                if let Some(b) = &bar {
+                    b.inc(chunk.len() as u64);
+                }
+                flush(tally)?;
+            }
+        }
+        (None, Scorer::Solve { .. }) => {
+            // Every opening at once, with the solver's own bar: the states
+            // enumerated, then the share of them solved.
+            let openings = draw::all(n);
+            let bar = crate::cmd::solve::progress_bar();
+            let _clear = BarGuard(bar.clone());
+            for s in solve_scores(n, &openings, rule, None, want, bar.as_ref(), work)? {
+                tally.add(&s)?;
+            }
+        }
+        (Some(k), _) => {
+            let sample: Vec<Position> = Draw::new(n, args.seed).take(k as usize).collect();
+            let bar = counting_bar(k, "solving the sample");
+            let _clear = BarGuard(bar.clone());
+            let size = batch_size(args, scorer, k as usize);
+            for batch in sample.chunks(size) {
+                for s in scores(scorer, n, batch, rule, want, work)? {
+                    tally.add(&s)?;
+                }
+                if let Some(b) = &bar {
+                    b.inc(batch.len() as u64);
+                }
+                flush(tally)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Picks `k` proven both-win openings from the seeded order and writes them.
+fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Result<()> {
+    let n = args.slots;
+    let start = Instant::now();
+    let size = batch_size(args, scorer, usize::MAX);
+    let mut order = Draw::new(n, args.seed);
+    let mut found: Vec<Scored> = Vec::new();
+    let mut counts = [0u64; 5];
+    let mut checked = 0u64;
+    let mut work = Work::default();
+    let bar = counting_bar(k, "both-win openings found");
+    let clear = BarGuard(bar.clone());
+    while (found.len() as u64) < k {
+        // Never more candidates than openings still wanted.
+        let want = size.min((k - found.len() as u64) as usize);
+        let batch: Vec<Position> = order.by_ref().take(want).collect();
+        if batch.is_empty() {
+            break;
+        }
+        for s in scores(scorer, n, &batch, rule, true, &mut work)? {
+            checked += 1;
+            counts[s.value.code() as usize] += 1;
+            if s.value == Value::BothWin && (found.len() as u64) < k {
+                found.push(s);
+            }
+        }
+        if let Some(b) = &bar {
+            b.set_position(found.len() as u64);
+            b.set_message(format!("both-win openings found, {checked} checked"));
+        }
+    }
+    drop(clear);
+    if (found.len() as u64) < k {
+        bail!(
+            "only {} of the {} openings of {n} slots are both-win, fewer than --random {k}",
+            found.len(),
+            draw::count(n)
+        );
+    }
+    let mut list = ListWriter::new(args.output.as_deref(), args.json)?;
+    for s in &found {
+        list.line(s)?;
+    }
+    list.finish()?;
+    let Some(output) = &args.output else { return Ok(()) };
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        print_json(&RandomJson {
+            slots: n,
+            random: k,
+            seed: args.seed,
+            checked,
+            counts: CodeMap::from_fn(|c| counts[c]),
+            seconds,
+            states: work.states,
+            output: output.display().to_string(),
+        })
+    } else {
+        print(&format!(
+            "{k} both-win opening{} of {n} slots (seed {}) written to {}: {checked} checked in {seconds:.1} s",
+            if k == 1 { "" } else { "s" },
+            args.seed,
+            output.display()
+        ))
+    }
+}
+
+/// `--random` in JSON, when the list went to a file.
+#[derive(Debug, Serialize)]
+struct RandomJson {
+    slots: u8,
+    random: u64,
+    seed: u64,
+    /// Openings solved to find them (the seeded order's first ones).
+    checked: u64,
+    /// The values of the checked openings.
+    counts: CodeMap<u64>,
+    seconds: f64,
+    states: u64,
+    output: String,
+}
+
+/// Openings per batch: `--batch`, else the default for the solver; all of
+/// them at once from tables.
+fn batch_size(args: &OpeningsArgs, scorer: &Scorer, all: usize) -> usize {
+    match scorer {
+        Scorer::Tables(_) => args.batch.unwrap_or(TABLE_CHUNK).min(all.max(1)),
+        Scorer::Solve { .. } => args.batch.unwrap_or(DEFAULT_BATCH),
+    }
+}

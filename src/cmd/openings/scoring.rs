@@ -1,0 +1,109 @@
+//! Where the openings' values come from: complete tables read in
+//! parallel, or the solver over a batch of openings at once. Both are
+//! [`ScoreSource`]s, scored the same way ([`score_opening`]).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use chaosclock::scored::{ScoreSource, scored_moves};
+use chaosclock::solve::solve_with;
+use chaosclock::table::Tablebase;
+use chaosclock::{Move, PassRule, Position, Value};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+/// One opening with its value for 乙 and, if it is both-win and the list
+/// was asked for, the moves that keep both-win (best first).
+#[derive(Debug, Clone)]
+pub(super) struct Scored {
+    pub(super) pos: Position,
+    pub(super) value: Value,
+    pub(super) keep: Vec<Move>,
+}
+
+/// How openings get their values.
+pub(super) enum Scorer {
+    /// Complete tables.
+    Tables(Tablebase),
+    /// The solver; `tables` holds incomplete tables it may use, if any.
+    Solve { tables: Option<PathBuf> },
+}
+
+/// What the solver did so far.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Work {
+    /// Reachable states solved (over all calls).
+    pub(super) states: u64,
+    /// `solve_with` calls.
+    pub(super) calls: u64,
+}
+
+/// Scores a batch of openings.
+pub(super) fn scores(
+    scorer: &Scorer,
+    n: u8,
+    batch: &[Position],
+    rule: PassRule,
+    want: bool,
+    work: &mut Work,
+) -> Result<Vec<Scored>> {
+    match scorer {
+        Scorer::Tables(tb) => table_scores(tb, batch, want),
+        Scorer::Solve { tables } => {
+            solve_scores(n, batch, rule, tables.as_deref(), want, None, work)
+        }
+    }
+}
+
+/// The value of `pos` from `source` and, if `want` and it is both-win,
+/// the moves that keep both-win, best first.
+fn score_opening<S: ScoreSource>(
+    source: &mut S,
+    pos: &Position,
+    want: bool,
+) -> Result<Scored, S::Error> {
+    let value = source.score(pos)?.value;
+    let keep = if want && value == Value::BothWin {
+        let moves = scored_moves(source, pos)?;
+        moves.iter().filter(|m| m.score.value == Value::BothWin).map(|m| m.mv).collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Scored { pos: *pos, value, keep })
+}
+
+/// Scores openings from complete tables, in parallel.
+pub(super) fn table_scores(tb: &Tablebase, batch: &[Position], want: bool) -> Result<Vec<Scored>> {
+    batch
+        .par_iter()
+        .map(|pos| {
+            score_opening(&mut { tb }, pos, want)
+                .with_context(|| format!("reading the tables for {pos}"))
+        })
+        .collect()
+}
+
+/// Solves a batch of openings in one call.
+pub(super) fn solve_scores(
+    n: u8,
+    batch: &[Position],
+    rule: PassRule,
+    tables: Option<&Path>,
+    want: bool,
+    bar: Option<&ProgressBar>,
+    work: &mut Work,
+) -> Result<Vec<Scored>> {
+    let tb = match tables {
+        Some(dir) => {
+            let mut tb = Tablebase::new(dir, n, rule);
+            tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
+            Some(tb)
+        }
+        None => None,
+    };
+    let solution = solve_with(n, batch, rule, tb, bar).context("solving with the tables")?;
+    work.states += solution.states() as u64;
+    work.calls += 1;
+    let mut source = &solution;
+    batch.iter().map(|pos| Ok(score_opening(&mut source, pos, want)?)).collect()
+}

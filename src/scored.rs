@@ -1,0 +1,90 @@
+//! Scoring moves, one way for every source of scores: each legal move of a
+//! position with the score it gives the mover, best first
+//! ([`scored_moves`]), and a line of best play ([`best_line`]).
+//!
+//! A source ([`ScoreSource`]) is anything that knows the score of the
+//! positions it is asked about: a solution in memory
+//! ([`crate::solve::Solution`]) or the tables ([`crate::table::Tablebase`],
+//! see [`crate::probe`]).
+
+use crate::moves::{Move, PassRule};
+use crate::position::Position;
+use crate::score::Score;
+use crate::value::Value;
+
+/// A legal move with the state it leads to and its score for the mover.
+#[derive(Debug, Clone, Copy)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// The position it leads to.
+    pub child: Position,
+    /// Its score from the mover's view (depth counts this move).
+    pub score: Score,
+}
+
+/// Something that knows the score of positions.
+pub trait ScoreSource {
+    /// Why a score is not known (a state the source does not hold, a
+    /// missing or damaged table).
+    type Error;
+
+    /// The pass rule the scores are for.
+    fn rule(&self) -> PassRule;
+
+    /// The score of `pos` from its side to move's view.
+    ///
+    /// # Errors
+    /// The source does not know `pos`.
+    fn score(&mut self, pos: &Position) -> Result<Score, Self::Error>;
+}
+
+/// Every legal move of `pos` with its score for the mover, best first
+/// (stable among equals, in move order).
+///
+/// # Errors
+/// The source does not know a child of `pos`.
+pub fn scored_moves<S: ScoreSource + ?Sized>(
+    source: &mut S,
+    pos: &Position,
+) -> Result<Vec<ScoredMove>, S::Error> {
+    let mut out = Vec::new();
+    for &mv in pos.legal_moves(source.rule()).iter() {
+        let child = pos.play_unchecked(mv);
+        let score = Score::from_child(source.score(&child)?, child.side() == pos.side());
+        out.push(ScoredMove { mv, child, score });
+    }
+    out.sort_by_key(|m| std::cmp::Reverse(m.score));
+    Ok(out)
+}
+
+/// A line of best play from `pos`: the best move as long as its score is
+/// the score of the position it is played in (which holds in every state
+/// of a consistent source with depths). Each such move lowers the depth by
+/// one, so the line ends, and it reaches the end of the game unless the
+/// source disagrees with itself. Empty for a finished game and for a
+/// no-result position, which has no end. For scores without depths (tables
+/// of values only) see [`crate::probe::value_line`].
+///
+/// # Errors
+/// The source does not know a position on the way.
+pub fn best_line<S: ScoreSource + ?Sized>(
+    source: &mut S,
+    pos: &Position,
+) -> Result<Vec<Move>, S::Error> {
+    let mut line = Vec::new();
+    let mut cur = *pos;
+    let mut score = source.score(pos)?;
+    while score.value != Value::NoResult && cur.outcome().is_none() {
+        let Some(best) = scored_moves(source, &cur)?.first().copied() else {
+            break;
+        };
+        if best.score != score {
+            break;
+        }
+        line.push(best.mv);
+        cur = best.child;
+        score = source.score(&cur)?;
+    }
+    Ok(line)
+}
