@@ -29,6 +29,7 @@ pub mod summary;
 pub mod symmetry;
 pub mod table;
 mod value;
+mod variant;
 pub mod verify;
 
 pub use crate::cfg::{CfgError, parse_cfg};
@@ -41,3 +42,4 @@ pub use crate::position::{
 pub use crate::render::{Diagram, Dial, hand};
 pub use crate::side::{ByPlayer, Side};
 pub use crate::value::Value;
+pub use crate::variant::Variant;

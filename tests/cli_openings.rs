@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use chaosclock::Variant;
 use chaosclock::solve::{Solution, solve, solve_many};
 use chaosclock::{PassRule, Position, Value};
 use common::bin::{fails, json, ok, ok_in, run_in};
@@ -102,7 +103,7 @@ fn counts_of_4_and_6_slots_match_solving_each_opening() {
 #[test]
 fn counts_of_8_slots_match_solving_the_openings() {
     let openings = common::openings(8);
-    let all = solve_many(8, &openings, PassRule::Always, None);
+    let all = solve_many(Variant::new(8, PassRule::Always), &openings, None);
     let values: Vec<Value> = openings.iter().map(|p| all.score(p).unwrap().value).collect();
     let j = json(&["openings", "--slots", "8", "--json"]);
     assert_eq!(j["openings"], 14_833);
@@ -126,7 +127,7 @@ fn both_win_list_is_the_openings_of_value_3_with_their_moves() {
     for n in [4u8, 6, 8] {
         let openings = common::openings(n);
         let list = both_win_list(n);
-        let solution = solve_many(n, &openings, PassRule::Always, None);
+        let solution = solve_many(Variant::new(n, PassRule::Always), &openings, None);
         let want: BTreeMap<String, Vec<String>> = openings
             .iter()
             .filter(|p| solution.score(p).unwrap().value == Value::BothWin)
@@ -170,7 +171,7 @@ fn random_both_win_openings_are_seeded_and_proven() {
     assert_eq!(a, pick("3", "4"), "the batch size does not change the pick");
     assert_ne!(a, pick("4", "1"));
     let openings = common::openings(8);
-    let solution = solve_many(8, &openings, PassRule::Always, None);
+    let solution = solve_many(Variant::new(8, PassRule::Always), &openings, None);
     let mut seen = BTreeSet::new();
     for line in a.lines() {
         let mut words = line.split(' ');

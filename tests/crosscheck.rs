@@ -7,6 +7,7 @@ mod reference;
 
 use std::collections::HashMap;
 
+use chaosclock::Variant;
 use chaosclock::solve::{Solution, solve, solve_many};
 use chaosclock::{PassRule, Position, Value};
 use common::{Rng, all_states, openings, random_position};
@@ -16,7 +17,7 @@ const RULES: [PassRule; 2] = [PassRule::Always, PassRule::WhenStuck];
 /// Solves `roots` with both solvers and compares every reachable state;
 /// returns the number of states compared.
 fn compare(n: u8, roots: &[Position], rule: PassRule) -> usize {
-    let fast = solve_many(n, roots, rule, None);
+    let fast = solve_many(Variant::new(n, rule), roots, None);
     let texts: Vec<String> = roots.iter().map(|p| p.to_string()).collect();
     let text_refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let slow = reference::ref_solve_many(&text_refs, rule == PassRule::WhenStuck);

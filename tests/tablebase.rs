@@ -8,6 +8,7 @@ mod common;
 
 use std::path::Path;
 
+use chaosclock::Variant;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::probe;
 use chaosclock::score::Score;
@@ -34,7 +35,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Ta
 }
 
 fn check(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(n, positions, rule, None);
+    let sol = solve_many(Variant::new(n, rule), positions, None);
     for p in positions {
         assert_eq!(tb.score(p).unwrap(), sol.score(p), "{p} ({rule:?})");
     }
@@ -53,7 +54,7 @@ fn every_4_and_6_slot_state() {
 
 /// Values of `positions` from tables of values only against the solver's.
 fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(n, positions, rule, None);
+    let sol = solve_many(Variant::new(n, rule), positions, None);
     for p in positions {
         let got = tb.score(p).unwrap().map(|s| s.value);
         assert_eq!(got, sol.score(p).map(|s| s.value), "{p} ({rule:?})");
@@ -98,7 +99,7 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
             let root = random_position(&mut rng, 8, 2 + i % 5);
-            let sol = solve_many(8, &[root], rule, None);
+            let sol = solve_many(Variant::new(8, rule), &[root], None);
             let a = probe::analyse(&mut tb, &root).unwrap();
             assert!(!a.depths);
             let want = sol.score(&root).unwrap();
@@ -273,8 +274,8 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
         let root = random_position(&mut rng, 8, 1 + i % 3);
         let mut tb = Tablebase::new(dir.path(), 8, PassRule::Always);
         tb.load_all().unwrap();
-        let with = solve_with(8, &[root], PassRule::Always, Some(tb), None).unwrap();
-        let without = solve_many(8, &[root], PassRule::Always, None);
+        let with = solve_with(Variant::new(8, PassRule::Always), &[root], Some(tb), None).unwrap();
+        let without = solve_many(Variant::new(8, PassRule::Always), &[root], None);
         assert!(with.states() <= without.states());
         assert_eq!(with.score(&root), without.score(&root), "{root}");
         let a: Vec<_> = with.moves(&root).iter().map(|m| (m.mv, m.score)).collect();
@@ -293,7 +294,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
     for _ in 0..300 {
         let fixed = 3 + rng.below(4) as usize;
         let root = random_position(&mut rng, 8, fixed);
-        let sol = solve_many(8, &[root], PassRule::Always, None);
+        let sol = solve_many(Variant::new(8, PassRule::Always), &[root], None);
         let a = probe::analyse(&mut tb, &root).unwrap();
         assert_eq!(Some(a.score), sol.score(&root), "{root}");
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();

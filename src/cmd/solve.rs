@@ -18,7 +18,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position};
+use chaosclock::{PassRule, Position, Variant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
@@ -128,7 +128,7 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
         (tb.dir().display().to_string(), files)
     });
     let bar = progress_bar();
-    let solution = solve_with(n, &[pos], rule, tables, bar.as_ref())?;
+    let solution = solve_with(Variant::new(n, rule), &[pos], tables, bar.as_ref())?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

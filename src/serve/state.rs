@@ -20,7 +20,7 @@ use chaosclock::score::Score;
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position};
+use chaosclock::{PassRule, Position, Variant};
 use tokio::sync::Semaphore;
 
 use crate::cmd::answer::Answer;
@@ -231,7 +231,8 @@ impl Engine {
         let solved = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let budget = engine.limits.budget;
-            let solution = solve_bounded(root.slots(), &[root], rule, None, budget, None)?;
+            let variant = Variant::new(root.slots(), rule);
+            let solution = solve_bounded(variant, &[root], None, budget, None)?;
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
             Ok::<_, SolveError>(solved)

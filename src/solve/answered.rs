@@ -8,6 +8,7 @@ use crate::moves::Move;
 use crate::position::{Last, Position, walk_target};
 use crate::signature::signature;
 use crate::solve::Solution;
+use crate::variant::Variant;
 
 impl Solution {
     /// The number of distinct states in the signatures the tables cover
@@ -19,7 +20,7 @@ impl Solution {
     /// none) reach every child the node has; the others are skipped.
     pub fn answered_from_tables(&self) -> usize {
         let Some(tables) = &self.tables else { return 0 };
-        let (n, rule) = (self.reached.n, self.reached.rule);
+        let Variant { slots: n, rule } = self.reached.variant;
         // The fixed sets the tables cover, the images of the files' ones
         // included.
         let covered: Vec<bool> =

@@ -10,7 +10,7 @@ mod expand;
 mod node;
 mod reach;
 mod retro;
-mod table;
+mod node_table;
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -27,6 +27,7 @@ use crate::signature::{SigKey, order_key};
 use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
+use crate::variant::Variant;
 
 pub(crate) use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
 pub(crate) use self::expand::Child;
@@ -39,7 +40,7 @@ pub(crate) use self::node::{
 };
 pub(crate) use self::reach::{Reached, SigStates};
 pub(crate) use self::retro::{Graph, Init, Workspace, solve_in as retro_solve_in};
-pub(crate) use self::table::NodeTable;
+pub(crate) use self::node_table::NodeTable;
 
 /// Every state reachable from a root, with its score.
 #[derive(Debug)]
@@ -54,18 +55,13 @@ pub struct Solution {
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
 /// shows the progress (its length is set here).
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&ProgressBar>) -> Solution {
-    solve_many(root.slots(), std::slice::from_ref(root), rule, bar)
+    solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
 }
 
-/// Solves every state reachable from any of the `roots` (all with `n`
-/// slots) at once.
-pub fn solve_many(
-    n: u8,
-    roots: &[Position],
-    rule: PassRule,
-    bar: Option<&ProgressBar>,
-) -> Solution {
-    solve_with(n, roots, rule, None, bar).expect("without tables nothing can fail")
+/// Solves every state reachable from any of the `roots` (all of
+/// `variant`'s size) at once.
+pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&ProgressBar>) -> Solution {
+    solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
 }
 
 /// [`solve_many`] that takes the scores of the signatures `tables` cover
@@ -75,13 +71,12 @@ pub fn solve_many(
 /// # Errors
 /// A damaged table record.
 pub fn solve_with(
-    n: u8,
+    variant: Variant,
     roots: &[Position],
-    rule: PassRule,
     tables: Option<Tablebase>,
     bar: Option<&ProgressBar>,
 ) -> Result<Solution, TableError> {
-    solve_bounded(n, roots, rule, tables, usize::MAX, bar).map_err(|e| match e {
+    solve_bounded(variant, roots, tables, usize::MAX, bar).map_err(|e| match e {
         SolveError::Table(e) => e,
         SolveError::TooLarge { .. } => unreachable!("no state budget was set"),
     })
@@ -129,9 +124,8 @@ impl std::error::Error for SolveError {
 /// # Errors
 /// [`SolveError::TooLarge`] over the budget, or a damaged table record.
 pub fn solve_bounded(
-    n: u8,
+    variant: Variant,
     roots: &[Position],
-    rule: PassRule,
     tables: Option<Tablebase>,
     budget: usize,
     bar: Option<&ProgressBar>,
@@ -140,7 +134,7 @@ pub fn solve_bounded(
     let covered =
         |sig: SigKey| tables.as_ref().is_some_and(|t| t.file((sig >> 16) as u16).is_some());
     let mut last = 0;
-    let reached = reach::reach(n, roots, rule, &covered, |total| {
+    let reached = reach::reach(variant, roots, &covered, |total| {
         last = total;
         if let Some(b) = bar {
             b.set_message(format!("enumerating: {total} states"));
@@ -172,11 +166,11 @@ pub fn solve_bounded(
             offset: end,
             index: &reached.index,
             tables: tables.as_ref(),
-            rule,
+            rule: variant.rule,
             error: &error,
         };
         let solve_one = |sig: &mut SigStates| {
-            let states = solve_signature(sig, reached.n, rule, &view);
+            let states = solve_signature(sig, variant, &view);
             if let Some(b) = bar {
                 b.inc(states as u64);
             }
@@ -245,11 +239,11 @@ std::thread_local! {
 }
 
 /// Solves one signature and stores its summaries; returns its state count.
-fn solve_signature(sig: &mut SigStates, n: u8, rule: PassRule, later: &Later<'_>) -> usize {
+fn solve_signature(sig: &mut SigStates, variant: Variant, later: &Later<'_>) -> usize {
     // Taken out rather than borrowed: a nested parallel loop may run
     // another signature on this thread meanwhile (it gets fresh buffers).
     let mut buf = BUFFERS.take();
-    let g = ReachGraph::new(sig, n, rule, later, &mut buf);
+    let g = ReachGraph::new(sig, variant, later, &mut buf);
     let scores = retro::solve_in(&g, &mut buf.retro);
     buf.summaries.clear();
     buf.summaries.extend((0..sig.table.slots()).map(|slot| g.summary(slot, scores)));
@@ -291,9 +285,12 @@ impl Solution {
             return Some(Score::terminal(Value::BothLose));
         }
         match self.reached.locate(pos) {
-            Some((i, slot)) => {
-                Some(self.reached.sigs[i].table.summary(slot).score(pos.last(), self.reached.rule))
-            }
+            Some((i, slot)) => Some(
+                self.reached.sigs[i]
+                    .table
+                    .summary(slot)
+                    .score(pos.last(), self.reached.variant.rule),
+            ),
             None => self.tables.as_ref()?.score(pos).ok().flatten(),
         }
     }
@@ -318,7 +315,7 @@ impl Solution {
 
     /// All reachable states with their scores (double passes excluded).
     pub fn iter(&self) -> impl Iterator<Item = (Position, Score)> + '_ {
-        let (n, rule) = (self.reached.n, self.reached.rule);
+        let Variant { slots: n, rule } = self.reached.variant;
         self.reached.sigs.iter().flat_map(move |sig| {
             (0..sig.table.slots()).flat_map(move |slot| {
                 let key = sig.table.key(slot);
@@ -348,7 +345,7 @@ impl ScoreSource for &Solution {
     type Error = NotReached;
 
     fn rule(&self) -> PassRule {
-        self.reached.rule
+        self.reached.variant.rule
     }
 
     fn score(&mut self, pos: &Position) -> Result<Score, NotReached> {
@@ -372,8 +369,7 @@ fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
 /// slot by slot, by `last` bit within a slot.
 struct ReachGraph<'a> {
     table: &'a NodeTable,
-    n: u8,
-    rule: PassRule,
+    variant: Variant,
     /// Per table slot.
     nodes: Vec<NodeMoves>,
     /// Per table slot, its first state.
@@ -385,13 +381,8 @@ struct ReachGraph<'a> {
 impl<'a> ReachGraph<'a> {
     /// The graph of `sig`, built in the vectors of `buf`
     /// ([`ReachGraph::into_buffers`] gives them back).
-    fn new(
-        sig: &'a SigStates,
-        n: u8,
-        rule: PassRule,
-        later: &Later<'_>,
-        buf: &mut Buffers,
-    ) -> Self {
+    fn new(sig: &'a SigStates, variant: Variant, later: &Later<'_>, buf: &mut Buffers) -> Self {
+        let Variant { slots: n, rule } = variant;
         // Children of one node mostly go to a few signatures: a small
         // direct-mapped cache per worker saves most index lookups.
         let exits = |cache: &mut [(SigKey, usize); 64], children: &[Child], out: &mut [Score]| {
@@ -455,7 +446,7 @@ impl<'a> ReachGraph<'a> {
         for slot in 0..slots {
             slot_of.extend(bits(table.mask(slot)).map(|b| (slot as u32) << 4 | b.trailing_zeros()));
         }
-        ReachGraph { table, n, rule, nodes, first, slot_of }
+        ReachGraph { table, variant, nodes, first, slot_of }
     }
 
     /// Gives back the vectors borrowed from a [`Buffers`].
@@ -502,7 +493,7 @@ impl<'a> ReachGraph<'a> {
         while inside != 0 {
             let p = inside.trailing_zeros() as u8;
             inside &= inside - 1;
-            if let Some(s) = score(inside_walk_key(self.n, key, p), Last::Piece(p)) {
+            if let Some(s) = score(inside_walk_key(self.variant.slots, key, p), Last::Piece(p)) {
                 summary.offer(s, p);
             }
         }
@@ -518,12 +509,14 @@ impl Graph for ReachGraph<'_> {
 
     fn init(&self, s: usize) -> Init {
         let (slot, last) = self.state(s);
-        self.nodes[slot].init(last, self.rule)
+        self.nodes[slot].init(last, self.variant.rule)
     }
 
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
         let (slot, last) = self.state(s);
-        let Some((parent, excluded)) = inside_parent_key(self.n, self.table.key(slot), last) else {
+        let Some((parent, excluded)) =
+            inside_parent_key(self.variant.slots, self.table.key(slot), last)
+        else {
             return;
         };
         let Some(pslot) = self.table.find(parent) else {
@@ -538,7 +531,7 @@ impl Graph for ReachGraph<'_> {
             if bit & excluded != 0 {
                 continue;
             }
-            if last == Last::Pass && !node.may_pass(last_of_bit(bit), self.rule) {
+            if last == Last::Pass && !node.may_pass(last_of_bit(bit), self.variant.rule) {
                 continue;
             }
             f(first + k);

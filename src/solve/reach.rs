@@ -21,7 +21,8 @@ use crate::side::Side;
 use crate::signature::{self as sig, SigKey, order_key, signature};
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::node::{last_bit, node_key, node_position};
-use crate::solve::table::NodeTable;
+use crate::solve::node_table::NodeTable;
+use crate::variant::Variant;
 
 /// The states of one signature.
 #[derive(Debug)]
@@ -36,9 +37,8 @@ pub struct SigStates {
 #[derive(Debug)]
 pub struct Reached {
     /// Number of slots.
-    pub n: u8,
-    /// The pass rule the moves follow.
-    pub rule: PassRule,
+    /// The board size and the pass rule the moves follow.
+    pub variant: Variant,
     /// Signatures in the order they were closed (predecessors first).
     pub sigs: Vec<SigStates>,
     /// Signature key to its place in `sigs`.
@@ -65,7 +65,7 @@ impl Reached {
     }
 }
 
-/// Enumerates every state reachable from the `roots` (all with `n` slots;
+/// Enumerates every state reachable from the `roots` (all of `variant`'s size;
 /// double passes among them are ended games and are skipped), except in
 /// the signatures that are `covered` (by tables) and beyond them. `progress`
 /// is called with the number of states closed so far after each level;
@@ -77,15 +77,15 @@ impl Reached {
 /// to as it goes. The states found do not depend on the number of threads
 /// (the order of the nodes inside a table may).
 pub fn reach(
-    n: u8,
+    variant: Variant,
     roots: &[Position],
-    rule: PassRule,
     covered: &(dyn Fn(SigKey) -> bool + Sync),
     mut progress: impl FnMut(usize) -> ControlFlow<()>,
 ) -> Option<Reached> {
+    let Variant { slots: n, rule } = variant;
     let open = Open::default();
     let mut reached =
-        Reached { n, rule, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
+        Reached { variant, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
     for root in roots {
         assert_eq!(root.slots(), n, "all roots have {n} slots");
         if root.last() == Last::DoublePass {

@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value};
+use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
 use serde::Serialize;
 
 use self::draw::Draw;
@@ -75,7 +75,7 @@ pub fn run(args: &OpeningsArgs, rule: PassRule) -> Result<()> {
     check_args(args)?;
     let scorer = choose_scorer(args, rule)?;
     match args.random {
-        Some(k) => random(args, rule, &scorer, k),
+        Some(k) => random(args, &scorer, k),
         None => classify(args, rule, &scorer),
     }
 }
@@ -114,7 +114,7 @@ fn check_args(args: &OpeningsArgs) -> Result<()> {
 fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     let n = args.slots;
     if n <= SOLVE_ALL_MAX_SLOTS && args.random.is_none() && args.sample.is_none() {
-        return Ok(Scorer::Solve { tables: None });
+        return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables: None });
     }
     // Every file is opened (its header checked) before anything is
     // written; a damaged record shows only when it is read.
@@ -126,7 +126,8 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
         return Ok(Scorer::Tables(tb));
     }
     if args.sample.is_some() || args.random.is_some() {
-        return Ok(Scorer::Solve { tables: (files > 0).then(|| args.tables.clone()) });
+        let tables = (files > 0).then(|| args.tables.clone());
+        return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables });
     }
     let generate = generate_command(n, n, &args.tables, rule, tb.values_only());
     bail!(
@@ -224,7 +225,8 @@ fn fill(
             let openings = draw::all(n);
             let bar = crate::cmd::solve::progress_bar();
             let _clear = BarGuard(bar.clone());
-            for s in solve_scores(n, &openings, rule, None, want, bar.as_ref(), work)? {
+            for s in solve_scores(Variant::new(n, rule), &openings, None, want, bar.as_ref(), work)?
+            {
                 tally.add(&s)?;
             }
         }
@@ -234,7 +236,7 @@ fn fill(
             let _clear = BarGuard(bar.clone());
             let size = batch_size(args, scorer, k as usize);
             for batch in sample.chunks(size) {
-                for s in scores(scorer, n, batch, rule, want, work)? {
+                for s in scores(scorer, batch, want, work)? {
                     tally.add(&s)?;
                 }
                 if let Some(b) = &bar {
@@ -248,7 +250,7 @@ fn fill(
 }
 
 /// Picks `k` proven both-win openings from the seeded order and writes them.
-fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Result<()> {
+fn random(args: &OpeningsArgs, scorer: &Scorer, k: u64) -> Result<()> {
     let n = args.slots;
     let start = Instant::now();
     let size = batch_size(args, scorer, usize::MAX);
@@ -266,7 +268,7 @@ fn random(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer, k: u64) -> Resul
         if batch.is_empty() {
             break;
         }
-        for s in scores(scorer, n, &batch, rule, true, &mut work)? {
+        for s in scores(scorer, &batch, true, &mut work)? {
             checked += 1;
             counts[s.value.code() as usize] += 1;
             if s.value == Value::BothWin && (found.len() as u64) < k {

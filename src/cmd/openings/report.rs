@@ -28,7 +28,7 @@ pub(super) fn describe(
             format!("read from the tables in {}", tb.dir().display())
         }
         Scorer::Tables(_) => "read from the complete tables".to_string(),
-        Scorer::Solve { tables } => {
+        Scorer::Solve { tables, .. } => {
             let mut how = "solved exactly".to_string();
             if let Some(w) = work {
                 how.push_str(&format!(

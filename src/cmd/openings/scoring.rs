@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use chaosclock::scored::{ScoreSource, scored_moves};
 use chaosclock::solve::solve_with;
 use chaosclock::table::Tablebase;
-use chaosclock::{Move, PassRule, Position, Value};
+use chaosclock::{Move, Position, Value, Variant};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -26,7 +26,12 @@ pub(super) enum Scorer {
     /// Complete tables.
     Tables(Tablebase),
     /// The solver; `tables` holds incomplete tables it may use, if any.
-    Solve { tables: Option<PathBuf> },
+    Solve {
+        /// The board size and pass rule.
+        variant: Variant,
+        /// Incomplete tables the solver may use.
+        tables: Option<PathBuf>,
+    },
 }
 
 /// What the solver did so far.
@@ -41,16 +46,14 @@ pub(super) struct Work {
 /// Scores a batch of openings.
 pub(super) fn scores(
     scorer: &Scorer,
-    n: u8,
     batch: &[Position],
-    rule: PassRule,
     want: bool,
     work: &mut Work,
 ) -> Result<Vec<Scored>> {
     match scorer {
         Scorer::Tables(tb) => table_scores(tb, batch, want),
-        Scorer::Solve { tables } => {
-            solve_scores(n, batch, rule, tables.as_deref(), want, None, work)
+        Scorer::Solve { variant, tables } => {
+            solve_scores(*variant, batch, tables.as_deref(), want, None, work)
         }
     }
 }
@@ -85,9 +88,8 @@ pub(super) fn table_scores(tb: &Tablebase, batch: &[Position], want: bool) -> Re
 
 /// Solves a batch of openings in one call.
 pub(super) fn solve_scores(
-    n: u8,
+    variant: Variant,
     batch: &[Position],
-    rule: PassRule,
     tables: Option<&Path>,
     want: bool,
     bar: Option<&ProgressBar>,
@@ -95,13 +97,13 @@ pub(super) fn solve_scores(
 ) -> Result<Vec<Scored>> {
     let tb = match tables {
         Some(dir) => {
-            let mut tb = Tablebase::new(dir, n, rule);
+            let mut tb = Tablebase::new(dir, variant.slots, variant.rule);
             tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
             Some(tb)
         }
         None => None,
     };
-    let solution = solve_with(n, batch, rule, tb, bar).context("solving with the tables")?;
+    let solution = solve_with(variant, batch, tb, bar).context("solving with the tables")?;
     work.states += solution.states() as u64;
     work.calls += 1;
     let mut source = &solution;
