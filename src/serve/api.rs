@@ -21,7 +21,7 @@ use crate::cmd::answer::{Answer, AnswerJson};
 use crate::cmd::openings::draw::Draw;
 use crate::cmd::play::{AnalyseJson, analyse_json, play_all, review_all};
 use crate::serve::query::Query;
-use crate::serve::state::{Engine, EngineError, Scored};
+use crate::serve::state::{Engine, EngineError, Solved};
 
 /// What every handler shares.
 #[derive(Debug, Clone)]
@@ -118,7 +118,7 @@ fn query(raw: Option<String>, known: &[&str]) -> Result<Query, ApiError> {
 /// holding them all.
 enum Scorer {
     Tables,
-    Solve(Arc<dyn Scored>),
+    Solve(Arc<Solved>),
 }
 
 impl Scorer {
@@ -154,6 +154,7 @@ async fn answer(
     let solved = state.engine.solved(&pos, rule).await?;
     let s = Arc::clone(&solved);
     let answer = blocking(move || {
+        let s = s.solution();
         let score = s.score(&pos).expect("a solution holding pos scores it");
         Ok(Answer::new(pos, rule, score, s.moves(&pos), s.line(&pos)))
     })
@@ -177,7 +178,7 @@ async fn moves_of(
         positions
             .iter()
             .map(|p| match &solved {
-                Some(s) => Ok(s.moves(p)),
+                Some(s) => Ok(s.solution().moves(p)),
                 None => engine.table_moves(p, rule)?.ok_or_else(|| {
                     EngineError::Internal(format!("the tables cover the start but not {p}"))
                 }),

@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use chaosclock::probe::{self, ProbeError};
-use chaosclock::score::Score;
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
@@ -50,7 +49,7 @@ pub enum EngineError {
 
 /// A root position solved in memory, with its pass rule.
 #[derive(Debug)]
-struct Solved {
+pub struct Solved {
     /// The board size: a position of another size is never looked up (its
     /// signature could name a state of this one).
     slots: u8,
@@ -58,25 +57,10 @@ struct Solved {
     solution: Solution,
 }
 
-/// Something that scores positions: a kept solution.
-pub trait Scored: std::fmt::Debug + Send + Sync {
-    /// The score of `pos`, if known.
-    fn score(&self, pos: &Position) -> Option<Score>;
-    /// Every legal move of `pos`, best first.
-    fn moves(&self, pos: &Position) -> Vec<ScoredMove>;
-    /// A line of best play from `pos`.
-    fn line(&self, pos: &Position) -> Vec<chaosclock::Move>;
-}
-
-impl Scored for Solved {
-    fn score(&self, pos: &Position) -> Option<Score> {
-        self.solution.score(pos)
-    }
-    fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
-        self.solution.moves(pos)
-    }
-    fn line(&self, pos: &Position) -> Vec<chaosclock::Move> {
-        self.solution.line(pos)
+impl Solved {
+    /// The solution, which scores every position it reached.
+    pub fn solution(&self) -> &Solution {
+        &self.solution
     }
 }
 
@@ -191,7 +175,7 @@ impl Engine {
     }
 
     /// A kept solution holding `pos` under `rule`, marked as just used.
-    pub fn kept(&self, pos: &Position, rule: PassRule) -> Option<Arc<dyn Scored>> {
+    pub fn kept(&self, pos: &Position, rule: PassRule) -> Option<Arc<Solved>> {
         let mut kept = self.kept.lock().unwrap_or_else(unpoison);
         let i = kept.iter().rposition(|s| {
             s.slots == pos.slots() && s.rule == rule && s.solution.score(pos).is_some()
@@ -210,7 +194,7 @@ impl Engine {
         self: &Arc<Self>,
         pos: &Position,
         rule: PassRule,
-    ) -> Result<Arc<dyn Scored>, EngineError> {
+    ) -> Result<Arc<Solved>, EngineError> {
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
         }
