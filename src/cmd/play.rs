@@ -226,7 +226,9 @@ fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> Strin
     let width = width.unwrap_or(0);
     let mut lines = plain.lines();
     let mut text = lines.next().unwrap_or_default().to_string();
-    for (line, r) in lines.by_ref().zip(reviews) {
+    // Reviews first: zip stops on them without taking the line after the
+    // last ply (the end of the game) from `lines`.
+    for (r, line) in reviews.iter().zip(lines.by_ref()) {
         let mut mark = format!("{} {}", r.played.chinese(), r.played.label());
         if r.only {
             mark.push_str(", only move");
