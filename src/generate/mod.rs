@@ -52,6 +52,7 @@ mod checkpoint;
 mod dense;
 mod node;
 mod packing;
+mod tmp_file;
 mod unfinished;
 
 use checkpoint::{Checkpoint, Done};

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::Checkpoint;
-use crate::generate::unfinished::{create_tmp, open_tmp};
+use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;

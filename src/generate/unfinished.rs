@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{self, Checkpoint, Done};
 use crate::generate::packing::Packing;
+use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::TableError;
 use crate::table::format::{BLOCK, ENCODING_PACKED, Header, checksum, decode};
@@ -120,27 +121,6 @@ impl Unfinished {
         }
         ckpt.save(path, self.header())
     }
-}
-
-/// Opens the existing temporary file of the table file `path`.
-pub(super) fn open_tmp(path: &Path) -> Option<(PathBuf, fs::File)> {
-    let tmp = path.with_extension("cctb.tmp");
-    let file = fs::OpenOptions::new().read(true).write(true).open(&tmp).ok()?;
-    Some((tmp, file))
-}
-
-/// Creates (or empties) the temporary file of the table file `path`, for
-/// reading and writing; returns its name and the file.
-pub(super) fn create_tmp(path: &Path) -> Result<(PathBuf, fs::File), GenerateError> {
-    let tmp = path.with_extension("cctb.tmp");
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)
-        .map_err(|e| GenerateError::io(&tmp, e))?;
-    Ok((tmp, file))
 }
 
 /// A file of encoding 1 or 2 being written under its temporary name: the header is in
