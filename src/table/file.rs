@@ -74,7 +74,11 @@ impl TableFile {
         let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
         let file = File::open(path)
             .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
-        let map = mmap::map_table(&file)
+        // SAFETY: `path` is a finished table: `generate` renames a table
+        // into place only when complete and never writes it again, so it
+        // does not change while mapped (`mmap` module docs).
+        #[allow(unsafe_code)]
+        let map = unsafe { mmap::map_table(&file) }
             .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
         let header = Header::parse(&map).map_err(corrupt)?;
         if (header.n, header.rule, header.fixed) != (n, rule, fixed) {
