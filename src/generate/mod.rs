@@ -49,15 +49,15 @@ use crate::table::{TableError, TableFile, Tablebase};
 use crate::value::Value;
 
 mod checkpoint;
+mod compact;
 mod dense;
-mod node;
 mod packing;
 mod tmp_file;
 mod unfinished;
 
 use checkpoint::{Checkpoint, Done};
+use compact::{Boards, Moves, ValueMoves};
 use dense::{Dense, valid_lasts};
-use node::{Boards, Moves, ValueMoves};
 use unfinished::Unfinished;
 
 /// What to generate.
