@@ -202,7 +202,7 @@ fn pass_rule_when_stuck() {
 #[test]
 fn smaller_boards_are_drawn_too() {
     let text = ok(&["show", "1,0,3,0;1"]);
-    assert!(text.starts_with("        .\n\n [3]         [1]\n\n        .\n"), "{text}");
+    assert!(text.starts_with("         4:.\n\n  3:[3]       1:[1]\n\n         2:.\n"), "{text}");
     assert!(text.contains("game:     goes on; 甲 (odd) is complete"), "{text}");
     for pos in ["2,1,4,3,6,5", "2,1,4,3,6,5,8,7", "2,1,4,3,6,5,8,7,10,9"] {
         let v = json(&["show", pos, "--json"]);
