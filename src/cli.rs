@@ -1,19 +1,22 @@
 //! The command line, as clap derive types: the doc comments are the help.
 //!
-//! Only the raw arguments live here; `cmd` turns them into a [`Position`]
-//! and a [`PassRule`] before any work (so every error there is one line).
+//! Every argument struct of every subcommand lives here, with the defaults
+//! they show in the help ([`DEFAULT_TABLES`], [`STANDARD_SLOTS`],
+//! [`default_max_live`]); `cmd` and `serve` import from here, never the
+//! other way. Only the raw arguments live here (and
+//! [`TablesArgs::checked`], which fills in the defaults): `cmd` turns them
+//! into a [`Position`] and a [`PassRule`] before any work (so every error
+//! there is one line).
 //!
 //! [`Position`]: chaosclock::Position
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use chaosclock::PassRule;
+use anyhow::{Result, bail};
+use chaosclock::generate::CHECKPOINT;
+use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-
-use crate::cmd::generate::GenerateArgs;
-use crate::cmd::query::QueryArgs;
-use crate::cmd::verify::VerifyArgs;
-use crate::serve::ServeArgs;
 
 /// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
 /// by the rules of the project's RULES.md.
@@ -161,6 +164,130 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
+/// Which tables: board size, how many pieces may be not fixed, and where.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// The board size: 4, 6, 8, 10 or 12. Default: 12, the standard game.
+    #[arg(long, value_name = "N")]
+    pub slots: Option<u8>,
+
+    /// Only the signatures with at most K pieces not fixed (on the board
+    /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
+    /// slots (the complete 12-slot table takes hours, values only:
+    /// scripts/make-table-12.sh runs it in the background).
+    #[arg(long, value_name = "K")]
+    pub max_live: Option<u8>,
+
+    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+}
+
+impl TablesArgs {
+    /// The checked board size and `--max-live`.
+    ///
+    /// # Errors
+    /// An unsupported size, or `--max-live` above it.
+    pub fn checked(&self) -> Result<(u8, u8)> {
+        let n = self.slots.unwrap_or(STANDARD_SLOTS);
+        if !SUPPORTED_SLOTS.contains(&n) {
+            bail!("--slots {n}: the board has 4, 6, 8, 10 or 12 slots");
+        }
+        let max_live = self.max_live.unwrap_or(default_max_live(n));
+        if max_live > n {
+            bail!("--max-live {max_live} is more than the {n} pieces of a {n}-slot board");
+        }
+        Ok((n, max_live))
+    }
+}
+
+/// Arguments of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Which tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
+
+    /// Store only values, compressed to about 2 bits a node instead of 8
+    /// bytes (see the README): `query` then prints no depths and finds a
+    /// line that keeps the value by search.
+    #[arg(long)]
+    pub values_only: bool,
+
+    /// Worker threads. Default: one per core. At most 4 per core, and
+    /// never more than 1024.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// Save the file being written at most every SECS seconds (after the
+    /// sub-table under way); a stopped run goes on from the last save.
+    #[arg(long, value_name = "SECS", default_value_t = CHECKPOINT.as_secs())]
+    pub checkpoint: u64,
+
+    /// Print the summary as JSON (one line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The position in the interchange format, e.g.
+    /// '2,6,11,9,4,12,10,0,5,7,1,3;0;6'; `-` reads positions from stdin, one
+    /// per line, and prints one JSON object per line.
+    #[arg(value_name = "POS", allow_hyphen_values = true)]
+    pub pos: Option<String>,
+
+    /// Read the position from a chaosclock.cfg file of the original desktop
+    /// program instead of POS.
+    #[arg(long, value_name = "FILE")]
+    pub cfg: Option<PathBuf>,
+
+    /// The tables root directory (made by `generate`): the files are in
+    /// DIR/n{N}-{rule}/.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+
+    /// Print JSON (one line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The board size: 4, 6, 8, 10 or 12. Default: the size of the tables
+    /// in DIR for the pass rule (an error if it holds several sizes).
+    #[arg(long, value_name = "N")]
+    pub slots: Option<u8>,
+
+    /// Only the signatures with at most K pieces not fixed, as `generate`
+    /// made them. Default: as `generate` (K = N up to 10 slots, 6 for 12).
+    #[arg(long, value_name = "K")]
+    pub max_live: Option<u8>,
+
+    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+
+    /// Random entries to derive again from their successors.
+    #[arg(long, value_name = "K", default_value_t = 100_000)]
+    pub sample: usize,
+
+    /// Random positions (with at most 6 pieces not fixed) to solve and
+    /// compare with the tables.
+    #[arg(long, value_name = "J", default_value_t = 50)]
+    pub solves: usize,
+
+    /// Seed of the random choices (the same seed checks the same entries).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Print JSON (one line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Arguments of `openings`.
 #[derive(Debug, Args)]
 pub struct OpeningsArgs {
@@ -171,7 +298,7 @@ pub struct OpeningsArgs {
     /// The tables root directory (as made by `generate`), used for 10 and
     /// 12 slots: complete tables answer for every opening, incomplete ones
     /// help the solver.
-    #[arg(long, value_name = "DIR", default_value = crate::cmd::DEFAULT_TABLES)]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
     pub tables: PathBuf,
 
     /// Classify a random sample of K openings, each solved exactly, and
@@ -219,6 +346,33 @@ pub struct OpeningsArgs {
     pub json: bool,
 }
 
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The tables root directory (made by `generate`); positions the tables
+    /// do not cover are solved in memory.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+
+    /// The address to listen on; port 0 picks a free port. Anything but
+    /// loopback makes the server reachable from other machines.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// The most states one solve may enumerate (a 12-slot opening takes
+    /// about 21 million, and about 330 MiB).
+    #[arg(long, value_name = "STATES", default_value_t = 60_000_000)]
+    pub budget: usize,
+
+    /// The most states kept in the solved graphs of recent positions.
+    #[arg(long, value_name = "STATES", default_value_t = 100_000_000)]
+    pub keep_states: usize,
+
+    /// The most requests waiting for the solver; more get 503 at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub queue: usize,
+}
+
 /// `--pass-rule` values (the command-line face of [`PassRule`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PassRuleArg {
@@ -235,4 +389,18 @@ impl From<PassRuleArg> for PassRule {
             PassRuleArg::WhenStuck => PassRule::WhenStuck,
         }
     }
+}
+
+/// The default tables root directory.
+pub const DEFAULT_TABLES: &str = "tables";
+
+/// The board size of `generate` without `--slots`: the standard game.
+pub const STANDARD_SLOTS: u8 = 12;
+
+/// The default `--max-live` of `generate` and `verify` for `n` slots: the
+/// complete table up to 10 slots, the signatures with at most 6 pieces not
+/// fixed for 12 (the complete 12-slot table takes hours, values
+/// only).
+pub fn default_max_live(n: u8) -> u8 {
+    if n <= 10 { n } else { 6 }
 }

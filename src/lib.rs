@@ -9,7 +9,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 #![deny(unsafe_code)]
 
-mod cfg;
+mod desktop_cfg;
 mod escape;
 pub mod generate;
 pub mod index;
@@ -32,7 +32,7 @@ mod value;
 mod variant;
 pub mod verify;
 
-pub use crate::cfg::{CfgError, parse_cfg};
+pub use crate::desktop_cfg::{CfgError, parse_cfg};
 pub use crate::escape::escape_control;
 pub use crate::moves::{IllegalMove, Move, MoveList, MoveText, ParseMoveError, PassRule};
 pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};

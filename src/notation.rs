@@ -76,9 +76,21 @@ impl fmt::Display for ParsePositionError {
     }
 }
 
-/// `source()` is left empty: the message already includes the inner
-/// error's, and chains printed with `{:#}` would repeat it.
-impl std::error::Error for ParsePositionError {}
+/// [`ParsePositionError::Invalid`] is transparent: it shows as the
+/// [`PositionError`] it wraps, so its source is that error's source (and
+/// a chain printed with `{:#}` does not repeat the message). The other
+/// variants wrap no error.
+impl std::error::Error for ParsePositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParsePositionError::Invalid(e) => e.source(),
+            ParsePositionError::TooManyParts(_)
+            | ParsePositionError::NotANumber { .. }
+            | ParsePositionError::HugeNumber { .. }
+            | ParsePositionError::BadSide(_) => None,
+        }
+    }
+}
 
 impl From<PositionError> for ParsePositionError {
     fn from(e: PositionError) -> Self {

@@ -255,7 +255,11 @@ fn bad_cfg_files_exit_2() {
         ("no-board.cfg", "depth=3\n", "cfg has no 'board=' line"),
         ("nan.cfg", "board=0,1,x,3\n", "cfg board value 'x' is not a number"),
         ("range.cfg", "board=4,1,-1,3\n", "cfg board=4 is out of range"),
-        ("twice.cfg", "board=0,1,1,3\n", "piece 1 stands on two slots"),
+        (
+            "twice.cfg",
+            "board=0,1,1,3\n",
+            "cfg file twice.cfg: cfg board: piece 1 stands on two slots",
+        ),
         ("side.cfg", "board=0,1,-1,3\nside-to-move=2\n", "cfg side-to-move=2 is out of range"),
         ("won.cfg", "board=0,2,-1,-1\nodd-has-won=1\n", "odd-has-won=1"),
         ("size.cfg", "board=0,1,2\n", "not 3"),

@@ -5,13 +5,13 @@
 //! `generate`, `verify` on good and on doctored tables, and the same bytes
 //! for any number of threads.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 mod common;
 
 use chaosclock::table::format::{BLOCK, Header, RECORD, checksum};
+use common::bin::{check_exit, json_in, ok_in, run_in, run_with};
 use common::files_in as files;
 use serde_json::Value as Json;
 
@@ -35,38 +35,10 @@ const POSITIONS: [&str; 14] = [
     "2,1,4,3,6,5;0;-2",
 ];
 
-/// Runs the binary with `args` in `dir`, with `stdin` as its input.
-fn run_with(dir: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chaosclock binary runs");
-    child.stdin.take().expect("piped").write_all(stdin.as_bytes()).expect("stdin is written");
-    child.wait_with_output().expect("the chaosclock binary ends")
-}
-
-/// Runs the binary with `args` in `dir` and no input.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    run_with(dir, args, "")
-}
-
-/// The stdout of a run that must succeed with nothing on stderr.
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = run(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
-}
-
 /// Runs `generate --slots 6 --max-live K`, which must succeed with the
 /// note on the signatures it leaves out as the only line on stderr.
 fn generate_partial(dir: &Path, max_live: &str) {
-    let out = run(dir, &["generate", "--slots", "6", "--max-live", max_live]);
+    let out = run_in(dir, &["generate", "--slots", "6", "--max-live", max_live]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let note =
@@ -75,31 +47,17 @@ fn generate_partial(dir: &Path, max_live: &str) {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
-/// The one-line JSON of a run that must succeed.
-fn json(dir: &Path, args: &[&str]) -> Json {
-    let text = ok(dir, args);
-    assert_eq!(text.lines().count(), 1, "{args:?}: not one line");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
-}
-
-/// Checks a run that must fail with exit code `code`, nothing on stdout and
-/// one line `error: ...` containing `want` on stderr.
+/// Checks a run in `dir` that must fail with exit code `code`, nothing on
+/// stdout and one line `error: ...` containing `want` on stderr.
 fn fails(dir: &Path, args: &[&str], code: i32, want: &str) {
-    let out = run(dir, args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
-    assert!(stderr.contains(want), "{args:?}: {stderr:?} lacks {want:?}");
+    check_exit(args, run_in(dir, args), code, want);
 }
 
 /// A temporary directory with the complete 6-slot tables of `rule` in
 /// `tables/`; returns it and the generate summary.
 fn with_tables(rule: &str) -> (tempfile::TempDir, Json) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let summary = json(dir.path(), &["--pass-rule", rule, "generate", "--slots", "6", "--json"]);
+    let summary = json_in(dir.path(), &["--pass-rule", rule, "generate", "--slots", "6", "--json"]);
     (dir, summary)
 }
 
@@ -137,7 +95,7 @@ fn generate_summary_counts_every_state() {
     assert_eq!(int(&s["bytes_on_disk"]), on_disk);
 
     // The text summary of a run that finds everything done.
-    let text = ok(dir.path(), &["generate", "--slots", "6"]);
+    let text = ok_in(dir.path(), &["generate", "--slots", "6"]);
     assert!(text.contains("files:       0 written, 40 kept"), "{text}");
     assert!(text.contains("4 己赢 self-win"), "{text}");
     assert!(text.contains(&format!("on disk:     {} bytes", thousands(on_disk))), "{text}");
@@ -161,8 +119,8 @@ fn query_agrees_with_solve() {
     for rule in ["always", "when-stuck"] {
         let (dir, _) = with_tables(rule);
         for pos in POSITIONS {
-            let q = json(dir.path(), &["--pass-rule", rule, "query", pos, "--json"]);
-            let s = json(dir.path(), &["--pass-rule", rule, "solve", pos, "--json"]);
+            let q = json_in(dir.path(), &["--pass-rule", rule, "query", pos, "--json"]);
+            let s = json_in(dir.path(), &["--pass-rule", rule, "solve", pos, "--json"]);
             assert_eq!(q["source"], "tables", "{pos}");
             assert_eq!(q["tables"]["dir"], format!("tables/n6-{rule}"), "{pos}");
             for key in [
@@ -180,8 +138,8 @@ fn query_agrees_with_solve() {
             }
             assert!(q.get("states").is_none(), "{pos}: query solved nothing");
             // The text is solve's up to its statistics.
-            let qt = ok(dir.path(), &["--pass-rule", rule, "query", pos]);
-            let st = ok(dir.path(), &["--pass-rule", rule, "solve", pos]);
+            let qt = ok_in(dir.path(), &["--pass-rule", rule, "query", pos]);
+            let st = ok_in(dir.path(), &["--pass-rule", rule, "solve", pos]);
             let head = st.split("\nstates:").next().unwrap();
             assert_eq!(qt.split("\nsource:").next().unwrap(), head, "{pos} ({rule})");
             assert!(qt.contains("source:    tables in tables/n6-"), "{qt}");
@@ -193,14 +151,14 @@ fn query_agrees_with_solve() {
 fn values_only_tables_answer_values_without_depths() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let args = ["generate", "--slots", "6", "--values-only", "--json"];
-    let summary = json(dir.path(), &args);
+    let summary = json_in(dir.path(), &args);
     let (with_depths, full) = with_tables("always");
     // 1 byte a node instead of 8, and the same count of states per value.
     assert_eq!(summary["counts"], full["counts"]);
     assert!(int(&summary["bytes_on_disk"]) * 5 < int(&full["bytes_on_disk"]));
     for pos in POSITIONS {
-        let q = json(dir.path(), &["query", pos, "--json"]);
-        let s = json(with_depths.path(), &["query", pos, "--json"]);
+        let q = json_in(dir.path(), &["query", pos, "--json"]);
+        let s = json_in(with_depths.path(), &["query", pos, "--json"]);
         for key in ["position", "side", "over", "value", "label"] {
             assert_eq!(q[key], s[key], "{pos}: {key}");
         }
@@ -216,10 +174,10 @@ fn values_only_tables_answer_values_without_depths() {
         // A line reaches the end unless no end can be reached.
         let line = q["line"].as_array().unwrap();
         assert_eq!(line.is_empty(), s["line"].as_array().unwrap().is_empty(), "{pos}");
-        let text = ok(dir.path(), &["query", pos]);
+        let text = ok_in(dir.path(), &["query", pos]);
         assert!(text.contains("depth:    not stored (tables of values only)"), "{text}");
     }
-    ok(dir.path(), &["verify", "--slots", "6"]);
+    ok_in(dir.path(), &["verify", "--slots", "6"]);
     fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "values only");
     fails(dir.path(), &["generate", "--slots", "6"], 2, "add --values-only");
     std::fs::remove_file(table_dir(dir.path()).join("f0000.cctb")).unwrap();
@@ -232,8 +190,8 @@ fn query_reads_a_cfg_file() {
     // The opening 2,1,4,3,6,5 (乙 to move): index 0 is slot 6.
     std::fs::write(dir.path().join("chaosclock.cfg"), "board=5, 2, 1, 4, 3, 0\nside-to-move=0\n")
         .unwrap();
-    let a = json(dir.path(), &["query", "--cfg", "chaosclock.cfg", "--json"]);
-    let b = json(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
+    let a = json_in(dir.path(), &["query", "--cfg", "chaosclock.cfg", "--json"]);
+    let b = json_in(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
     assert_eq!(a, b);
 }
 
@@ -241,7 +199,7 @@ fn query_reads_a_cfg_file() {
 fn query_batch_goes_on_after_bad_lines() {
     let (dir, _) = with_tables("always");
     let input = "2,1,4,3,6,5\n\n  not a position \n0,0,3,4,5,6;0\n2,1,4,3,6,5,8,7\n\n1,1,0,0,0,0\n";
-    let out = run_with(dir.path(), &["query", "-"], input);
+    let out = run_with(dir.path(), &["query", "-"], input.as_bytes());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim(), "error: 3 of 5 positions could not be answered");
@@ -256,7 +214,7 @@ fn query_batch_goes_on_after_bad_lines() {
         inputs,
         ["2,1,4,3,6,5", "not a position", "0,0,3,4,5,6;0", "2,1,4,3,6,5,8,7", "1,1,0,0,0,0"]
     );
-    let single = json(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
+    let single = json_in(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
     for key in ["position", "value", "depth", "moves", "line", "source"] {
         assert_eq!(lines[0][key], single[key], "{key}");
     }
@@ -276,7 +234,7 @@ fn query_batch_goes_on_after_bad_lines() {
     }
 
     // All good: exit 0, nothing on stderr.
-    let out = run_with(dir.path(), &["query", "-"], "2,1,4,3,6,5\n6,5,4,3,2,1\n");
+    let out = run_with(dir.path(), &["query", "-"], b"2,1,4,3,6,5\n6,5,4,3,2,1\n");
     assert!(out.status.success());
     assert!(out.stderr.is_empty());
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
@@ -299,13 +257,13 @@ fn missing_tables_name_the_generate_command() {
     // Partial tables: a position with more pieces not fixed names its size.
     generate_partial(dir.path(), "3");
     let pos = "1,2,3,0,0,0";
-    let q = json(dir.path(), &["query", pos, "--json"]);
-    assert_eq!(q["moves"], json(dir.path(), &["solve", pos, "--json"])["moves"]);
+    let q = json_in(dir.path(), &["query", pos, "--json"]);
+    assert_eq!(q["moves"], json_in(dir.path(), &["solve", pos, "--json"])["moves"]);
     fails(dir.path(), &["query", "1,0,0,0,0,0"], 2, "--slots 6 --max-live 5`");
     fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, "--slots 6 --max-live 6`");
     fails(dir.path(), &["verify", "--slots", "6"], 2, "--slots 6 --max-live 6`");
     assert!(
-        ok(dir.path(), &["verify", "--slots", "6", "--max-live", "3"])
+        ok_in(dir.path(), &["verify", "--slots", "6", "--max-live", "3"])
             .contains("mismatches:  none")
     );
 }
@@ -331,11 +289,11 @@ fn damaged_files_are_errors_and_generate_replaces_them() {
         fails(d, &["verify", "--slots", "6"], 2, "corrupt table");
         fails(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "corrupt table");
         // Positions that need only other files are still answered.
-        assert_eq!(json(d, &["query", "1,2,0,0,0,0", "--json"])["value"], 3, "{what}");
+        assert_eq!(json_in(d, &["query", "1,2,0,0,0,0", "--json"])["value"], 3, "{what}");
 
         // A leftover temporary file (an interrupted run) goes too.
         std::fs::write(tables.join("f0002.cctb.tmp"), b"half a file").unwrap();
-        let s = json(d, &["generate", "--slots", "6", "--json"]);
+        let s = json_in(d, &["generate", "--slots", "6", "--json"]);
         assert_eq!((int(&s["files_written"]), int(&s["files_kept"])), (1, 39), "{what}");
         // f0000 stores the loose sets B up to B -> 5B: (2^6 + 2^4) / 2.
         assert_eq!(int(&s["signatures"]), 40, "{what}: the stored loose sets of f0000");
@@ -347,12 +305,12 @@ fn damaged_files_are_errors_and_generate_replaces_them() {
 fn verify_passes_good_tables_and_catches_doctored_ones() {
     let (dir, _) = with_tables("always");
     let d = dir.path();
-    let text = ok(d, &["verify", "--slots", "6", "--sample", "2000", "--solves", "5"]);
+    let text = ok_in(d, &["verify", "--slots", "6", "--sample", "2000", "--solves", "5"]);
     assert!(text.contains("files:       40 checked"), "{text}");
     assert!(text.contains("re-derived:  2,000 entries"), "{text}");
     assert!(text.contains("solved:      5 positions"), "{text}");
     assert!(text.contains("mismatches:  none"), "{text}");
-    let v = json(d, &["verify", "--slots", "6", "--sample", "500", "--solves", "3", "--json"]);
+    let v = json_in(d, &["verify", "--slots", "6", "--sample", "500", "--solves", "3", "--json"]);
     assert_eq!((int(&v["files"]), int(&v["rederived"]), int(&v["solved"])), (40, 500, 3));
     assert_eq!(v["mismatches"], Json::Array(Vec::new()));
 
@@ -392,7 +350,7 @@ fn verify_passes_good_tables_and_catches_doctored_ones() {
     bytes[last..].copy_from_slice(&total.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
 
-    let out = run(d, &["verify", "--slots", "6", "--sample", "3000", "--solves", "0"]);
+    let out = run_in(d, &["verify", "--slots", "6", "--sample", "3000", "--solves", "0"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
@@ -400,7 +358,7 @@ fn verify_passes_good_tables_and_catches_doctored_ones() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("error: ") && stderr.contains("mismatch"), "{stderr}");
     // generate keeps the file: its checksums verify.
-    let s = json(d, &["generate", "--slots", "6", "--json"]);
+    let s = json_in(d, &["generate", "--slots", "6", "--json"]);
     assert_eq!(int(&s["files_kept"]), 40);
 }
 
@@ -409,7 +367,7 @@ fn thread_counts_give_the_same_bytes() {
     let mut all = Vec::new();
     for threads in ["1", "2"] {
         let dir = tempfile::tempdir().unwrap();
-        let s = json(dir.path(), &["generate", "--slots", "6", "--threads", threads, "--json"]);
+        let s = json_in(dir.path(), &["generate", "--slots", "6", "--threads", threads, "--json"]);
         assert_eq!(int(&s["files_written"]), 40);
         all.push(files(&table_dir(dir.path())));
     }
@@ -423,8 +381,8 @@ fn solve_with_tables_agrees_and_explores_less() {
     let d = dir.path();
     generate_partial(d, "4");
     for pos in POSITIONS {
-        let with = json(d, &["solve", pos, "--tables", "tables", "--json"]);
-        let without = json(d, &["solve", pos, "--json"]);
+        let with = json_in(d, &["solve", pos, "--tables", "tables", "--json"]);
+        let without = json_in(d, &["solve", pos, "--json"]);
         for key in ["position", "value", "depth", "moves", "line", "over"] {
             assert_eq!(with[key], without[key], "{pos}: {key}");
         }
@@ -436,11 +394,11 @@ fn solve_with_tables_agrees_and_explores_less() {
         assert_eq!(int(&t["files"]), 35, "files of fixed sets with at most 4 free");
         assert!(int(&with["states"]) <= int(&without["states"]), "{pos}");
     }
-    let with = json(d, &["solve", "2,1,4,3,6,5", "--tables", "tables", "--json"]);
-    let without = json(d, &["solve", "2,1,4,3,6,5", "--json"]);
+    let with = json_in(d, &["solve", "2,1,4,3,6,5", "--tables", "tables", "--json"]);
+    let without = json_in(d, &["solve", "2,1,4,3,6,5", "--json"]);
     assert!(int(&with["states"]) < int(&without["states"]));
     assert!(int(&with["tables"]["answered_states"]) > 0);
-    let text = ok(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"]);
+    let text = ok_in(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"]);
     assert!(text.contains(" explored (+ "), "{text}");
     assert!(text.contains("states answered from 35 files in tables/n6-always"), "{text}");
 }
@@ -464,7 +422,7 @@ fn partial_twelve_slot_default_prints_a_note() {
     // Checks only the note and the flags: --max-live 0 keeps it tiny (the
     // single file with every piece fixed).
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), &["generate", "--max-live", "0", "--json"]);
+    let out = run_in(dir.path(), &["generate", "--max-live", "0", "--json"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.starts_with("note: generating 1 file: the 12-slot signatures"), "{stderr}");
@@ -495,7 +453,7 @@ fn killed_generate_leaves_only_correct_files_and_resumes() {
 fn killed_generate_in(extra: &[&str]) {
     let clean = tempfile::tempdir().expect("a temporary directory");
     let args: Vec<&str> = ["generate", "--slots", "8"].iter().chain(extra).copied().collect();
-    json(clean.path(), &[&args[..], &["--json"]].concat());
+    json_in(clean.path(), &[&args[..], &["--json"]].concat());
     let want = files(&clean.path().join("tables").join("n8-always"));
     for delay_ms in [50, 200, 400, 700] {
         let dir = tempfile::tempdir().expect("a temporary directory");
@@ -520,7 +478,7 @@ fn killed_generate_in(extra: &[&str]) {
                 assert!(good.is_some_and(|(_, b)| *b == bytes), "{delay_ms} ms: {name} is wrong");
             }
         }
-        let s = json(dir.path(), &[&args[..], &["--json"]].concat());
+        let s = json_in(dir.path(), &[&args[..], &["--json"]].concat());
         assert_eq!(int(&s["files_written"]) + int(&s["files_kept"]), 96, "{delay_ms} ms");
         assert_eq!(files(&tables), want, "{delay_ms} ms: the same bytes, no .tmp left");
     }

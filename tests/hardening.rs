@@ -4,27 +4,12 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::bin::{check_fails, fails, ok, ok_in, run_in};
+use common::bin::{check_fails, fails, ok, ok_in, run_in, run_with};
 use serde_json::Value as Json;
-
-/// Runs the binary with `args` in `dir`, with `stdin` as its input.
-fn run_with(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chaosclock binary runs");
-    child.stdin.take().expect("piped").write_all(stdin).expect("stdin is written");
-    child.wait_with_output().expect("the chaosclock binary ends")
-}
 
 /// Finding 1: a non-UTF-8 line, and a line too long to be a position, get
 /// their own error lines naming the line; the lines after them are answered.

@@ -13,85 +13,15 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{CHECKPOINT, Config, Limits, Report, fixed_sets, generate};
+use chaosclock::generate::{Config, Limits, Report, fixed_sets, generate};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
-use chaosclock::{PassRule, SUPPORTED_SLOTS, Value};
-use clap::Args;
+use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
+use crate::cli::GenerateArgs;
 use crate::cmd::openings::stats::CodeMap;
-use crate::cmd::{
-    DEFAULT_TABLES, default_max_live, print, print_json, shown_path, sizes_in, thousands,
-};
-
-/// The board size of `generate` without `--slots`: the standard game.
-pub const STANDARD_SLOTS: u8 = 12;
-
-/// Which tables: board size, how many pieces may be not fixed, and where.
-#[derive(Debug, Args)]
-pub struct TablesArgs {
-    /// The board size: 4, 6, 8, 10 or 12. Default: 12, the standard game.
-    #[arg(long, value_name = "N")]
-    pub slots: Option<u8>,
-
-    /// Only the signatures with at most K pieces not fixed (on the board
-    /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
-    /// slots (the complete 12-slot table takes hours, values only:
-    /// scripts/make-table-12.sh runs it in the background).
-    #[arg(long, value_name = "K")]
-    pub max_live: Option<u8>,
-
-    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
-}
-
-impl TablesArgs {
-    /// The checked board size and `--max-live`.
-    ///
-    /// # Errors
-    /// An unsupported size, or `--max-live` above it.
-    pub fn checked(&self) -> Result<(u8, u8)> {
-        let n = self.slots.unwrap_or(STANDARD_SLOTS);
-        if !SUPPORTED_SLOTS.contains(&n) {
-            bail!("--slots {n}: the board has 4, 6, 8, 10 or 12 slots");
-        }
-        let max_live = self.max_live.unwrap_or(default_max_live(n));
-        if max_live > n {
-            bail!("--max-live {max_live} is more than the {n} pieces of a {n}-slot board");
-        }
-        Ok((n, max_live))
-    }
-}
-
-/// Arguments of `generate`.
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// Which tables.
-    #[command(flatten)]
-    pub tables: TablesArgs,
-
-    /// Store only values, compressed to about 2 bits a node instead of 8
-    /// bytes (see the README): `query` then prints no depths and finds a
-    /// line that keeps the value by search.
-    #[arg(long)]
-    pub values_only: bool,
-
-    /// Worker threads. Default: one per core. At most 4 per core, and
-    /// never more than 1024.
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
-
-    /// Save the file being written at most every SECS seconds (after the
-    /// sub-table under way); a stopped run goes on from the last save.
-    #[arg(long, value_name = "SECS", default_value_t = CHECKPOINT.as_secs())]
-    pub checkpoint: u64,
-
-    /// Print the summary as JSON (one line) instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
+use crate::cmd::{print, print_json, shown_path, sizes_in, thousands};
 
 /// The JSON summary of `generate`.
 #[derive(Debug, Serialize)]

@@ -26,7 +26,9 @@ use chaosclock::table::format::dir_name;
 use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::PositionArgs;
+use crate::cli::{DEFAULT_TABLES, PositionArgs};
+// `cmd::default_max_live` is where `cmd/solve.rs` looks for it.
+pub use crate::cli::default_max_live;
 
 /// Reads the position given by POS or by `--cfg FILE` (exactly one).
 pub fn load_position(args: &PositionArgs) -> Result<Position> {
@@ -207,14 +209,6 @@ pub fn sizes_in(root: &Path, rule: PassRule) -> Vec<u8> {
         .collect()
 }
 
-/// The default `--max-live` of `generate` and `verify` for `n` slots: the
-/// complete table up to 10 slots, the signatures with at most 6 pieces not
-/// fixed for 12 (the complete 12-slot table takes hours, values
-/// only).
-pub fn default_max_live(n: u8) -> u8 {
-    if n <= 10 { n } else { 6 }
-}
-
 /// The `generate` command line that makes the tables of `n` slots with at
 /// most `max_live` pieces not fixed under `root` and `rule` (default flags
 /// left out).
@@ -238,9 +232,6 @@ pub fn generate_command(
     }
     cmd
 }
-
-/// The default tables root directory.
-pub const DEFAULT_TABLES: &str = "tables";
 
 /// A probe error as one line; a missing table names the `generate` command
 /// (with the `--tables` and `--pass-rule` in use) that makes it.

@@ -12,41 +12,16 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Result, anyhow};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, escape_control, probe};
-use clap::Args;
 use serde::Serialize;
 
-use crate::cli::PositionArgs;
+use crate::cli::{PositionArgs, QueryArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::{DEFAULT_TABLES, Failure, load_position, print, print_json, probe_error};
-
-/// Arguments of `query`.
-#[derive(Debug, Args)]
-pub struct QueryArgs {
-    /// The position in the interchange format, e.g.
-    /// '2,6,11,9,4,12,10,0,5,7,1,3;0;6'; `-` reads positions from stdin, one
-    /// per line, and prints one JSON object per line.
-    #[arg(value_name = "POS", allow_hyphen_values = true)]
-    pub pos: Option<String>,
-
-    /// Read the position from a chaosclock.cfg file of the original desktop
-    /// program instead of POS.
-    #[arg(long, value_name = "FILE")]
-    pub cfg: Option<PathBuf>,
-
-    /// The tables root directory (made by `generate`): the files are in
-    /// DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
-
-    /// Print JSON (one line) instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
+use crate::cmd::{Failure, load_position, print, print_json, probe_error};
 
 /// The JSON output of `query`: `solve`'s fields without the statistics.
 #[derive(Debug, Serialize)]

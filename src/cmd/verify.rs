@@ -13,7 +13,7 @@
 //! Exit codes: 0 when nothing disagrees, 1 when something does (every
 //! mismatch is printed), 2 when a file is missing or damaged.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
@@ -22,49 +22,13 @@ use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::dir_name;
-use clap::Args;
 use serde::Serialize;
 
-use crate::cmd::generate::TablesArgs;
+use crate::cli::{DEFAULT_TABLES, TablesArgs, VerifyArgs};
 use crate::cmd::{
-    DEFAULT_TABLES, Failure, counting_bar, finish_bar, generate_command, print, print_json,
-    probe_error, shown_path, sizes_in, thousands,
+    Failure, counting_bar, finish_bar, generate_command, print, print_json, probe_error,
+    shown_path, sizes_in, thousands,
 };
-
-/// Arguments of `verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// The board size: 4, 6, 8, 10 or 12. Default: the size of the tables
-    /// in DIR for the pass rule (an error if it holds several sizes).
-    #[arg(long, value_name = "N")]
-    pub slots: Option<u8>,
-
-    /// Only the signatures with at most K pieces not fixed, as `generate`
-    /// made them. Default: as `generate` (K = N up to 10 slots, 6 for 12).
-    #[arg(long, value_name = "K")]
-    pub max_live: Option<u8>,
-
-    /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
-
-    /// Random entries to derive again from their successors.
-    #[arg(long, value_name = "K", default_value_t = 100_000)]
-    pub sample: usize,
-
-    /// Random positions (with at most 6 pieces not fixed) to solve and
-    /// compare with the tables.
-    #[arg(long, value_name = "J", default_value_t = 50)]
-    pub solves: usize,
-
-    /// Seed of the random choices (the same seed checks the same entries).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-
-    /// Print JSON (one line) instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// The JSON output of `verify`.
 #[derive(Debug, Serialize)]

@@ -1,7 +1,7 @@
 //! One sub-table with all its states, numbered densely, as a retrograde
 //! [`Graph`].
 
-use crate::generate::node::{Boards, Moves};
+use crate::generate::compact::{Boards, Moves};
 use crate::index::SigIndex;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::Checkpoint;
-use crate::generate::unfinished::{create_tmp, open_tmp};
+use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;
@@ -192,7 +192,11 @@ impl Packing {
             let io = |e| GenerateError::io(&path, e);
             fs::write(&path, &records).map_err(io)?;
             drop(records);
-            let map = fs::File::open(&path).and_then(|f| map_scratch(&f)).map_err(io)?;
+            // SAFETY: the scratch file was written in full just above and is
+            // never written again; `Raw::drop` removes its name only as the
+            // map goes.
+            #[allow(unsafe_code)]
+            let map = fs::File::open(&path).and_then(|f| unsafe { map_scratch(&f) }).map_err(io)?;
             Raw::Scratch(path, map)
         };
         assert!(self.raw[sub].set(raw).is_ok(), "sub-table {sub} is written once");

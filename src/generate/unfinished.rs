@@ -10,9 +10,11 @@ use std::sync::Mutex;
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{self, Checkpoint, Done};
 use crate::generate::packing::Packing;
+use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::TableError;
 use crate::table::format::{BLOCK, ENCODING_PACKED, Header, checksum, decode};
+use crate::table::mmap::map_unfinished;
 
 /// A table file being written: records as they are (encodings 1 and 2) or
 /// compressed (encoding 3).
@@ -122,30 +124,9 @@ impl Unfinished {
     }
 }
 
-/// Opens the existing temporary file of the table file `path`.
-pub(super) fn open_tmp(path: &Path) -> Option<(PathBuf, fs::File)> {
-    let tmp = path.with_extension("cctb.tmp");
-    let file = fs::OpenOptions::new().read(true).write(true).open(&tmp).ok()?;
-    Some((tmp, file))
-}
-
-/// Creates (or empties) the temporary file of the table file `path`, for
-/// reading and writing; returns its name and the file.
-pub(super) fn create_tmp(path: &Path) -> Result<(PathBuf, fs::File), GenerateError> {
-    let tmp = path.with_extension("cctb.tmp");
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)
-        .map_err(|e| GenerateError::io(&tmp, e))?;
-    Ok((tmp, file))
-}
-
 /// A file of encoding 1 or 2 being written under its temporary name: the header is in
 /// place, sub-tables are added as they are solved and read back through a
-/// map ([`crate::table::mmap::map_unfinished`] states what that relies on).
+/// map ([`map_unfinished`] states what that relies on).
 pub(super) struct Plain {
     tmp: PathBuf,
     pub(super) header: Header,
@@ -166,7 +147,12 @@ impl Plain {
         file.set_len(header.file_len() as u64).map_err(io)?;
         let head = header.to_bytes();
         file.write_all(&head).map_err(io)?;
-        let map = crate::table::mmap::map_unfinished(&file).map_err(io)?;
+        // SAFETY: the file has its final length (set above) and is never
+        // truncated; each sub-table is written once before it is read
+        // (`write_sub`), and the checksums only after the map is dropped
+        // (`finish`).
+        #[allow(unsafe_code)]
+        let map = unsafe { map_unfinished(&file) }.map_err(io)?;
         let starts = starts(&header);
         Ok(Plain { tmp, header, file: Mutex::new(file), map, payload: head.len(), starts })
     }
@@ -181,7 +167,10 @@ impl Plain {
         {
             return None;
         }
-        let map = crate::table::mmap::map_unfinished(&file).ok()?;
+        // SAFETY: the length was checked to be final just above, and from
+        // here on the file is written as `Plain::create`'s is.
+        #[allow(unsafe_code)]
+        let map = unsafe { map_unfinished(&file) }.ok()?;
         let payload = header.len();
         let starts = starts(&header);
         let plain = Plain { tmp, header, file: Mutex::new(file), map, payload, starts };

@@ -90,7 +90,8 @@ fn position(q: &Query) -> Result<Position, ApiError> {
         (Some(text), None) => text
             .parse::<Position>()
             .map_err(|e| ApiError::bad(format!("position '{}': {e}", escape_control(text.trim())))),
-        (None, Some(text)) => parse_cfg(text).map_err(|e| ApiError::bad(format!("cfg text: {e}"))),
+        (None, Some(text)) => parse_cfg(text)
+            .map_err(|e| ApiError::bad(format!("cfg text: {:#}", anyhow::Error::new(e)))),
         (Some(_), Some(_)) => Err(ApiError::bad("give either pos or cfg, not both")),
         (None, None) => Err(ApiError::bad("missing parameter 'pos'")),
     }

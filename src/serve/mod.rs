@@ -12,8 +12,6 @@ pub mod query;
 pub mod state;
 
 use std::io::Write;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -24,38 +22,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use chaosclock::PassRule;
-use clap::Args;
 
-use crate::cmd::DEFAULT_TABLES;
+use crate::cli::ServeArgs;
 use crate::serve::api::{ApiError, AppState};
 use crate::serve::state::{Engine, Limits};
-
-/// Arguments of `serve`.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// The tables root directory (made by `generate`); positions the tables
-    /// do not cover are solved in memory.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
-
-    /// The address to listen on; port 0 picks a free port. Anything but
-    /// loopback makes the server reachable from other machines.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-    pub bind: SocketAddr,
-
-    /// The most states one solve may enumerate (a 12-slot opening takes
-    /// about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = 60_000_000)]
-    pub budget: usize,
-
-    /// The most states kept in the solved graphs of recent positions.
-    #[arg(long, value_name = "STATES", default_value_t = 100_000_000)]
-    pub keep_states: usize,
-
-    /// The most requests waiting for the solver; more get 503 at once.
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub queue: usize,
-}
 
 /// The longest request target (path and query) read, in bytes.
 pub const MAX_URI_BYTES: usize = 4096;

@@ -1,5 +1,7 @@
-//! Read-only memory maps of table files: the only `unsafe` code of the
-//! crate.
+//! Read-only memory maps of table files: the crate's only `unsafe fn`s.
+//! Their callers (the table reader `table/file.rs` and `generate`'s
+//! writers) call them in an `unsafe` block that says why the contract
+//! below holds; those blocks are the only other `unsafe` code of the crate.
 //!
 //! # Safety contract
 //! A mapped file must not be modified or truncated while the map lives:
@@ -21,8 +23,8 @@
 //!
 //! Scratch files ([`map_scratch`]) hold a solved sub-table's records while
 //! `generate` reads them: written in full and closed before they are
-//! mapped, never written again, and removed only after their map is
-//! dropped.
+//! mapped, never written again, and removed when their map goes (removing
+//! a name leaves the mapped file itself intact).
 
 #![allow(unsafe_code)]
 
@@ -33,31 +35,45 @@ use memmap2::Mmap;
 
 /// Maps a finished table file read-only.
 ///
+/// # Safety
+/// `file` must be a complete table file that nobody modifies or truncates
+/// while the map lives (module docs): finished tables are only ever
+/// replaced by rename, never written in place.
+///
 /// # Errors
 /// The operating system refuses the map.
-pub fn map_table(file: &File) -> io::Result<Mmap> {
-    // SAFETY: table files are complete before they get their final name and
-    // are never changed in place (module docs).
+pub unsafe fn map_table(file: &File) -> io::Result<Mmap> {
+    // SAFETY: the caller guarantees the file does not change while mapped.
     unsafe { Mmap::map(file) }
 }
 
 /// Maps the temporary file `generate` is writing, read-only, to read back
 /// the sub-tables written so far.
 ///
+/// # Safety
+/// `file` must already have its final length and must not be truncated
+/// while the map lives, and each region must be written once and only
+/// read after its writing has finished (module docs, the exception for
+/// `generate`).
+///
 /// # Errors
 /// The operating system refuses the map.
-pub fn map_unfinished(file: &File) -> io::Result<Mmap> {
-    // SAFETY: the file has its final length and each region is written once,
-    // before anything reads it (module docs, the exception for `generate`).
+pub unsafe fn map_unfinished(file: &File) -> io::Result<Mmap> {
+    // SAFETY: the caller guarantees no byte read through the map changes
+    // while it is borrowed, and the file is never shortened.
     unsafe { Mmap::map(file) }
 }
 
 /// Maps a scratch file of `generate`, read-only.
 ///
+/// # Safety
+/// `file` must be written in full before it is mapped and never written
+/// or truncated while the map lives (module docs); removing its name is
+/// harmless.
+///
 /// # Errors
 /// The operating system refuses the map.
-pub fn map_scratch(file: &File) -> io::Result<Mmap> {
-    // SAFETY: a scratch file is complete before it is mapped and never
-    // changed afterwards (module docs).
+pub unsafe fn map_scratch(file: &File) -> io::Result<Mmap> {
+    // SAFETY: the caller guarantees the file does not change while mapped.
     unsafe { Mmap::map(file) }
 }

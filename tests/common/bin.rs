@@ -1,5 +1,6 @@
 //! Running the built `chaosclock` binary from the CLI tests.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -13,6 +14,20 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the chaosclock binary runs")
+}
+
+/// Runs the binary with `args` in `dir`, with `stdin` as its input.
+pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chaosclock binary runs");
+    child.stdin.take().expect("piped").write_all(stdin).expect("stdin is written");
+    child.wait_with_output().expect("the chaosclock binary ends")
 }
 
 /// Runs the binary with `args` in a fresh temporary directory.
@@ -42,16 +57,30 @@ pub fn ok_in(dir: &Path, args: &[&str]) -> String {
 
 /// Runs `args`, which must succeed and print one JSON document on one line.
 pub fn json(args: &[&str]) -> Json {
-    let text = ok(args);
+    one_json(args, &ok(args))
+}
+
+/// [`json`] run in `dir`.
+pub fn json_in(dir: &Path, args: &[&str]) -> Json {
+    one_json(args, &ok_in(dir, args))
+}
+
+/// The one JSON document on the one line of `text`, printed by `args`.
+fn one_json(args: &[&str], text: &str) -> Json {
     assert_eq!(text.lines().count(), 1, "{args:?}: not one line: {text}");
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{args:?}: bad JSON {e}: {text}"))
 }
 
 /// Checks a run that must fail as bad input: exit code 2, nothing on
 /// stdout, one line `error: ...` on stderr containing `want`, no panic.
 pub fn check_fails(args: &[&str], out: Output, want: &str) {
+    check_exit(args, out, 2, want);
+}
+
+/// [`check_fails`] for a run that must exit with `code`.
+pub fn check_exit(args: &[&str], out: Output, code: i32, want: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     assert!(out.stdout.is_empty(), "{args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line: {stderr}");

@@ -73,12 +73,26 @@ impl fmt::Display for CfgError {
                 "cfg says {}-has-won=1 but not all of {side}'s pieces are fixed",
                 if *side == Side::Yi { "even" } else { "odd" }
             ),
-            CfgError::Invalid(e) => write!(f, "cfg board: {e}"),
+            // The reason is the source, which `{:#}` prints after a colon.
+            CfgError::Invalid(_) => f.write_str("cfg board"),
         }
     }
 }
 
-impl std::error::Error for CfgError {}
+/// [`CfgError::Invalid`] has the [`PositionError`] as its source; the
+/// other variants wrap no error.
+impl std::error::Error for CfgError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CfgError::Invalid(e) => Some(e),
+            CfgError::Missing(_)
+            | CfgError::NotANumber { .. }
+            | CfgError::OutOfRange { .. }
+            | CfgError::DuplicateKey(_)
+            | CfgError::WonClaim(_) => None,
+        }
+    }
+}
 
 impl From<PositionError> for CfgError {
     fn from(e: PositionError) -> Self {
@@ -220,8 +234,11 @@ mod tests {
     fn bom_length_duplicates_and_huge_numbers() {
         let p = parse_cfg("\u{feff}board=0,1,-1,3\r\nside-to-move=1\r\n").unwrap();
         assert_eq!(p.to_string(), "1,0,3,4;0;0");
+        // The reason is the source: a chain shows it once.
+        let short = parse_cfg("board=3, 2, 8").unwrap_err();
+        assert_eq!(short.to_string(), "cfg board");
         assert_eq!(
-            parse_cfg("board=3, 2, 8").unwrap_err().to_string(),
+            format!("{:#}", anyhow::Error::new(short)),
             "cfg board: a board has 4, 6, 8, 10 or 12 slots, not 3"
         );
         assert_eq!(

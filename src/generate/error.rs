@@ -1,0 +1,79 @@
+//! [`GenerateError`]: why generation failed.
+
+use std::path::{Path, PathBuf};
+
+use crate::table::TableError;
+use crate::table::format::{self, ENCODING_SCORES};
+
+/// Why generation failed.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// Reading or writing a file.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A table needed as input is damaged.
+    Table(TableError),
+    /// A complete table of another record encoding is in the directory.
+    Mixed {
+        /// The file.
+        path: PathBuf,
+        /// Its encoding.
+        encoding: u8,
+    },
+    /// The solver made a summary that has no record (a bug).
+    Unencodable(String),
+    /// Another run is writing to the directory.
+    Busy(PathBuf),
+}
+
+impl GenerateError {
+    /// An I/O error on `path`.
+    pub(super) fn io(path: &Path, source: std::io::Error) -> GenerateError {
+        GenerateError::Io { path: path.to_path_buf(), source }
+    }
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenerateError::Io { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+            GenerateError::Table(e) => e.fmt(f),
+            GenerateError::Mixed { path, encoding } => write!(
+                f,
+                "{} holds {}, which cannot be mixed with the tables asked for: use another --tables directory{}",
+                path.display(),
+                format::encoding_name(*encoding),
+                if *encoding == ENCODING_SCORES {
+                    " or drop --values-only"
+                } else {
+                    " or add --values-only"
+                }
+            ),
+            GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
+            GenerateError::Busy(dir) => write!(
+                f,
+                "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
+                dir.display(),
+                dir.with_extension("lock").display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenerateError::Io { source, .. } => Some(source),
+            GenerateError::Table(e) => Some(e),
+            GenerateError::Mixed { .. }
+            | GenerateError::Unencodable(_)
+            | GenerateError::Busy(_) => None,
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Solving one sub-table of a file being written: each node's moves, with
+//! the scores of the children outside the sub-table read from the files
+//! already written (or from the earlier sub-tables of this file), then the
+//! retrograde core, then the records.
+
+use rayon::prelude::*;
+
+use crate::generate::GenerateError;
+use crate::generate::compact::{Boards, Moves, ValueMoves};
+use crate::generate::dense::{Dense, valid_lasts};
+use crate::generate::unfinished::Unfinished;
+use crate::index::SigIndex;
+use crate::moves::PassRule;
+use crate::position::{Last, MAX_SLOTS, Position};
+use crate::score::Score;
+use crate::side::Side;
+use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
+use crate::table::format::{ENCODING_SCORES, encode, free_pieces, sub_index};
+use crate::table::{TableError, TableFile, Tablebase};
+use crate::value::Value;
+
+/// What solving a sub-table reads.
+pub(super) struct Context<'a> {
+    pub(super) n: u8,
+    pub(super) rule: PassRule,
+    pub(super) fixed: u16,
+    pub(super) free: u16,
+    pub(super) tb: &'a Tablebase,
+    /// The board index of each sub-table of the file.
+    pub(super) indexes: &'a [SigIndex],
+    /// The file being written: its sub-tables with fewer loose pieces.
+    pub(super) file: &'a Unfinished,
+    /// [`Limits::keep_inits`](crate::generate::Limits::keep_inits).
+    pub(super) keep_inits: usize,
+}
+
+/// Where a child outside the sub-table is stored: the file, the sub-table,
+/// the rank of its board there and the unit that maps the child onto it.
+///
+/// The two nodes of a board (one per side to move) have the same walks,
+/// and a walk's child board does not depend on who walks: only the side of
+/// the child differs. So a walk's place is found once per board.
+#[derive(Debug, Clone, Copy)]
+struct Place<'a> {
+    /// `None`: the file being written; else an earlier one.
+    file: Option<&'a TableFile>,
+    sub: usize,
+    rank: u64,
+    unit: u8,
+}
+
+impl<'a> Context<'a> {
+    /// Where child `c` (outside the sub-table) is stored.
+    fn locate(&self, c: &Child) -> Result<Place<'a>, TableError> {
+        let (unit, stored) = crate::symmetry::canonical(self.n, c.sig);
+        let image;
+        let pos = if unit == 1 {
+            &c.pos
+        } else {
+            image = crate::symmetry::position(&c.pos, unit);
+            &image
+        };
+        let fixed = (stored >> 16) as u16;
+        if fixed == self.fixed {
+            // The same file: a sub-table with fewer loose pieces, or the
+            // image of one under a unit that maps this fixed set onto
+            // itself.
+            let sub = sub_index(self.free, stored as u16);
+            return Ok(Place { file: None, sub, rank: self.indexes[sub].rank(pos.board()), unit });
+        }
+        let file = self.tb.file(fixed).expect("files with more fixed pieces come first");
+        let sub = sub_index(free_pieces(self.n, fixed), stored as u16);
+        Ok(Place { file: Some(file), sub, rank: file.board_index(sub).rank(pos.board()), unit })
+    }
+
+    /// The score (mover's view) of the child at `place` whose side to move
+    /// is `side` and whose previous ply is `last` (before the map).
+    fn read(&self, place: &Place<'_>, side: Side, last: Last) -> Result<Score, TableError> {
+        let node = place.rank * 2 + side.index() as u64;
+        let summary = match place.file {
+            None => self.file.summary(place.sub, node)?,
+            Some(file) => file.record(place.sub, node)?,
+        };
+        let last = match last {
+            Last::Piece(p) => Last::Piece(crate::symmetry::piece(self.n, place.unit, p)),
+            other => other,
+        };
+        Ok(summary.score(last, self.rule))
+    }
+}
+
+/// The places of the walks of the board last seen by one worker
+/// ([`Place`]).
+struct Walks<'a> {
+    board: usize,
+    places: [Option<Place<'a>>; MAX_SLOTS as usize + 1],
+}
+
+impl<'a> Walks<'a> {
+    fn new() -> Walks<'a> {
+        Walks { board: usize::MAX, places: [None; MAX_SLOTS as usize + 1] }
+    }
+
+    /// The score of child `c` of a node of board `board`.
+    fn exit(&mut self, ctx: &Context<'a>, board: usize, c: &Child) -> Result<Score, TableError> {
+        if self.board != board {
+            self.board = board;
+            self.places = [None; MAX_SLOTS as usize + 1];
+        }
+        let place = match c.mv {
+            crate::Move::Walk(p) => match self.places[usize::from(p)] {
+                Some(place) => place,
+                None => *self.places[usize::from(p)].insert(ctx.locate(c)?),
+            },
+            _ => ctx.locate(c)?,
+        };
+        ctx.read(&place, c.pos.side, c.pos.last)
+    }
+}
+
+/// Sub-tables with at most this many nodes leave their retrograde
+/// workspace to the next sub-table of their thread.
+const KEEP_WORKSPACE: usize = 1 << 16;
+
+std::thread_local! {
+    static WORKSPACE: std::cell::Cell<crate::solve::Workspace> = std::cell::Cell::default();
+    static VALUE_WORKSPACE: std::cell::Cell<ValueWorkspace> = std::cell::Cell::default();
+}
+
+/// Solves the sub-table of board index `index`: its records and the count
+/// of its states by value. Tables with depths keep each node's moves with
+/// their depths and use the retrograde core with depths; tables of values
+/// only keep 6 bytes a node and use the values-only core.
+pub(super) fn solve_sub(
+    ctx: &Context<'_>,
+    index: &SigIndex,
+) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
+    if ctx.file.header().encoding == ENCODING_SCORES {
+        solve_sub_as::<NodeMoves>(ctx, index)
+    } else {
+        solve_sub_as::<ValueMoves>(ctx, index)
+    }
+}
+
+/// [`solve_sub`] keeping the moves of each node as `M`.
+fn solve_sub_as<M: Moves>(
+    ctx: &Context<'_>,
+    index: &SigIndex,
+) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
+    let loose = index.loose();
+    let sig = crate::signature::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
+    let nodes = 2 * index.boards() as usize;
+    let boards = Boards::new(index);
+    let node_at = |node: usize| {
+        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
+        Position { n: ctx.n, board: boards.get(node / 2), side, last: Last::None }
+    };
+    let moves: Vec<M> = (0..nodes)
+        .into_par_iter()
+        .map_init(Walks::new, |walks, node| {
+            let pos = node_at(node);
+            let mut err = None;
+            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
+                for (c, o) in children.iter().zip(out.iter_mut()) {
+                    match walks.exit(ctx, node / 2, c) {
+                        Ok(s) => *o = s,
+                        Err(e) => err = Some(e),
+                    }
+                }
+            });
+            err.map_or(Ok(M::keep(&m)), Err)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(GenerateError::Table)?;
+    let valid: Vec<u16> = (0..boards.len())
+        .into_par_iter()
+        .map(|r| valid_lasts(ctx.n, index, &boards.get(r)))
+        .collect();
+    let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
+    graph.keep_inits = graph.len() <= ctx.keep_inits;
+    let header = ctx.file.header();
+    let len = header.record_len();
+    let mut records = vec![0u8; nodes * len];
+    let encode_all = |records: &mut [u8], score: &(dyn Fn(usize) -> Score + Sync)| {
+        records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
+            let s = graph.summary(node, score);
+            encode(&s, header.encoding, ctx.rule, out).ok_or_else(|| {
+                GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
+            })
+        })
+    };
+    let mut counts = [0u64; 5];
+    // Most sub-tables are small: reuse this thread's working memory. It is
+    // taken out, not borrowed, as nested parallel loops may run another
+    // sub-table on this thread meanwhile. Only small workspaces are kept:
+    // a large one would stay allocated for the rest of the run.
+    if header.encoding == ENCODING_SCORES {
+        let mut work = WORKSPACE.take();
+        let scores = crate::solve::retro_solve_in(&graph, &mut work);
+        for &packed in scores {
+            counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
+        }
+        encode_all(&mut records, &|s| Score::unpack(scores[s]).expect("solved"))?;
+        if nodes <= KEEP_WORKSPACE {
+            WORKSPACE.set(work);
+        }
+    } else {
+        let mut work = VALUE_WORKSPACE.take();
+        let values = crate::solve::solve_values_in(&graph, &mut work);
+        for code in values.iter() {
+            counts[usize::from(code)] += 1;
+        }
+        let score = |s: usize| Score::terminal(Value::from_code(values.get(s)).expect("a value"));
+        encode_all(&mut records, &score)?;
+        if nodes <= KEEP_WORKSPACE {
+            VALUE_WORKSPACE.set(work);
+        }
+    }
+    Ok((records, counts))
+}

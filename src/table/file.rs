@@ -1,0 +1,296 @@
+//! [`TableFile`]: one table file, mapped read-only and validated when
+//! opened (header, sub-table sizes, length, header checksum); each record
+//! is read through bounds-checked slices after its block's checksum.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use memmap2::Mmap;
+
+use crate::index::SigIndex;
+use crate::moves::PassRule;
+use crate::position::Position;
+use crate::summary::Summary;
+use crate::table::TableError;
+use crate::table::format::{
+    self, BLOCK, ENCODING_PACKED, ENCODING_SCORES, Header, checksum, decode, free_pieces,
+};
+use crate::table::{mmap, packed};
+
+/// One mapped table file.
+#[derive(Debug)]
+pub struct TableFile {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+    /// Record offset of each sub-table.
+    starts: Vec<usize>,
+    /// Encoding 3: per sub-table its first block, and the number of blocks
+    /// ([`packed::first_blocks`]); empty otherwise.
+    first_block: Vec<usize>,
+    /// Where the checksummed blocks are.
+    layout: Layout,
+    /// The board index of each sub-table, made when first needed.
+    indexes: Vec<OnceLock<SigIndex>>,
+    /// One bit per payload block: its checksum has been verified.
+    verified: Vec<AtomicU64>,
+    /// A number no other file opened by this process has (for the cache of
+    /// decompressed blocks).
+    id: u64,
+}
+
+/// Where a file's checksummed blocks are (byte offsets in the file).
+#[derive(Debug)]
+enum Layout {
+    /// Encodings 1 and 2: the records from `payload` on, checksummed in
+    /// blocks of [`BLOCK`] bytes, the checksums from `sums` on.
+    Plain { payload: usize, sums: usize },
+    /// Encoding 3 ([`packed`]): the block table from `table` on, the
+    /// compressed blocks in the data from `data` to the end.
+    Packed { table: usize, data: usize },
+}
+
+/// The source of [`fresh_id`]s.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A number no other call in this process returns: the key of a file in
+/// the cache of decompressed blocks ([`packed::with_block`]).
+pub fn fresh_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+impl TableFile {
+    /// Maps and validates the file at `path`, expected to hold fixed set
+    /// `fixed` for `n` slots and `rule`: header fields, every sub-table size
+    /// against the board index, the file length and the checksum of the
+    /// header and block checksums. Records are checked block by block when
+    /// first read ([`TableFile::verify_all`] checks them all).
+    ///
+    /// # Errors
+    /// [`TableError`] naming what is wrong.
+    pub fn open(path: &Path, n: u8, rule: PassRule, fixed: u16) -> Result<TableFile, TableError> {
+        let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
+        let file = File::open(path)
+            .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
+        // SAFETY: `path` is a finished table: `generate` renames a table
+        // into place only when complete and never writes it again, so it
+        // does not change while mapped (`mmap` module docs).
+        #[allow(unsafe_code)]
+        let map = unsafe { mmap::map_table(&file) }
+            .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
+        let header = Header::parse(&map).map_err(corrupt)?;
+        if (header.n, header.rule, header.fixed) != (n, rule, fixed) {
+            return Err(corrupt(format!(
+                "holds {} slots, {} passes, fixed {:#x}; expected {n}, {}, {fixed:#x}",
+                header.n,
+                header.rule.name(),
+                header.fixed,
+                rule.name()
+            )));
+        }
+        let free = free_pieces(n, fixed);
+        let mut starts = Vec::with_capacity(header.nodes.len());
+        let mut at = 0usize;
+        for (i, &nodes) in header.nodes.iter().enumerate() {
+            let expected = format::sub_nodes(n, fixed, format::sub_loose(free, i));
+            if nodes != expected {
+                return Err(corrupt(format!(
+                    "sub-table {i} has {nodes} nodes, expected {expected}"
+                )));
+            }
+            starts.push(at);
+            at += nodes as usize;
+        }
+        let (layout, first_block, blocks) = if header.encoding == ENCODING_PACKED {
+            let first_block = packed::first_blocks(&header);
+            let blocks = *first_block.last().expect("one more entry than sub-tables");
+            let data = packed::data_offset(&header, blocks);
+            let short = || corrupt(format!("{} bytes, shorter than its block table", map.len()));
+            let stored = read_u64(&map, data - 8).ok_or_else(short)?;
+            if checksum(&map[..data - 8]) != stored {
+                return Err(corrupt("header checksum mismatch".into()));
+            }
+            let table = header.len();
+            let data_len: u64 = map[table..data - 8]
+                .chunks(packed::ENTRY)
+                .map(|e| u64::from(packed::Entry::parse(e).len))
+                .sum();
+            let expected = data as u64 + data_len;
+            if map.len() as u64 != expected {
+                return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
+            }
+            (Layout::Packed { table, data }, first_block, blocks)
+        } else {
+            let payload = header.len();
+            let sums = payload + header.payload_len();
+            let expected = header.file_len();
+            if map.len() != expected {
+                return Err(corrupt(format!("{} bytes, expected {expected}", map.len())));
+            }
+            let end = map.len() - 8;
+            let stored = read_u64(&map, end).expect("the length is checked");
+            let mut whole = map[..payload].to_vec();
+            whole.extend_from_slice(&map[sums..end]);
+            if checksum(&whole) != stored {
+                return Err(corrupt("header checksum mismatch".into()));
+            }
+            (Layout::Plain { payload, sums }, Vec::new(), header.blocks())
+        };
+        let indexes = (0..header.nodes.len()).map(|_| OnceLock::new()).collect();
+        let verified = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            map,
+            header,
+            starts,
+            first_block,
+            layout,
+            indexes,
+            verified,
+            id: fresh_id(),
+        })
+    }
+
+    /// The path it was opened from.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Whether the records hold depths (not only values).
+    pub fn has_depths(&self) -> bool {
+        self.header.encoding == ENCODING_SCORES
+    }
+
+    fn corrupt(&self, what: String) -> TableError {
+        TableError::Corrupt { path: self.path.clone(), what }
+    }
+
+    /// The bytes of checksummed block `b` (as stored) and whether they
+    /// match their stored checksum (computed only when asked: `check`).
+    fn block(&self, b: usize, check: bool) -> Result<(&[u8], bool), TableError> {
+        match self.layout {
+            Layout::Plain { payload, sums } => {
+                let end = sums.min(payload + (b + 1) * BLOCK);
+                let bytes = &self.map[payload + b * BLOCK..end];
+                let stored = || read_u64(&self.map, sums + 8 * b).expect("in the checksums");
+                Ok((bytes, check && checksum(bytes) == stored()))
+            }
+            Layout::Packed { table, data } => {
+                let at = table + packed::ENTRY * b;
+                let e = packed::Entry::parse(&self.map[at..at + packed::ENTRY]);
+                let bytes = usize::try_from(e.start)
+                    .ok()
+                    .and_then(|s| data.checked_add(s))
+                    .and_then(|s| Some((s, s.checked_add(e.len as usize)?)))
+                    .filter(|&(_, end)| end <= self.map.len())
+                    .map(|(s, end)| &self.map[s..end])
+                    .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
+                Ok((bytes, check && e.checks(bytes)))
+            }
+        }
+    }
+
+    /// The bytes of block `b`, their checksum verified (once).
+    fn checked_block(&self, b: usize) -> Result<&[u8], TableError> {
+        let word = &self.verified[b / 64];
+        if word.load(Ordering::Relaxed) >> (b % 64) & 1 == 1 {
+            return Ok(self.block(b, false)?.0);
+        }
+        let (bytes, sound) = self.block(b, true)?;
+        if !sound {
+            return Err(self.corrupt(format!("block {b} checksum mismatch")));
+        }
+        word.fetch_or(1 << (b % 64), Ordering::Relaxed);
+        Ok(bytes)
+    }
+
+    /// Verifies every block (and, for compressed blocks, that each
+    /// decompresses to its length).
+    ///
+    /// # Errors
+    /// The first damaged block.
+    pub fn verify_all(&self) -> Result<(), TableError> {
+        match self.layout {
+            Layout::Plain { .. } => {
+                (0..self.header.blocks()).try_for_each(|b| self.checked_block(b).map(drop))
+            }
+            Layout::Packed { .. } => {
+                let mut out = vec![0u8; packed::NODES];
+                for (sub, &nodes) in self.header.nodes.iter().enumerate() {
+                    for k in 0..(nodes as usize).div_ceil(packed::NODES) {
+                        let b = self.first_block[sub] + k;
+                        let len = packed::block_len(nodes, k);
+                        packed::decompress(self.checked_block(b)?, &mut out[..len]).ok_or_else(
+                            || self.corrupt(format!("block {b} does not decompress")),
+                        )?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The summary of node `node` of the sub-table for loose set `loose`.
+    ///
+    /// # Errors
+    /// A damaged block or record.
+    pub fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        let nodes = self.header.nodes[sub];
+        if node >= nodes {
+            return Err(self.corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
+        }
+        let invalid = || self.corrupt(format!("invalid record {node} of sub-table {sub}"));
+        let record = self.starts[sub] + node as usize;
+        match self.layout {
+            Layout::Plain { payload, .. } => {
+                let len = self.header.record_len();
+                let at = record * len;
+                self.checked_block(at / BLOCK)?;
+                decode(&self.map[payload + at..payload + at + len], &self.header)
+                    .ok_or_else(invalid)
+            }
+            Layout::Packed { .. } => {
+                let node = node as usize;
+                let b = self.first_block[sub] + node / packed::NODES;
+                let len = packed::block_len(nodes, node / packed::NODES);
+                let fill = |out: &mut [u8]| {
+                    self.checked_block(b)
+                        .is_ok_and(|bytes| packed::decompress(bytes, out).is_some())
+                };
+                let code =
+                    packed::with_block(self.id, b, len, fill, |bytes| bytes[node % packed::NODES]);
+                let Some(code) = code else {
+                    self.checked_block(b)?;
+                    return Err(self.corrupt(format!("block {b} does not decompress")));
+                };
+                decode(&[code], &self.header).ok_or_else(invalid)
+            }
+        }
+    }
+
+    /// The board index of sub-table `sub`.
+    pub fn board_index(&self, sub: usize) -> &SigIndex {
+        self.indexes[sub].get_or_init(|| {
+            let loose = format::sub_loose(free_pieces(self.header.n, self.header.fixed), sub);
+            SigIndex::new(self.header.n, self.header.fixed, loose)
+        })
+    }
+}
+
+/// The little-endian u64 at `at`, if the bytes are there.
+fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
+    bytes.get(at..at.checked_add(8)?).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+}
+
+/// The node number of `pos` in its sub-table, given that sub-table's index.
+#[inline]
+pub fn node_number(index: &SigIndex, pos: &Position) -> u64 {
+    index.rank(pos.board()) * 2 + pos.side().index() as u64
+}

@@ -1,0 +1,234 @@
+//! [`Tablebase`]: the files of one board size and pass rule in one
+//! directory, opened when first needed, answering for every position
+//! through the symmetry (module docs of [`crate::table`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::moves::PassRule;
+use crate::position::{Last, Position};
+use crate::score::Score;
+use crate::signature::{SigKey, signature};
+use crate::summary::Summary;
+use crate::symmetry;
+use crate::table::format::{self, free_pieces, sub_index};
+use crate::table::{TableError, TableFile, node_number};
+use crate::value::Value;
+
+/// The tables of one board size and pass rule in one directory.
+#[derive(Debug)]
+pub struct Tablebase {
+    dir: PathBuf,
+    n: u8,
+    rule: PassRule,
+    /// Per fixed set F, at index F >> 1 (bit 0 is never set).
+    files: Vec<FileSlot>,
+    /// Whether the files opened so far hold depths: all or none do, as
+    /// values-only files would give depth files wrong depths.
+    depths: Option<bool>,
+}
+
+/// What a [`Tablebase`] knows of one file.
+#[derive(Debug)]
+enum FileSlot {
+    /// Not looked for yet.
+    Unknown,
+    /// Looked for and not there.
+    Missing,
+    Open(TableFile),
+}
+
+impl Tablebase {
+    /// The tables for `n` slots and `rule` under the tables root `root`
+    /// (files are opened when first needed).
+    pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
+        let files = (0..1usize << n).map(|_| FileSlot::Unknown).collect();
+        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files, depths: None }
+    }
+
+    /// The directory holding the files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Slots.
+    pub fn slots(&self) -> u8 {
+        self.n
+    }
+
+    /// Pass rule.
+    pub fn rule(&self) -> PassRule {
+        self.rule
+    }
+
+    /// The path of the file that holds fixed set `fixed` (the file of its
+    /// representative).
+    pub fn path(&self, fixed: u16) -> PathBuf {
+        self.dir.join(format::file_name(symmetry::canonical_fixed(self.n, fixed).1))
+    }
+
+    /// Opens the file of fixed set `fixed` if it exists (once); returns
+    /// whether it does.
+    ///
+    /// # Errors
+    /// The file exists but is damaged.
+    pub fn load(&mut self, fixed: u16) -> Result<bool, TableError> {
+        debug_assert_eq!(fixed & !format::free_pieces(self.n, 0), 0, "a set of pieces");
+        let fixed = symmetry::canonical_fixed(self.n, fixed).1;
+        match self.files[usize::from(fixed >> 1)] {
+            FileSlot::Open(_) => return Ok(true),
+            FileSlot::Missing => return Ok(false),
+            FileSlot::Unknown => {}
+        }
+        let path = self.path(fixed);
+        if !path.exists() {
+            self.files[usize::from(fixed >> 1)] = FileSlot::Missing;
+            return Ok(false);
+        }
+        let file = TableFile::open(&path, self.n, self.rule, fixed)?;
+        self.insert(fixed, file)?;
+        Ok(true)
+    }
+
+    /// Opens every file present in the directory (each fixed set); returns
+    /// how many there are.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn load_all(&mut self) -> Result<usize, TableError> {
+        let all = format::free_pieces(self.n, 0);
+        let mut count = 0;
+        for bits in 0..1u32 << self.n {
+            let fixed = (bits << 1) as u16 & all;
+            if symmetry::canonical_fixed(self.n, fixed).1 == fixed {
+                count += usize::from(self.load(fixed)?);
+            }
+        }
+        Ok(count)
+    }
+
+    /// Adds an already opened file.
+    ///
+    /// # Errors
+    /// Its record encoding differs from the files added before.
+    pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
+        let depths = file.has_depths();
+        if self.depths.is_some_and(|d| d != depths) {
+            return Err(TableError::Corrupt {
+                path: file.path().to_path_buf(),
+                what: format!(
+                    "it holds {} but other tables of {} {}",
+                    format::encoding_name(file.header().encoding),
+                    self.dir.display(),
+                    if depths { "hold values only" } else { "hold depths" }
+                ),
+            });
+        }
+        self.depths = Some(depths);
+        self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
+        Ok(())
+    }
+
+    /// Whether the opened files hold depths; `None` before any is opened.
+    pub fn has_depths(&self) -> Option<bool> {
+        self.depths
+    }
+
+    /// Whether the files in the directory hold values only: the opened
+    /// ones, or else the first one that opens (to name the right
+    /// `generate` command when a file is missing).
+    pub fn values_only(&mut self) -> bool {
+        if self.depths.is_none()
+            && let Ok(entries) = std::fs::read_dir(&self.dir)
+        {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let fixed = name
+                    .strip_prefix('f')
+                    .and_then(|s| s.strip_suffix(".cctb"))
+                    .and_then(|hex| u16::from_str_radix(hex, 16).ok())
+                    .filter(|&f| f & !format::free_pieces(self.n, 0) == 0);
+                if let Some(f) = fixed
+                    && self.load(f).unwrap_or(false)
+                {
+                    break;
+                }
+            }
+        }
+        self.has_depths() == Some(false)
+    }
+
+    /// The opened file that holds fixed set `fixed` (the file of its
+    /// representative), if any.
+    #[inline]
+    pub fn file(&self, fixed: u16) -> Option<&TableFile> {
+        if fixed & 1 != 0 || fixed & !format::free_pieces(self.n, 0) != 0 {
+            return None; // no piece 0 or above N
+        }
+        self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
+    }
+
+    /// The opened file of the representative fixed set `fixed`, if any.
+    #[inline]
+    fn stored_file(&self, fixed: u16) -> Option<&TableFile> {
+        match self.files.get(usize::from(fixed >> 1))? {
+            FileSlot::Open(f) => Some(f),
+            FileSlot::Unknown | FileSlot::Missing => None,
+        }
+    }
+
+    /// The summary of the node of `pos`, `Ok(None)` if its file is not
+    /// loaded (see [`Tablebase::load`]).
+    ///
+    /// # Errors
+    /// A damaged record.
+    #[inline]
+    pub fn summary(&self, pos: &Position) -> Result<Option<Summary>, TableError> {
+        self.summary_in(signature(pos), pos)
+    }
+
+    /// [`Tablebase::summary`] for a position whose signature `sig` is
+    /// known (it must be `signature(pos)`).
+    ///
+    /// # Errors
+    /// A damaged record.
+    #[inline]
+    pub fn summary_in(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
+        debug_assert_eq!(sig, signature(pos));
+        let (u, stored) = symmetry::canonical(self.n, sig);
+        if u == 1 {
+            return self.stored_summary(sig, pos);
+        }
+        let image = symmetry::position(pos, u);
+        let Some(mut summary) = self.stored_summary(stored, &image)? else {
+            return Ok(None);
+        };
+        if summary.best_walk != 0 {
+            let back = symmetry::inverse(self.n, u);
+            summary.best_walk = symmetry::piece(self.n, back, summary.best_walk);
+        }
+        Ok(Some(summary))
+    }
+
+    /// [`Tablebase::summary_in`] for a stored signature.
+    #[inline]
+    fn stored_summary(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
+        let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
+        let Some(file) = self.stored_file(fixed) else {
+            return Ok(None);
+        };
+        let sub = sub_index(free_pieces(self.n, fixed), loose);
+        let node = node_number(file.board_index(sub), pos);
+        file.record(sub, node).map(Some)
+    }
+
+    /// The score of `pos`, `Ok(None)` if its file is not loaded.
+    ///
+    /// # Errors
+    /// A damaged record.
+    pub fn score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
+        if pos.last() == Last::DoublePass {
+            return Ok(Some(Score::terminal(Value::BothLose)));
+        }
+        Ok(self.summary(pos)?.map(|s| s.score(pos.last(), self.rule)))
+    }
+}
