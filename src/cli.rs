@@ -19,7 +19,7 @@ use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
-/// by the rules of the project's RULES.md.
+/// by the rules of docs/rules.md.
 ///
 /// A position is written in the interchange format `b1,...,bN;side;last`:
 /// bi = piece on slot i (0 = empty), side 0 = 甲 (odd) / 1 = 乙 (even) to
@@ -29,7 +29,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "chaosclock", version)]
 pub struct Cli {
-    /// When a side may pass: at any time (RULES.md) or only when it has no
+    /// When a side may pass: at any time (docs/rules.md) or only when it has no
     /// other legal move (the original solver's rule).
     #[arg(long, global = true, value_enum, default_value_t = PassRuleArg::Always)]
     pub pass_rule: PassRuleArg,
@@ -209,7 +209,7 @@ pub struct GenerateArgs {
     pub tables: TablesArgs,
 
     /// Store only values, compressed to about 2 bits a node instead of 8
-    /// bytes (see the README): `query` then prints no depths and finds a
+    /// bytes (see docs/tables.md): `query` then prints no depths and finds a
     /// line that keeps the value by search.
     #[arg(long)]
     pub values_only: bool,

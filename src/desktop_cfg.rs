@@ -9,7 +9,7 @@
 //!   N is the number of entries.
 //! - `side-to-move`: 0 = even (乙), 1 = odd (甲).
 //! - `last-move`: -2 = none, -1 = pass, 0 = piece N, m = piece m.
-//! - `*-has-won=1` claims that side has completed; since RULES.md implies
+//! - `*-has-won=1` claims that side has completed; since the rules imply
 //!   the won status from the board, a claim the board contradicts is an
 //!   error rather than silently ignored.
 //!

@@ -1,4 +1,4 @@
-//! Dense ranking of the boards of one signature (SCALE.md).
+//! Dense ranking of the boards of one signature (docs/architecture.md).
 //!
 //! A signature fixes the set F of fixed pieces and the set B of loose pieces
 //! on the board. Its boards are the injections of B into the free slots (the
@@ -226,7 +226,7 @@ mod tests {
     }
 
     /// Summed over all signatures, the boards are all partial injections
-    /// (SCALE.md's board counts).
+    /// (docs/tables.md, "Sizes").
     #[test]
     fn signatures_cover_every_board() {
         for (n, total) in [(4u8, 209u64), (6, 13_327), (8, 1_441_729)] {

@@ -1,7 +1,7 @@
 //! chaosclock: an exact solver and tablebase for the board game Chaos Clock
 //! (混乱时钟).
 //!
-//! The rules are those of `RULES.md` (in the project's `shared/` folder):
+//! The rules are those of `docs/rules.md`:
 //! [`Position`] holds a state, [`Position::legal_moves`] and
 //! [`Position::play`] implement a ply, [`Position::outcome`] the end of the
 //! game, and [`Value`] the five results.

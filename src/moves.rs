@@ -1,4 +1,4 @@
-//! Moves: walk, place and pass (RULES.md, "A ply"), their generation and
+//! Moves: walk, place and pass (docs/rules.md, "A ply"), their generation and
 //! their effect.
 //!
 //! Generation allocates nothing: moves go into a fixed-size [`MoveList`].
@@ -13,7 +13,7 @@ use crate::side::Side;
 /// When a side may pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PassRule {
-    /// At any time (RULES.md).
+    /// At any time (docs/rules.md).
     #[default]
     Always,
     /// Only when no walk or placement is legal (the original solver's rule).

@@ -1,4 +1,4 @@
-//! The interchange format `b1,b2,...,bN;side;last` (RULES.md, Notation).
+//! The interchange format `b1,b2,...,bN;side;last` (docs/notation.md).
 //!
 //! - `bi` is the piece on slot i, 0 for empty; N is the number of entries.
 //! - `side`: 0 = 甲 (odd) to move, 1 = 乙 (even) to move.

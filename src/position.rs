@@ -1,6 +1,6 @@
 //! A position: the board, the side to move and what the previous ply was.
 //!
-//! This is the state of RULES.md ("The state that matters"). Hands are
+//! This is the state of docs/rules.md. Hands are
 //! implied by the board: a piece that is not on a slot is in its owner's
 //! hand. Whether a side "has won" is implied by the board and the side to
 //! move ([`Position::outcome`]).
@@ -174,7 +174,7 @@ impl Position {
     /// side to move and a last move into a position.
     ///
     /// A last piece that is fixed or off the board restricts nothing and
-    /// becomes [`Last::None`] (RULES.md, Notation).
+    /// becomes [`Last::None`] (docs/notation.md).
     ///
     /// # Errors
     /// Returns the first broken rule.
@@ -228,13 +228,13 @@ impl Position {
     }
 
     /// Checks what a position needs to be reachable in some game, as far as
-    /// the board, the side to move and `last` tell cheaply (README,
-    /// Notations). The parsers ([`str::parse`] and [`parse_cfg`]) call it;
+    /// the board, the side to move and `last` tell cheaply (docs/notation.md,
+    /// "Which positions are accepted"). The parsers ([`str::parse`] and [`parse_cfg`]) call it;
     /// [`Position::new`] does not, so code that enumerates states (the
     /// tables) still sees every consistent state.
     ///
     /// Each check looks one ply back (two for a double pass), and each is
-    /// sound under RULES.md: a complete side never makes a ply (the game is
+    /// sound under the rules: a complete side never makes a ply (the game is
     /// over at its start), and a fixed piece never walks.
     /// - `last` = pass: the side that passed (not the side to move) is not
     ///   complete;
@@ -343,7 +343,7 @@ impl Position {
         self.fixed_mask() & mine == mine
     }
 
-    /// How the game has ended, if it has (RULES.md, End of the game).
+    /// How the game has ended, if it has (docs/rules.md, "The end of the game").
     pub fn outcome(&self) -> Option<Outcome> {
         if self.last == Last::DoublePass {
             return Some(Outcome::BothLose);

@@ -75,7 +75,16 @@ impl fmt::Display for ProbeError {
     }
 }
 
-impl std::error::Error for ProbeError {}
+/// The message of [`ProbeError::Table`] is its table error's, so
+/// `source()` passes on that error's own source.
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProbeError::Table(e) => std::error::Error::source(e),
+            ProbeError::Missing { .. } | ProbeError::Inconsistent(_) => None,
+        }
+    }
+}
 
 impl From<TableError> for ProbeError {
     fn from(e: TableError) -> Self {
@@ -183,10 +192,10 @@ const SEARCH_LIMIT: usize = 1 << 20;
 /// built a signature at a time: a breadth-first search over the moves that
 /// keep the value finds the nearest one that ends the game or leaves the
 /// signature, and that path is played. Signatures are never re-entered
-/// (SCALE.md), so the line ends. A way out always exists: a forced win is
+/// (docs/architecture.md), so the line ends. A way out always exists: a forced win is
 /// won in finitely many plies whatever the loser plays, and a both-win or
 /// both-lose value means that end is reachable through states of the same
-/// value (RULES.md). It is a line that keeps the value, not the shortest
+/// value (docs/rules.md). It is a line that keeps the value, not the shortest
 /// one: that needs depths.
 ///
 /// # Errors

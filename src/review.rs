@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn the_only_move_and_a_mistake_are_marked() {
-        // One placement left for each side (README, solve --json): placing 1
+        // One placement left for each side (docs/commands.md, `solve`): placing 1
         // keeps both-win at depth 2, passing keeps it at depth 3.
         let pos: Position = "0,0,3,4;0".parse().unwrap();
         let solution = solve(&pos, PassRule::Always, None);

@@ -1,4 +1,4 @@
-//! Signatures (SCALE.md): the fixed pieces F and the non-fixed pieces on
+//! Signatures (docs/architecture.md): the fixed pieces F and the non-fixed pieces on
 //! the board B. Every move stays inside its signature or goes to one with
 //! a strictly larger [`order_key`].
 

@@ -1,5 +1,5 @@
 //! What a node must keep so that the score of each of its states can be
-//! read off it (SCALE.md, Storage thoughts).
+//! read off it (docs/tables.md).
 //!
 //! A state's moves are its node's walks and placements minus the banned
 //! walk, plus the pass, whose child depends only on whether the previous

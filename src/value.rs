@@ -1,4 +1,4 @@
-//! The five results a state can have (RULES.md, Values).
+//! The five results a state can have (docs/rules.md, "The five results").
 
 use std::fmt;
 

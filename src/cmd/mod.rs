@@ -27,8 +27,6 @@ use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{DEFAULT_TABLES, PositionArgs};
-// `cmd::default_max_live` is where `cmd/solve.rs` looks for it.
-pub use crate::cli::default_max_live;
 
 /// Reads the position given by POS or by `--cfg FILE` (exactly one).
 pub fn load_position(args: &PositionArgs) -> Result<Position> {

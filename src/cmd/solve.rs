@@ -152,7 +152,7 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
         bail!(
             "no tables in {}: run `{}` first",
             tb.dir().display(),
-            generate_command(n, crate::cmd::default_max_live(n), root, rule, false)
+            generate_command(n, crate::cli::default_max_live(n), root, rule, false)
         );
     }
     if tb.has_depths() == Some(false) {

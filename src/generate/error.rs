@@ -66,11 +66,14 @@ impl std::fmt::Display for GenerateError {
     }
 }
 
+/// The messages of [`GenerateError::Io`] and [`GenerateError::Table`] show
+/// the error they wrap, so `source()` passes on that error's own source: a
+/// chain printed whole (`{:#}`) names each cause once.
 impl std::error::Error for GenerateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenerateError::Io { source, .. } => Some(source),
-            GenerateError::Table(e) => Some(e),
+            GenerateError::Io { source, .. } => source.source(),
+            GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
             | GenerateError::Busy(_) => None,

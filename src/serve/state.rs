@@ -47,6 +47,18 @@ pub enum EngineError {
     Internal(String),
 }
 
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Busy => f.write_str("the solver is busy and its queue is full"),
+            EngineError::TooLarge(m) | EngineError::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Its messages are text already: it wraps no error.
+impl std::error::Error for EngineError {}
+
 /// A root position solved in memory, with its pass rule.
 #[derive(Debug)]
 pub struct Solved {

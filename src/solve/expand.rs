@@ -83,7 +83,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
 }
 
 /// Whether the side to move in a position of signature `sig` is complete
-/// (then the game is over: RULES.md, End of the game).
+/// (then the game is over: docs/rules.md, "The end of the game").
 #[inline]
 pub fn mover_complete(pos: &Position, sig: SigKey) -> bool {
     let mine = pos.side.pieces_mask(pos.slots());

@@ -2,7 +2,7 @@
 //! differs only in `last`.
 //!
 //! A state's moves are its node's moves minus the banned walk, with the pass
-//! depending on whether the previous ply was a pass (SCALE.md, Storage
+//! depending on whether the previous ply was a pass (docs/tables.md,
 //! thoughts). So the moves, and the lookups of the children that leave the
 //! signature, are computed once per node ([`NodeMoves`]), and each state's
 //! start for the retrograde core is read off it ([`NodeMoves::init`]).
@@ -71,7 +71,7 @@ const MAX_CHILDREN: usize = MAX_SLOTS as usize + MAX_SLOTS as usize / 2;
 /// A node's moves and the scores of those that leave the signature.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NodeMoves {
-    /// The end of the game, if the mover is complete (RULES.md); then the
+    /// The end of the game, if the mover is complete (docs/rules.md); then the
     /// node has no moves and the other fields are empty.
     pub terminal: Option<Score>,
     /// Pieces that may walk (bit p), ignoring any ban.

@@ -1,5 +1,5 @@
 //! Forward enumeration: every state reachable from a position, grouped by
-//! signature (SCALE.md).
+//! signature (docs/architecture.md).
 //!
 //! A signature is (F, B): the fixed pieces and the non-fixed pieces on the
 //! board. Moves only stay inside a signature or go to one with more fixed

@@ -6,10 +6,10 @@
 //! [`Graph`]: per state either a terminal score or the best score among its
 //! exits (moves to other signatures, already solved) and the number of its
 //! in-signature children, plus the in-signature parents of any state.
-//! Cycles exist only inside a signature (SCALE.md), so these are all the
+//! Cycles exist only inside a signature (docs/architecture.md), so these are all the
 //! core needs.
 //!
-//! The phases follow RULES.md's two-layer definition, each a bucket queue by
+//! The phases follow the two-layer definition of docs/rules.md ("The five results"), each a bucket queue by
 //! depth so that depths come out exact (the winner ends as fast as it can,
 //! the loser lasts as long as it can, both-win and both-lose by the
 //! shortest path):

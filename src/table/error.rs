@@ -40,10 +40,13 @@ impl fmt::Display for TableError {
     }
 }
 
+/// The message of [`TableError::Io`] shows its I/O error already, so
+/// `source()` passes on that error's own source: a chain printed whole
+/// (`{:#}`) names each cause once.
 impl std::error::Error for TableError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            TableError::Io { source, .. } => Some(source),
+            TableError::Io { source, .. } => source.source(),
             TableError::Corrupt { .. } => None,
         }
     }

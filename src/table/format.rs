@@ -16,7 +16,7 @@
 //! ```text
 //! offset  size        field
 //! 0       8           magic "CCLOCKTB"
-//! 8       4           format version (2)
+//! 8       4           format version (3)
 //! 12      1           N (slots)
 //! 13      1           pass rule (0 always, 1 when-stuck)
 //! 14      1           record encoding (1: scores with depths, 8 bytes;

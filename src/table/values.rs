@@ -1,5 +1,5 @@
 //! The values-only record: one byte per node that gives the value (not the
-//! depth) of every state of the node (SCALE.md, Storage thoughts).
+//! depth) of every state of the node (docs/tables.md).
 //!
 //! A state's moves are its node's moves minus the banned walk, plus the
 //! pass. So a node's states have at most three values: `last` none (every

@@ -1,5 +1,5 @@
 //! The openings of `chaosclock openings`: every derangement of the pieces
-//! (RULES.md, Openings) in lexicographic order, a seeded random order of
+//! (docs/rules.md, "The start") in lexicographic order, a seeded random order of
 //! them, and the Wilson interval used for estimates from a sample.
 //!
 //! The random order is a property of the seed alone: the first K openings

@@ -51,7 +51,7 @@ use crate::cmd::{BarGuard, counting_bar, generate_command, print, print_json};
 const SOLVE_ALL_MAX_SLOTS: u8 = 8;
 
 /// Openings per `solve_with` call when sampling, by default. Measured on
-/// 12-slot samples (README, Openings): batches of 4 and 8 solve 4% and 9%
+/// 12-slot samples (docs/benchmarks.md, `openings`): batches of 4 and 8 solve 4% and 9%
 /// fewer states than one opening at a time, and take up to a seventh less
 /// time, but each opening in a batch adds about 0.6 GiB.
 const DEFAULT_BATCH: usize = 4;
