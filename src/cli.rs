@@ -156,8 +156,14 @@ pub struct SolveArgs {
 
     /// Load every table file in DIR/n{N}-{rule}/ (as made by `generate`)
     /// and answer the signatures they cover from them instead of exploring.
+    /// Without it, the tables with depths in ./tables are used when there
+    /// are any for the position's size and pass rule (the output says so).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
+
+    /// Solve without any tables, even those in ./tables.
+    #[arg(long, conflicts_with = "tables")]
+    pub no_tables: bool,
 
     /// Print JSON (one line) instead of text.
     #[arg(long)]

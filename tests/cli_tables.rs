@@ -382,11 +382,16 @@ fn solve_with_tables_agrees_and_explores_less() {
     generate_partial(d, "4");
     for pos in POSITIONS {
         let with = json_in(d, &["solve", pos, "--tables", "tables", "--json"]);
-        let without = json_in(d, &["solve", pos, "--json"]);
+        let without = json_in(d, &["solve", pos, "--no-tables", "--json"]);
+        // Without a flag, the tables in ./tables are used, and said so.
+        let default = json_in(d, &["solve", pos, "--json"]);
         for key in ["position", "value", "depth", "moves", "line", "over"] {
             assert_eq!(with[key], without[key], "{pos}: {key}");
+            assert_eq!(with[key], default[key], "{pos}: {key}");
         }
         assert!(without.get("tables").is_none());
+        assert_eq!(default["states"], with["states"], "{pos}");
+        assert_eq!(default["tables"], with["tables"], "{pos}");
         let t = &with["tables"];
         assert_eq!(t["dir"], "tables/n6-always");
         // The files of the fixed sets with at most 4 free, one of each
@@ -395,12 +400,26 @@ fn solve_with_tables_agrees_and_explores_less() {
         assert!(int(&with["states"]) <= int(&without["states"]), "{pos}");
     }
     let with = json_in(d, &["solve", "2,1,4,3,6,5", "--tables", "tables", "--json"]);
-    let without = json_in(d, &["solve", "2,1,4,3,6,5", "--json"]);
+    let without = json_in(d, &["solve", "2,1,4,3,6,5", "--no-tables", "--json"]);
     assert!(int(&with["states"]) < int(&without["states"]));
     assert!(int(&with["tables"]["answered_states"]) > 0);
     let text = ok_in(d, &["solve", "2,1,4,3,6,5", "--tables", "tables"]);
     assert!(text.contains(" explored (+ "), "{text}");
     assert!(text.contains("states answered from 35 files in tables/n6-always"), "{text}");
+}
+
+#[test]
+fn solve_leaves_out_values_only_tables_in_the_default_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = run_in(d, &["generate", "--slots", "6", "--max-live", "4", "--values-only"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pos = "2,1,4,3,6,5";
+    let default = json_in(d, &["solve", pos, "--json"]);
+    let without = json_in(d, &["solve", pos, "--no-tables", "--json"]);
+    assert!(default.get("tables").is_none(), "values only cannot give depths");
+    assert_eq!(default["states"], without["states"]);
+    assert_eq!(default["moves"], without["moves"]);
 }
 
 #[test]

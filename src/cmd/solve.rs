@@ -3,8 +3,10 @@
 //! ([`Answer`]), and statistics (states, signatures, speed, time, peak
 //! memory).
 //!
-//! With `--tables DIR`, every table file of the position's size and pass
-//! rule is loaded first and the signatures they cover are answered from
+//! With `--tables DIR` (or, without it, when ./tables holds tables with
+//! depths of the position's size and pass rule; `--no-tables` never uses
+//! any), every table file of the position's size and pass rule is loaded
+//! first and the signatures they cover are answered from
 //! them instead of being explored ([`solve_with`]); the statistics then say
 //! how many states were explored and how many were answered from the tables.
 //!
@@ -15,14 +17,14 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Variant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
-use crate::cli::SolveArgs;
+use crate::cli::{DEFAULT_TABLES, SolveArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
 use crate::cmd::{generate_command, load_position, print, print_json, thousands};
 
@@ -41,7 +43,7 @@ struct SolveJson {
     states_per_second: f64,
     /// `null` when the system does not report it.
     peak_memory_bytes: Option<u64>,
-    /// Only with `--tables`.
+    /// Only when tables were used.
     #[serde(skip_serializing_if = "Option::is_none")]
     tables: Option<TablesJson>,
 }
@@ -114,9 +116,10 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     {
         bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
     }
-    let tables = match &args.tables {
-        Some(root) => Some(load_tables(root, n, rule)?),
-        None => None,
+    let tables = match (&args.tables, args.no_tables) {
+        (Some(root), _) => Some(load_tables(root, n, rule)?),
+        (None, true) => None,
+        (None, false) => default_tables(n, rule)?,
     };
     // A file covers its fixed set's images too (the symmetry): count the
     // files, not the fixed sets.
@@ -139,6 +142,20 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     }
     drop(solution);
     if args.json { print_json(&to_json(&report)) } else { print(&to_text(&report)) }
+}
+
+/// The tables with depths of `n` slots and `rule` in the default place
+/// (./tables), if there are any. Tables of values only cannot give the
+/// depths `solve` prints, so they are left out.
+///
+/// # Errors
+/// A damaged file.
+fn default_tables(n: u8, rule: PassRule) -> Result<Option<Tablebase>> {
+    let mut tb = Tablebase::new(Path::new(DEFAULT_TABLES), n, rule);
+    let files = tb.load_all().with_context(|| {
+        format!("tables in {} (use --no-tables to solve without them)", tb.dir().display())
+    })?;
+    Ok((files > 0 && tb.has_depths() == Some(true)).then_some(tb))
 }
 
 /// Loads every table file of `n` slots and `rule` under `root`.
