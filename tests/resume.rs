@@ -87,8 +87,10 @@ fn killed_inside_the_largest_file_resumes_to_the_same_bytes() {
         .max()
         .expect("files");
     let ckpt = tables.join(format!("{largest}.ckpt"));
-    let mut kills = 0;
+    let (mut kills, mut from_checkpoint) = (0, 0);
     for saves in [1, 2, 3] {
+        // A run that starts with the checkpoint there goes on from it.
+        from_checkpoint += usize::from(ckpt.exists());
         let mut child = spawn(dir.path(), &args);
         // Into the largest file, then `saves` checkpoints more.
         let running = wait_for_saves(&mut child, &ckpt, saves);
@@ -103,8 +105,16 @@ fn killed_inside_the_largest_file_resumes_to_the_same_bytes() {
         }
     }
     assert!(kills > 0, "no run was killed inside the largest file");
+    // On a busy machine a killed run may have finished the file between
+    // its last save and the kill; then the last run to go on from a
+    // checkpoint was a killed one, and the final run keeps every file.
+    let last_from_checkpoint = ckpt.exists();
+    from_checkpoint += usize::from(last_from_checkpoint);
     let s = json_in(dir.path(), &args);
-    assert!(s["signatures_resumed"].as_u64().unwrap() > 0, "{s}");
+    assert!(from_checkpoint > 0, "no run went on from a checkpoint: {s}");
+    if last_from_checkpoint {
+        assert!(s["signatures_resumed"].as_u64().unwrap() > 0, "{s}");
+    }
     assert_eq!(files(&tables), want, "the same bytes; no checkpoint or temporary file left");
 }
 
