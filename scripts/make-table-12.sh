@@ -17,6 +17,9 @@
 #                          nodes per second, time left), and per run its
 #                          start, end, wall time and peak memory
 #   n12-always.json        the summary of the run that completed the table
+#   n12-always.files.jsonl one JSON line per table file as it is completed
+#                          (nodes, states, states per value, bytes): the
+#                          totals of the whole table, over all its runs
 #   n12-always.pid         the process id of the run going on
 #   bin/chaosclock         the binary the runs use
 set -euo pipefail
@@ -49,7 +52,7 @@ start)
     echo "=== run started $(date -u '+%F %T') UTC, commit $version" >>"$log"
     # setsid: the run does not end with the shell that started it.
     setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
-        --values-only --tables "$dir" --json \
+        --values-only --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
         >"$dir/n12-always.json.part" 2>>"$log" </dev/null &
     echo $! >"$pidfile"
     # Keep the summary only from a run that ended well.

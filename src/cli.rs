@@ -230,6 +230,13 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "SECS", default_value_t = CHECKPOINT.as_secs())]
     pub checkpoint: u64,
 
+    /// Append one JSON line to FILE for each table file as soon as it is
+    /// complete (its fixed set, nodes, states, states per value, bytes),
+    /// so that the totals of a table made over several runs can be added
+    /// up.
+    #[arg(long, value_name = "FILE")]
+    pub file_log: Option<PathBuf>,
+
     /// Print the summary as JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,

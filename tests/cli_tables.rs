@@ -423,6 +423,36 @@ fn solve_leaves_out_values_only_tables_in_the_default_place() {
 }
 
 #[test]
+fn file_log_adds_up_to_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = ["generate", "--slots", "6", "--values-only", "--file-log", "files.jsonl", "--json"];
+    let report = json_in(d, &args);
+    let lines: Vec<Json> = std::fs::read_to_string(d.join("files.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 40, "one line per file");
+    for key in ["nodes", "states"] {
+        let sum: u64 = lines.iter().map(|l| l[key].as_u64().unwrap()).sum();
+        assert_eq!(sum, report[key].as_u64().unwrap(), "{key}");
+    }
+    for code in ["0", "1", "2", "3", "4"] {
+        let sum: u64 = lines.iter().map(|l| l["counts"][code].as_u64().unwrap()).sum();
+        assert_eq!(sum, report["counts"][code].as_u64().unwrap(), "value {code}");
+    }
+    let names: Vec<String> = files(&table_dir(d)).into_iter().map(|(n, _)| n).collect();
+    for l in &lines {
+        assert!(names.contains(&l["file"].as_str().unwrap().to_string()), "{l}");
+    }
+    // A run that keeps every file adds nothing.
+    json_in(d, &args);
+    let again = std::fs::read_to_string(d.join("files.jsonl")).unwrap();
+    assert_eq!(again.lines().count(), 40);
+}
+
+#[test]
 fn bad_arguments_fail_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

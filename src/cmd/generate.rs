@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{Config, Limits, Report, fixed_sets, generate};
+use chaosclock::generate::{Config, FileDone, Limits, Report, fixed_sets, generate, generate_with};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -96,6 +96,10 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let encoding = if args.values_only { ENCODING_PACKED } else { ENCODING_SCORES };
     let limits = Limits { checkpoint: Duration::from_secs(args.checkpoint), ..Limits::default() };
     let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding, limits };
+    let log = match &args.file_log {
+        Some(path) => Some(FileLog::open(path)?),
+        None => None,
+    };
     let bar = progress_bar();
     let report = std::thread::scope(|scope| {
         // Without a terminal, a line now and then (a log of a long run).
@@ -104,7 +108,10 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
             let bar = bar.clone();
             scope.spawn(move || progress_log(&bar, &stopped, LOG_EVERY));
         }
-        let report = pool.install(|| generate(&cfg, Some(&bar)));
+        let report = pool.install(|| match &log {
+            Some(log) => generate_with(&cfg, Some(&bar), &|f| log.write(f)),
+            None => generate(&cfg, Some(&bar)),
+        });
         drop(stop);
         report
     });
@@ -114,6 +121,55 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let on_disk = dir_size(&dir)?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
     if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
+}
+
+/// `--file-log FILE`: one JSON line per completed table file, appended.
+struct FileLog {
+    file: std::sync::Mutex<std::fs::File>,
+    path: std::path::PathBuf,
+}
+
+/// One line of a file log.
+#[derive(Debug, Serialize)]
+struct FileLogJson {
+    file: String,
+    fixed: u16,
+    nodes: u64,
+    states: u64,
+    counts: CodeMap<u64>,
+    bytes: u64,
+}
+
+impl FileLog {
+    fn open(path: &std::path::Path) -> Result<FileLog> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open --file-log {}", path.display()))?;
+        Ok(FileLog { file: std::sync::Mutex::new(file), path: path.to_path_buf() })
+    }
+
+    /// Appends the line of `f` whole (one write), and syncs it. A line
+    /// that cannot be written is reported on stderr and the run goes on:
+    /// the tables matter more than their log.
+    fn write(&self, f: &FileDone) {
+        use std::io::Write;
+        let line = FileLogJson {
+            file: format!("f{:04x}.cctb", f.fixed),
+            fixed: f.fixed,
+            nodes: f.nodes,
+            states: f.states,
+            counts: CodeMap::from_fn(|c| f.counts[c]),
+            bytes: f.bytes,
+        };
+        let mut text = serde_json::to_string(&line).expect("a file log line serializes");
+        text.push('\n');
+        let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.sync_data()) {
+            eprintln!("warning: cannot write --file-log {}: {e}", self.path.display());
+        }
+    }
 }
 
 /// The most worker threads per core `--threads` accepts: more only cost

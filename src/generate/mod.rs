@@ -137,6 +137,23 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
+/// One file a run has completed: what [`generate_with`] tells its caller
+/// as soon as the file has its final name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileDone {
+    /// The file's fixed set.
+    pub fixed: u16,
+    /// Its nodes (board and side).
+    pub nodes: u64,
+    /// Its consistent states, those of sub-tables taken from a checkpoint
+    /// included: the whole file.
+    pub states: u64,
+    /// Its states per value code (0..=4).
+    pub counts: [u64; 5],
+    /// Its bytes.
+    pub bytes: u64,
+}
+
 /// The fixed sets to generate (the representatives of the symmetry,
 /// [`crate::symmetry`]), in dependency order.
 pub fn fixed_sets(n: u8, max_live: u8) -> Vec<u16> {
@@ -168,6 +185,20 @@ pub fn nodes_of(n: u8, sets: &[u16]) -> u64 {
 /// # Errors
 /// An I/O error, or a table that cannot be read back.
 pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, GenerateError> {
+    generate_with(cfg, bar, &|_| ())
+}
+
+/// [`generate`] that calls `done` for each file as soon as it is complete
+/// (from the worker that made it), so that a log of the files survives a
+/// run that is stopped.
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_with(
+    cfg: &Config,
+    bar: Option<&ProgressBar>,
+    done: &(dyn Fn(&FileDone) + Sync),
+) -> Result<Report, GenerateError> {
     let start = Instant::now();
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
@@ -196,7 +227,12 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
     for group in todo.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
         let made: Vec<(u16, FileReport)> = group
             .par_iter()
-            .map(|&f| write_file(cfg, &tb, f, bar).map(|r| (f, r)))
+            .map(|&f| {
+                let r = write_file(cfg, &tb, f, bar)?;
+                let (nodes, states, counts, bytes) = (r.nodes, r.states, r.counts, r.bytes);
+                done(&FileDone { fixed: f, nodes, states, counts, bytes });
+                Ok((f, r))
+            })
             .collect::<Result<_, _>>()?;
         for (f, r) in made {
             let t =
