@@ -168,7 +168,15 @@ pub fn analyse(tb: &mut Tablebase, pos: &Position) -> Result<Analysis, ProbeErro
     let line = if score.value == Value::NoResult {
         Vec::new()
     } else if depths {
-        let line = best_line(tb, pos)?;
+        // The best move, checked above, then best play from its child.
+        let line = match moves.first() {
+            Some(best) if pos.outcome().is_none() => {
+                let mut line = vec![best.mv];
+                line.extend(best_line(tb, &best.child)?);
+                line
+            }
+            _ => Vec::new(),
+        };
         if line.len() != usize::from(score.depth) {
             return Err(ProbeError::Inconsistent(format!("the line from {pos} does not end")));
         }

@@ -6,27 +6,16 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use common::bin::ok_in;
+use common::bin::{ok_in, run_with};
 use common::schema::{check_object, schema};
 use serde_json::Value as Json;
 
 /// Runs `args` in `dir` with `stdin`; returns stdout (the exit code is not
 /// checked: `query -` with a bad line exits with 2).
 fn stdout_with(dir: &Path, args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the chaosclock binary runs");
-    child.stdin.take().expect("piped").write_all(stdin.as_bytes()).expect("stdin is written");
-    let out = child.wait_with_output().expect("the binary ends");
+    let out = run_with(dir, args, stdin.as_bytes());
     String::from_utf8(out.stdout).expect("stdout is UTF-8")
 }
 

@@ -116,20 +116,14 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     {
         bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
     }
+    // With the number of files loaded (one per symmetric family).
     let tables = match (&args.tables, args.no_tables) {
         (Some(root), _) => Some(load_tables(root, n, rule)?),
         (None, true) => None,
         (None, false) => default_tables(n, rule)?,
     };
-    // A file covers its fixed set's images too (the symmetry): count the
-    // files, not the fixed sets.
-    let used = tables.as_ref().map(|tb| {
-        let files = (0..1u16 << (n + 1))
-            .filter(|&f| tb.file(f).is_some())
-            .filter(|&f| chaosclock::symmetry::canonical_fixed(n, f).1 == f)
-            .count();
-        (tb.dir().display().to_string(), files)
-    });
+    let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
+    let tables = tables.map(|(tb, _)| tb);
     let bar = progress_bar();
     let solution = solve_with(Variant::new(n, rule), &[pos], tables, bar.as_ref())?;
     if let Some(bar) = &bar {
@@ -145,24 +139,26 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
 }
 
 /// The tables with depths of `n` slots and `rule` in the default place
-/// (./tables), if there are any. Tables of values only cannot give the
-/// depths `solve` prints, so they are left out.
+/// (./tables), with the number of files, if there are any. Tables of
+/// values only cannot give the depths `solve` prints, so they are left
+/// out.
 ///
 /// # Errors
 /// A damaged file.
-fn default_tables(n: u8, rule: PassRule) -> Result<Option<Tablebase>> {
+fn default_tables(n: u8, rule: PassRule) -> Result<Option<(Tablebase, usize)>> {
     let mut tb = Tablebase::new(Path::new(DEFAULT_TABLES), n, rule);
     let files = tb.load_all().with_context(|| {
         format!("tables in {} (use --no-tables to solve without them)", tb.dir().display())
     })?;
-    Ok((files > 0 && tb.has_depths() == Some(true)).then_some(tb))
+    Ok((files > 0 && tb.has_depths() == Some(true)).then_some((tb, files)))
 }
 
-/// Loads every table file of `n` slots and `rule` under `root`.
+/// Loads every table file of `n` slots and `rule` under `root`; returns them
+/// with the number of files.
 ///
 /// # Errors
 /// There is none, or one is damaged.
-fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
+fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)> {
     let mut tb = Tablebase::new(root, n, rule);
     let files = tb.load_all()?;
     if files == 0 {
@@ -178,7 +174,7 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<Tablebase> {
             tb.dir().display()
         );
     }
-    Ok(tb)
+    Ok((tb, files))
 }
 
 /// A progress bar on stderr, or `None` when stderr is not a terminal (so
