@@ -74,6 +74,12 @@ pub enum Command {
     /// against the solver. Exit code 0 if all agree, 1 if not, 2 if a file
     /// is missing or damaged.
     Verify(VerifyArgs),
+    /// Write the manifest of a set of tables (docs/tables.md#manifests):
+    /// every file with its length, nodes and checksum (after checking every
+    /// block), the states per value from `generate --file-log`, the runs
+    /// from their log, and the value of every opening (complete tables).
+    /// `verify --manifest FILE` checks tables against it.
+    Manifest(ManifestArgs),
     /// Classify the openings (every piece on the board, none fixed, 乙 to
     /// move): how many are self-win, both-win, both-lose, self-lose or
     /// no-result for 乙, exactly or from a random sample.
@@ -296,9 +302,44 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
+    /// Also compare every file's length and checksum with the manifest
+    /// FILE (written by `manifest`); --slots and --max-live default to
+    /// the manifest's.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+
     /// Print JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Arguments of `manifest`.
+#[derive(Debug, Args)]
+pub struct ManifestArgs {
+    /// Which tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
+
+    /// The file log of the runs that made them (`generate --file-log`):
+    /// adds the states and the states per value of every file.
+    #[arg(long, value_name = "FILE")]
+    pub file_log: Option<PathBuf>,
+
+    /// The log of the runs that made them (stderr of `generate`, as
+    /// scripts/make-table-12.sh keeps it): adds their number, wall time
+    /// and peak memory.
+    #[arg(long, value_name = "FILE")]
+    pub run_log: Option<PathBuf>,
+
+    /// Leave out the value of every opening (read from complete tables:
+    /// minutes for 12 slots).
+    #[arg(long)]
+    pub no_openings: bool,
+
+    /// Write the manifest to FILE (through FILE.tmp and a rename) instead
+    /// of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Arguments of `openings`.

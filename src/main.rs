@@ -77,6 +77,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Generate(args) => cmd::generate::run(args, rule),
         Command::Query(args) => cmd::query::run(args, rule),
         Command::Verify(args) => cmd::verify::run(args, rule),
+        Command::Manifest(args) => cmd::manifest::run(args, rule),
         Command::Openings(args) => cmd::openings::run(args, rule),
         Command::Serve(args) => serve::run(args, rule),
     }

@@ -45,6 +45,7 @@ fn every_command_follows_docs_json() {
     // Tables first: generate with and without depths.
     check("`generate --json`", run(&["generate", "--slots", "4", "--json"]), "generate".into());
     let values = ["generate", "--slots", "4", "--values-only", "--tables", "values", "--json"];
+    let values: Vec<&str> = values.iter().copied().chain(["--file-log", "files.jsonl"]).collect();
     check("`generate --json`", run(&values), "generate --values-only".into());
 
     for pos in ["2,1,4,3", "2,0,1,3;0;1", "1,2,3,4;1;0", "0,0,3,0;0;-1", "2,1,4,3;1;-2"] {
@@ -73,6 +74,18 @@ fn every_command_follows_docs_json() {
 
     let verify = ["verify", "--slots", "4", "--sample", "100", "--solves", "3", "--json"];
     check("`verify --json`", run(&verify), "verify".into());
+    // A manifest without and with the logs, and verify against it.
+    ok_in(d, &["manifest", "--slots", "4", "--output", "plain.json"]);
+    std::fs::write(d.join("run.log"), "[0h01m00s] 1.00% done: 1 of 2 nodes, 1 nodes/s\n").unwrap();
+    let logs = ["--tables", "values", "--file-log", "files.jsonl", "--run-log", "run.log"];
+    ok_in(d, &[&["manifest", "--slots", "4", "--output", "logs.json"][..], &logs].concat());
+    for file in ["plain.json", "logs.json"] {
+        let text = std::fs::read_to_string(d.join(file)).expect("the manifest is written");
+        let doc = serde_json::from_str(&text).expect("the manifest is JSON");
+        check("`manifest`", vec![doc], file.into());
+    }
+    let against = ["verify", "--slots", "4", "--manifest", "plain.json", "--json"];
+    check("`verify --json`", run(&against), "verify --manifest".into());
 
     for args in [
         &["openings", "--slots", "4", "--json"][..],

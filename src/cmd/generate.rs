@@ -17,11 +17,11 @@ use chaosclock::generate::{Config, FileDone, Limits, Report, fixed_sets, generat
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::GenerateArgs;
-use crate::cmd::openings::stats::CodeMap;
-use crate::cmd::{print, print_json, shown_path, sizes_in, thousands};
+use crate::cmd::code_map::CodeMap;
+use crate::cmd::{print, print_json, run_log, shown_path, sizes_in, thousands};
 
 /// The JSON summary of `generate`.
 #[derive(Debug, Serialize)]
@@ -129,15 +129,21 @@ struct FileLog {
     path: std::path::PathBuf,
 }
 
-/// One line of a file log.
-#[derive(Debug, Serialize)]
-struct FileLogJson {
-    file: String,
-    fixed: u16,
-    nodes: u64,
-    states: u64,
-    counts: CodeMap<u64>,
-    bytes: u64,
+/// One line of a file log (read back by `manifest`).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct FileLogLine {
+    /// The file name.
+    pub file: String,
+    /// Its fixed set.
+    pub fixed: u16,
+    /// Its nodes.
+    pub nodes: u64,
+    /// Its states (with those of the checkpoints it went on from).
+    pub states: u64,
+    /// Its states per value code.
+    pub counts: CodeMap<u64>,
+    /// Its length in bytes.
+    pub bytes: u64,
 }
 
 impl FileLog {
@@ -155,7 +161,7 @@ impl FileLog {
     /// the tables matter more than their log.
     fn write(&self, f: &FileDone) {
         use std::io::Write;
-        let line = FileLogJson {
+        let line = FileLogLine {
             file: format!("f{:04x}.cctb", f.fixed),
             fixed: f.fixed,
             nodes: f.nodes,
@@ -228,41 +234,24 @@ fn progress_bar() -> ProgressBar {
 /// How often [`progress_log`] writes a line.
 const LOG_EVERY: Duration = Duration::from_secs(60);
 
-/// Writes a progress line on stderr every `every` until `stop` closes: the
-/// share of nodes done, the speed over the last ten lines and the time
-/// left at that speed.
+/// Writes a progress line on stderr every `every` until `stop` closes
+/// ([`run_log::progress_line`]): the share of nodes done, the speed over
+/// the last ten lines, the time left at that speed and the peak memory.
 fn progress_log(bar: &ProgressBar, stop: &std::sync::mpsc::Receiver<()>, every: Duration) {
     let start = std::time::Instant::now();
     let mut window = std::collections::VecDeque::from([(start, bar.position())]);
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
-        let (now, done, total) = (std::time::Instant::now(), bar.position(), bar.length());
-        let total = total.unwrap_or(0).max(1);
+        let (now, done) = (std::time::Instant::now(), bar.position());
         window.push_back((now, done));
         if window.len() > 11 {
             window.pop_front();
         }
         let (t0, d0) = window[0];
         let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
-        let left = if rate > 0.0 {
-            clock(Duration::from_secs_f64(total.saturating_sub(done) as f64 / rate))
-        } else {
-            "unknown".into()
-        };
-        eprintln!(
-            "[{}] {:.2}% done: {} of {} nodes, {} nodes/s, about {left} left",
-            clock(start.elapsed()),
-            100.0 * done as f64 / total as f64,
-            thousands(done),
-            thousands(total),
-            thousands(rate as u64),
-        );
+        let total = bar.length().unwrap_or(0);
+        let peak = run_log::peak_memory_kib();
+        eprintln!("{}", run_log::progress_line(start.elapsed(), done, total, rate, peak));
     }
-}
-
-/// A duration as hours, minutes and seconds.
-fn clock(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// The total size of the files in `dir`.

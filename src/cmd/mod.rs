@@ -7,10 +7,13 @@
 //! prints them once and exits with code 2, or with a [`Failure`]'s own code.
 
 pub mod answer;
+pub mod code_map;
 pub mod generate;
+pub mod manifest;
 pub mod openings;
 pub mod play;
 pub mod query;
+pub mod run_log;
 pub mod show;
 pub mod solve;
 pub mod verify;

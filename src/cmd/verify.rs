@@ -25,6 +25,7 @@ use chaosclock::table::format::dir_name;
 use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, TablesArgs, VerifyArgs};
+use crate::cmd::manifest::Manifest;
 use crate::cmd::{
     Failure, counting_bar, finish_bar, generate_command, print, print_json, probe_error,
     shown_path, sizes_in, thousands,
@@ -45,6 +46,9 @@ struct VerifyJson {
     solved: usize,
     /// States those solves covered.
     solved_states: usize,
+    /// The manifest the files were compared with, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: Option<String>,
     /// Disagreements, one line each (empty when all is well).
     mismatches: Vec<String>,
     seconds: f64,
@@ -57,15 +61,24 @@ struct VerifyJson {
 /// exit code 1 after printing if anything disagrees.
 pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     let root = &args.tables;
-    let slots = match args.slots {
-        Some(n) => n,
-        None => size_in(root, rule)?,
+    let manifest = args.manifest.as_deref().map(Manifest::read).transpose()?;
+    let slots = match (args.slots, &manifest) {
+        (Some(n), _) => n,
+        (None, Some(m)) => m.slots,
+        (None, None) => size_in(root, rule)?,
     };
-    let tables = TablesArgs { slots: Some(slots), max_live: args.max_live, tables: root.clone() };
+    // A manifest of another size is named as such by `compare`.
+    let same_size = manifest.as_ref().filter(|m| m.slots == slots);
+    let max_live = args.max_live.or(same_size.map(|m| m.max_live.min(slots)));
+    let tables = TablesArgs { slots: Some(slots), max_live, tables: root.clone() };
     let (n, max_live) = tables.checked()?;
     let start = Instant::now();
     let mut tb = Tablebase::new(root, n, rule);
     check_complete(&mut tb, max_live, root)?;
+    let differences = match (&manifest, &args.manifest) {
+        (Some(m), Some(path)) => compare(m, path, &mut tb, max_live)?,
+        _ => Vec::new(),
+    };
     let bar = counting_bar(fixed_sets(n, max_live).len() as u64, "files checked");
     let report = chaosclock::verify::verify_with_progress(
         &mut tb,
@@ -95,7 +108,8 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         rederived: report.rederived,
         solved: report.solved,
         solved_states: report.solved_states,
-        mismatches: report.mismatches,
+        manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
+        mismatches: differences.into_iter().chain(report.mismatches).collect(),
         seconds: start.elapsed().as_secs_f64(),
     };
     if args.json {
@@ -108,7 +122,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         k => Err(Failure {
             code: 1,
             message: format!(
-                "{k} mismatch{} in {}: the tables disagree with their moves or with the solver",
+                "{k} mismatch{} in {}: the tables disagree with their moves, the solver or the manifest",
                 if k == 1 { "" } else { "es" },
                 out.dir
             ),
@@ -155,13 +169,50 @@ fn size_in(root: &Path, rule: PassRule) -> Result<u8> {
     }
 }
 
+/// Compares the files of `tb` up to `max_live` with `manifest` (read from
+/// `path`): one line per file that differs.
+///
+/// # Errors
+/// The manifest is of other tables (size, pass rule, kind or a smaller
+/// `--max-live`), or a file is damaged.
+fn compare(
+    manifest: &Manifest,
+    path: &Path,
+    tb: &mut Tablebase,
+    max_live: u8,
+) -> Result<Vec<String>> {
+    let (n, rule) = (tb.slots(), tb.rule());
+    let mut sets = fixed_sets(n, max_live);
+    sets.sort_unstable();
+    for &f in &sets {
+        tb.load(f)?;
+    }
+    let kind = |values_only: bool| if values_only { "values only" } else { "values with depths" };
+    let theirs = (manifest.slots, manifest.pass_rule.as_str(), manifest.values_only);
+    let ours = (n, rule.name(), tb.values_only());
+    if theirs != ours || manifest.max_live < max_live {
+        bail!(
+            "the manifest {} is of {} slots, pass rule {}, {}, --max-live {}; the tables checked are {} slots, pass rule {}, {}, --max-live {max_live}",
+            shown_path(path),
+            theirs.0,
+            theirs.1,
+            kind(theirs.2),
+            manifest.max_live,
+            ours.0,
+            ours.1,
+            kind(ours.2)
+        )
+    }
+    Ok(manifest.differences(tb, &sets))
+}
+
 /// Checks, before any work, that every file the verification of `tb` up
 /// to `max_live` reads exists.
 ///
 /// # Errors
 /// A missing file, named with the `--max-live` up to which the directory
 /// is complete (if any) and the `generate` command that makes the rest.
-fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
+pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
     let (n, rule) = (tb.slots(), tb.rule());
     let sets = fixed_sets(n, max_live);
     let live = |f: u16| n - f.count_ones() as u8;
@@ -217,6 +268,9 @@ fn to_text(v: &VerifyJson) -> String {
         thousands(v.solved as u64),
         thousands(v.solved_states as u64)
     ));
+    if let Some(m) = &v.manifest {
+        t.push_str(&format!("manifest:    {m} (every file's length and checksum compared)\n"));
+    }
     if v.mismatches.is_empty() {
         t.push_str("mismatches:  none\n");
     } else {

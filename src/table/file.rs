@@ -153,6 +153,23 @@ impl TableFile {
         })
     }
 
+    /// The checksum the file ends its header part with: it covers the
+    /// header and the checksum of every block, so with the blocks verified
+    /// ([`TableFile::verify_all`]) it stands for the whole file. Two files
+    /// with the same length and checksum hold the same tables.
+    pub fn checksum(&self) -> u64 {
+        let at = match self.layout {
+            Layout::Packed { data, .. } => data - 8,
+            Layout::Plain { .. } => self.map.len() - 8,
+        };
+        read_u64(&self.map, at).expect("checked when opened")
+    }
+
+    /// The file's length in bytes.
+    pub fn byte_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
     /// The path it was opened from.
     pub(super) fn path(&self) -> &Path {
         &self.path

@@ -129,7 +129,10 @@ pub fn check_object(obj: &Json, prefix: &str, fields: &[Field], what: &str) {
         };
         assert!(has_type(v, &field.ty), "{what}: field {} = {v} is not {:?}", field.path, field.ty);
         match (&field.ty, v) {
-            (Type::Object | Type::Nullable(_), Json::Object(_)) => {
+            (Type::Object, Json::Object(_)) => {
+                check_object(v, &format!("{}.", field.path), fields, what);
+            }
+            (Type::Nullable(inner), Json::Object(_)) if matches!(**inner, Type::Object) => {
                 check_object(v, &format!("{}.", field.path), fields, what);
             }
             (Type::Array, Json::Array(items)) => {

@@ -139,7 +139,7 @@ fn tmp_path(path: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename.
-pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = tmp_path(path);
     let result = File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))

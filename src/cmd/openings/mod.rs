@@ -40,11 +40,13 @@ use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
 use serde::Serialize;
 
 use self::draw::Draw;
-use self::list::{ListWriter, write_atomically};
+use self::list::ListWriter;
+pub(crate) use self::list::write_atomically;
 use self::report::{Report, describe};
 use self::scoring::{Scored, Scorer, Work, scores, solve_scores, table_scores};
-use self::stats::{CodeMap, Stats, to_svg};
+use self::stats::{Stats, to_svg};
 use crate::cli::OpeningsArgs;
+use crate::cmd::code_map::CodeMap;
 use crate::cmd::{BarGuard, counting_bar, generate_command, print, print_json};
 
 /// Up to this many slots every opening is solved in one call.
@@ -207,17 +209,10 @@ fn fill(
     let want = args.both_win;
     match (args.sample, scorer) {
         (None, Scorer::Tables(tb)) => {
-            let bar = counting_bar(draw::count(n), "reading the tables");
-            let _clear = BarGuard(bar.clone());
-            for chunk in draw::chunks(n) {
-                for s in table_scores(tb, &chunk, want)? {
-                    tally.add(&s)?;
-                }
-                if let Some(b) = &bar {
-                    b.inc(chunk.len() as u64);
-                }
-                flush(tally)?;
-            }
+            for_each_from_tables(tb, want, &mut |chunk| {
+                chunk.iter().try_for_each(|s| tally.add(s))?;
+                flush(tally)
+            })?;
         }
         (None, Scorer::Solve { .. }) => {
             // Every opening at once, with the solver's own bar: the states
@@ -247,6 +242,38 @@ fn fill(
         }
     }
     Ok(())
+}
+
+/// Scores every opening from the complete tables `tb` in parallel chunks,
+/// with a bar: `each` gets the chunks in order.
+fn for_each_from_tables(
+    tb: &Tablebase,
+    want: bool,
+    each: &mut dyn FnMut(&[Scored]) -> Result<()>,
+) -> Result<()> {
+    let n = tb.slots();
+    let bar = counting_bar(draw::count(n), "reading the tables");
+    let _clear = BarGuard(bar.clone());
+    for chunk in draw::chunks(n) {
+        each(&table_scores(tb, &chunk, want)?)?;
+        if let Some(b) = &bar {
+            b.inc(chunk.len() as u64);
+        }
+    }
+    Ok(())
+}
+
+/// The openings per value code for 乙, read from the complete tables `tb`.
+///
+/// # Errors
+/// A damaged record.
+pub fn count_from_tables(tb: &Tablebase) -> Result<[u64; 5]> {
+    let mut counts = [0u64; 5];
+    for_each_from_tables(tb, false, &mut |chunk| {
+        chunk.iter().for_each(|s| counts[s.value.code() as usize] += 1);
+        Ok(())
+    })?;
+    Ok(counts)
 }
 
 /// Picks `k` proven both-win openings from the seeded order and writes them.

@@ -8,8 +8,9 @@ use serde::Serialize;
 use super::Tally;
 use super::draw::{self, wilson};
 use super::scoring::{Scorer, Work};
-use super::stats::{CodeMap, ORDER, QuestionJson, pad_right};
+use super::stats::{ORDER, QuestionJson, pad_right};
 use crate::cli::OpeningsArgs;
+use crate::cmd::code_map::CodeMap;
 use crate::cmd::thousands;
 
 /// Which openings were counted and how, in one sentence.

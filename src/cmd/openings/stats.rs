@@ -30,6 +30,7 @@ use chaosclock::{Position, Value};
 use serde::Serialize;
 
 use super::draw::wilson;
+use crate::cmd::code_map::CodeMap;
 use crate::cmd::thousands;
 
 /// The values in the order of the tables and the plot: best for 乙 first.
@@ -256,29 +257,6 @@ impl Stats {
                     .collect(),
             })
             .collect()
-    }
-}
-
-/// Something per value code, written as a JSON object with the keys "4",
-/// "3", "2", "1", "0" in that order.
-#[derive(Debug, Clone, Serialize)]
-pub struct CodeMap<T> {
-    #[serde(rename = "4")]
-    c4: T,
-    #[serde(rename = "3")]
-    c3: T,
-    #[serde(rename = "2")]
-    c2: T,
-    #[serde(rename = "1")]
-    c1: T,
-    #[serde(rename = "0")]
-    c0: T,
-}
-
-impl<T> CodeMap<T> {
-    /// The map with `f(code)` for each code.
-    pub fn from_fn(mut f: impl FnMut(usize) -> T) -> CodeMap<T> {
-        CodeMap { c4: f(4), c3: f(3), c2: f(2), c1: f(1), c0: f(0) }
     }
 }
 

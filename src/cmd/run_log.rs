@@ -1,0 +1,198 @@
+//! The log of a long `generate` run: what `generate` writes on stderr
+//! when it is not a terminal ([`progress_line`], once a minute), and what
+//! `manifest` reads back from it ([`RunStats::parse`]): how many runs made
+//! the tables, their wall time and their peak memory.
+//!
+//! The lines of a log, as `scripts/make-table-12.sh` writes it:
+//! - `=== run started ...` (the script): a run begins. Other `===` lines
+//!   are remarks.
+//! - `[1h02m03s] 12.34% done: ..., peak memory 1,234 MiB` ([`progress_line`]):
+//!   the run's elapsed time and the peak of its resident memory so far
+//!   (`VmHWM`; logs of builds before the manifest existed have no peak).
+//! - `run ended: exit 0, wall 123.45 s, peak memory 123456 KiB`
+//!   (`/usr/bin/time`, only when the run ends by itself: a run that is
+//!   killed has no such line, so its time is that of its last progress
+//!   line, at most a minute short).
+//!
+//! Anything else is ignored.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cmd::thousands;
+
+/// A duration as hours, minutes and seconds, as progress lines show it.
+pub fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// The seconds of a [`clock`] text.
+fn parse_clock(text: &str) -> Option<u64> {
+    let (h, rest) = text.split_once('h')?;
+    let (m, rest) = rest.split_once('m')?;
+    let s = rest.strip_suffix('s')?;
+    let num = |t: &str| t.parse::<u64>().ok();
+    Some(num(h)? * 3600 + num(m)? * 60 + num(s)?)
+}
+
+/// The peak resident memory of this process so far, in KiB (`VmHWM` of
+/// `/proc/self/status`; `None` where there is no such file).
+pub fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
+}
+
+/// One progress line: elapsed time, share and count of nodes done, the
+/// speed, the time left at that speed, and the peak memory if known.
+pub fn progress_line(
+    elapsed: Duration,
+    done: u64,
+    total: u64,
+    per_second: f64,
+    peak_kib: Option<u64>,
+) -> String {
+    let left = if per_second > 0.0 {
+        clock(Duration::from_secs_f64(total.saturating_sub(done) as f64 / per_second))
+    } else {
+        "unknown".into()
+    };
+    let mut line = format!(
+        "[{}] {:.2}% done: {} of {} nodes, {} nodes/s, about {left} left",
+        clock(elapsed),
+        100.0 * done as f64 / total.max(1) as f64,
+        thousands(done),
+        thousands(total),
+        thousands(per_second as u64),
+    );
+    if let Some(kib) = peak_kib {
+        line.push_str(&format!(", peak memory {} MiB", thousands(kib.div_ceil(1024))));
+    }
+    line
+}
+
+/// What a run log says about the runs that made a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunStats {
+    /// Runs (each start of the script; a log without markers is one run).
+    pub runs: usize,
+    /// Their wall time added up, in seconds.
+    pub wall_seconds: u64,
+    /// The highest peak resident memory any run logged, in KiB.
+    pub peak_memory_kib: Option<u64>,
+    /// Runs that logged their peak memory.
+    pub runs_with_memory: usize,
+}
+
+/// One run while parsing.
+#[derive(Default)]
+struct Run {
+    seconds: u64,
+    peak_kib: Option<u64>,
+    seen: bool,
+}
+
+impl RunStats {
+    /// Reads a log. `None` if it holds no run at all (no marker, no
+    /// progress line, no end line).
+    pub fn parse(log: &str) -> Option<RunStats> {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut current = Run::default();
+        for line in log.lines() {
+            if line.starts_with("=== run started") {
+                if current.seen {
+                    runs.push(std::mem::take(&mut current));
+                }
+                current.seen = true;
+            } else if let Some(rest) = line.strip_prefix('[') {
+                let Some((time, rest)) = rest.split_once("] ") else { continue };
+                let Some(seconds) = parse_clock(time) else { continue };
+                if !rest.contains("% done:") {
+                    continue;
+                }
+                current.seen = true;
+                current.seconds = current.seconds.max(seconds);
+                if let Some(mib) = after(rest, ", peak memory ", " MiB") {
+                    current.peak_kib = current.peak_kib.max(Some(mib * 1024));
+                }
+            } else if let Some(rest) = line.strip_prefix("run ended:") {
+                current.seen = true;
+                if let Some(wall) = after(rest, "wall ", " s") {
+                    current.seconds = current.seconds.max(wall);
+                }
+                if let Some(kib) = after(rest, "peak memory ", " KiB") {
+                    current.peak_kib = current.peak_kib.max(Some(kib));
+                }
+            }
+        }
+        if current.seen {
+            runs.push(current);
+        }
+        (!runs.is_empty()).then(|| RunStats {
+            runs: runs.len(),
+            wall_seconds: runs.iter().map(|r| r.seconds).sum(),
+            peak_memory_kib: runs.iter().filter_map(|r| r.peak_kib).max(),
+            runs_with_memory: runs.iter().filter(|r| r.peak_kib.is_some()).count(),
+        })
+    }
+}
+
+/// The whole number (commas and a fraction ignored) between `before` and
+/// `after` in `text`.
+fn after(text: &str, before: &str, after: &str) -> Option<u64> {
+    let start = text.find(before)? + before.len();
+    let len = text[start..].find(after)?;
+    let number = &text[start..start + len];
+    let whole = number.split('.').next()?.replace(',', "");
+    whole.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_lines_read_back() {
+        let line = progress_line(Duration::from_secs(3723), 50, 200, 12.5, Some(2_000_000));
+        assert_eq!(
+            line,
+            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, peak memory 1,954 MiB"
+        );
+        let stats = RunStats::parse(&line).expect("one run");
+        assert_eq!(
+            stats,
+            RunStats {
+                runs: 1,
+                wall_seconds: 3723,
+                peak_memory_kib: Some(1954 * 1024),
+                runs_with_memory: 1
+            }
+        );
+        let bare = progress_line(Duration::from_secs(59), 0, 0, 0.0, None);
+        assert_eq!(bare, "[0h00m59s] 0.00% done: 0 of 0 nodes, 0 nodes/s, about unknown left");
+    }
+
+    #[test]
+    fn runs_add_up() {
+        let log = "\
+=== run started 2026-11-23 14:24:59 UTC, commit e2de30b
+[0h01m00s] 0.10% done: 1 of 9 nodes, 1 nodes/s, about 1h00m00s left
+[0h02m00s] 0.20% done: 2 of 9 nodes, 1 nodes/s, about 1h00m00s left
+=== 2026-11-23: a remark
+=== run started 2026-11-23 16:23:01 UTC, commit 5107bb7
+note: something else
+[0h10m00s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, peak memory 2,048 MiB
+[bad] 1.00% done
+run ended: exit 0, wall 630.50 s, peak memory 3000000 KiB
+=== run started 2026-11-23 17:00:00 UTC, commit 5107bb7
+";
+        let stats = RunStats::parse(log).expect("runs");
+        assert_eq!(stats.runs, 3);
+        assert_eq!(stats.wall_seconds, 120 + 630);
+        assert_eq!(stats.peak_memory_kib, Some(3_000_000));
+        assert_eq!(stats.runs_with_memory, 1);
+        assert_eq!(RunStats::parse("nothing here\n"), None);
+    }
+}
