@@ -2,13 +2,18 @@
 # Makes the complete 12-slot table of values only in the background, outside
 # the repository, and resumes it when started again.
 #
-# Usage: scripts/make-table-12.sh [start|status|stop] [DIR]
+# Usage: scripts/make-table-12.sh [start|status|stop|finish] [DIR]
 #   start   (default) build the release binary, copy it to DIR/bin and start
 #           `generate --slots 12 --max-live 12 --values-only --tables DIR`
 #           in the background (nothing happens if a run is going already);
 #           a run that was stopped goes on from its last checkpoint.
 #   status  is it running, the last progress lines, the files made so far.
 #   stop    stop the run (it goes on from its last checkpoint next time).
+#   finish  once the table is complete: verify it (every checksum, 1,000,000
+#           entries re-derived, 50 positions solved), classify every
+#           opening (--stats, docs/openings-12.svg) and write the manifest
+#           tables/n12-always.json (files, states, runs, openings) into
+#           the repository; the reports go to DIR/n12-always.*.txt.
 # DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables.
 #
 # Files under DIR:
@@ -82,8 +87,28 @@ stop)
         echo "not running"
     fi
     ;;
+finish)
+    if running; then
+        echo "a run is going (pid $(cat "$pidfile")): finish when it is complete" >&2
+        exit 1
+    fi
+    if [[ ! -f "$dir/n12-always.json" ]]; then
+        echo "the table is not complete: no $dir/n12-always.json (start the run again)" >&2
+        exit 1
+    fi
+    (cd "$repo" && cargo build --release --quiet)
+    bin="$repo/target/release/chaosclock"
+    "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
+        | tee "$dir/n12-always.verify.txt"
+    "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
+        | tee "$dir/n12-always.openings.txt"
+    "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
+        --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
+        --output "$repo/tables/n12-always.json"
+    echo "wrote $repo/tables/n12-always.json and $repo/docs/openings-12.svg"
+    ;;
 *)
-    echo "usage: $0 [start|status|stop] [DIR]" >&2
+    echo "usage: $0 [start|status|stop|finish] [DIR]" >&2
     exit 2
     ;;
 esac
