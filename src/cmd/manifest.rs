@@ -37,8 +37,7 @@ use crate::cmd::code_map::CodeMap;
 use crate::cmd::generate::FileLogLine;
 use crate::cmd::openings::{count_from_tables, write_atomically};
 use crate::cmd::run_log::RunStats;
-use crate::cmd::verify::check_complete;
-use crate::cmd::{counting_bar, finish_bar, print};
+use crate::cmd::{check_complete, counting_bar, finish_bar, print};
 
 /// The manifest of a set of table files.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -24,7 +24,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
+use chaosclock::table::Tablebase;
 use chaosclock::table::format::dir_name;
 use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -232,6 +234,49 @@ pub fn generate_command(
         cmd.push_str(" --values-only");
     }
     cmd
+}
+
+/// Checks, before any work (`verify`, `manifest`), that every file of
+/// `tb` up to `max_live` exists.
+///
+/// # Errors
+/// A missing file, named with the `--max-live` up to which the directory
+/// is complete (if any) and the `generate` command that makes the rest.
+pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
+    let (n, rule) = (tb.slots(), tb.rule());
+    let sets = fixed_sets(n, max_live);
+    let live = |f: u16| n - f.count_ones() as u8;
+    // The missing file with the fewest pieces not fixed: every level below
+    // it is complete.
+    let Some(&first) =
+        sets.iter().filter(|&&f| !tb.path(f).exists()).min_by_key(|&&f| (live(f), f))
+    else {
+        return Ok(());
+    };
+    let path = tb.path(first);
+    let generate = generate_command(n, max_live, root, rule, tb.values_only());
+    let complete = match live(first) {
+        0 => format!("{} is not complete for any --max-live", shown_path(tb.dir())),
+        k => {
+            let mut verify = format!("chaosclock verify --slots {n} --max-live {}", k - 1);
+            if root != Path::new(DEFAULT_TABLES) {
+                verify.push_str(&format!(" --tables {}", shown_path(root)));
+            }
+            if rule != PassRule::Always {
+                verify = verify.replacen(
+                    "chaosclock ",
+                    &format!("chaosclock --pass-rule {} ", rule.name()),
+                    1,
+                );
+            }
+            format!(
+                "{} is complete up to --max-live {} only (`{verify}` checks that part)",
+                shown_path(tb.dir()),
+                k - 1
+            )
+        }
+    };
+    bail!("no table {}: run `{generate}`; {complete}", shown_path(&path))
 }
 
 /// A probe error as one line; a missing table names the `generate` command

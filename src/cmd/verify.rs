@@ -27,8 +27,8 @@ use serde::Serialize;
 use crate::cli::{DEFAULT_TABLES, TablesArgs, VerifyArgs};
 use crate::cmd::manifest::Manifest;
 use crate::cmd::{
-    Failure, counting_bar, finish_bar, generate_command, print, print_json, probe_error,
-    shown_path, sizes_in, thousands,
+    Failure, check_complete, counting_bar, finish_bar, generate_command, print, print_json,
+    probe_error, shown_path, sizes_in, thousands,
 };
 
 /// The JSON output of `verify`.
@@ -204,49 +204,6 @@ fn compare(
         )
     }
     Ok(manifest.differences(tb, &sets))
-}
-
-/// Checks, before any work, that every file the verification of `tb` up
-/// to `max_live` reads exists.
-///
-/// # Errors
-/// A missing file, named with the `--max-live` up to which the directory
-/// is complete (if any) and the `generate` command that makes the rest.
-pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
-    let (n, rule) = (tb.slots(), tb.rule());
-    let sets = fixed_sets(n, max_live);
-    let live = |f: u16| n - f.count_ones() as u8;
-    // The missing file with the fewest pieces not fixed: every level below
-    // it is complete.
-    let Some(&first) =
-        sets.iter().filter(|&&f| !tb.path(f).exists()).min_by_key(|&&f| (live(f), f))
-    else {
-        return Ok(());
-    };
-    let path = tb.path(first);
-    let generate = generate_command(n, max_live, root, rule, tb.values_only());
-    let complete = match live(first) {
-        0 => format!("{} is not complete for any --max-live", shown_path(tb.dir())),
-        k => {
-            let mut verify = format!("chaosclock verify --slots {n} --max-live {}", k - 1);
-            if root != Path::new(DEFAULT_TABLES) {
-                verify.push_str(&format!(" --tables {}", shown_path(root)));
-            }
-            if rule != PassRule::Always {
-                verify = verify.replacen(
-                    "chaosclock ",
-                    &format!("chaosclock --pass-rule {} ", rule.name()),
-                    1,
-                );
-            }
-            format!(
-                "{} is complete up to --max-live {} only (`{verify}` checks that part)",
-                shown_path(tb.dir()),
-                k - 1
-            )
-        }
-    };
-    bail!("no table {}: run `{generate}`; {complete}", shown_path(&path))
 }
 
 fn to_text(v: &VerifyJson) -> String {
