@@ -24,7 +24,7 @@ use chaosclock::table::Tablebase;
 use chaosclock::table::format::dir_name;
 use serde::Serialize;
 
-use crate::cli::{DEFAULT_TABLES, TablesArgs, VerifyArgs};
+use crate::cli::{TablesArgs, VerifyArgs};
 use crate::cmd::manifest::Manifest;
 use crate::cmd::{
     Failure, check_complete, counting_bar, finish_bar, generate_command, print, print_json,
