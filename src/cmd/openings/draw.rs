@@ -1,6 +1,7 @@
 //! The openings of `chaosclock openings`: every derangement of the pieces
-//! (docs/rules.md, "The start") in lexicographic order, a seeded random order of
-//! them, and the Wilson interval used for estimates from a sample.
+//! (docs/rules.md, "The start") in the order of the boards or in the order
+//! of the tables, a seeded random order of them, and the Wilson interval
+//! used for estimates from a sample.
 //!
 //! The random order is a property of the seed alone: the first K openings
 //! of seed S are the same whatever K and however they are batched, so a
@@ -36,19 +37,19 @@ pub fn opening(board: &[u8]) -> Position {
     pos
 }
 
-/// Calls `f` with every opening of an `n`-slot board that starts with
-/// `board` (the pieces of the first slots), in lexicographic order.
-fn extend(n: u8, board: &mut Vec<u8>, f: &mut dyn FnMut(Position)) {
-    let slot = board.len() as u8 + 1;
-    if slot > n {
-        f(opening(board));
+/// Calls `f` with every derangement of 1..=`n` that starts with `prefix`
+/// (entry i is not i + 1), in lexicographic order.
+fn derangements(n: u8, prefix: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
+    let at = prefix.len() as u8 + 1;
+    if at > n {
+        f(prefix);
         return;
     }
     for p in 1..=n {
-        if p != slot && !board.contains(&p) {
-            board.push(p);
-            extend(n, board, f);
-            board.pop();
+        if p != at && !prefix.contains(&p) {
+            prefix.push(p);
+            derangements(n, prefix, f);
+            prefix.pop();
         }
     }
 }
@@ -56,19 +57,43 @@ fn extend(n: u8, board: &mut Vec<u8>, f: &mut dyn FnMut(Position)) {
 /// Every opening of an `n`-slot board, in lexicographic order.
 pub fn all(n: u8) -> Vec<Position> {
     let mut out = Vec::with_capacity(count(n) as usize);
-    extend(n, &mut Vec::with_capacity(n as usize), &mut |p| out.push(p));
+    derangements(n, &mut Vec::with_capacity(n as usize), &mut |b| out.push(opening(b)));
     out
 }
 
-/// Every opening of an `n`-slot board in lexicographic order, in chunks:
-/// one per choice of the pieces on slots 1 and 2 (at most 10!/e, about 1.3
-/// million openings, for 12 slots), so that they never all are in memory.
-pub fn chunks(n: u8) -> impl Iterator<Item = Vec<Position>> {
+/// The order of [`chunks`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Lexicographic by the pieces on slots 1, 2, ... (as [`all`]).
+    Board,
+    /// Lexicographic by the slots of pieces 1, 2, ...: the order of the
+    /// openings in the tables (the boards of the signature with every
+    /// piece loose on the board, by rank), so that reading them in turn
+    /// decompresses each block of the tables once instead of once per
+    /// opening: 12 slots have about 86,000 such blocks, 16,384 of which fit
+    /// in a thread's cache.
+    Table,
+}
+
+/// Every opening of an `n`-slot board in `order`, in chunks: one per
+/// choice of the first two entries (at most 10!/e, about 1.3 million
+/// openings, for 12 slots), so that they never all are in memory.
+pub fn chunks(n: u8, order: Order) -> impl Iterator<Item = Vec<Position>> {
     let firsts =
         (2..=n).flat_map(move |a| (1..=n).filter(move |&b| b != 2 && b != a).map(move |b| [a, b]));
     firsts.map(move |prefix| {
         let mut out = Vec::new();
-        extend(n, &mut prefix.to_vec(), &mut |p| out.push(p));
+        derangements(n, &mut prefix.to_vec(), &mut |d| match order {
+            Order::Board => out.push(opening(d)),
+            Order::Table => {
+                // `d` gives the slot of each piece: the board is its inverse.
+                let mut board = [0u8; 12];
+                for (i, &slot) in d.iter().enumerate() {
+                    board[usize::from(slot) - 1] = i as u8 + 1;
+                }
+                out.push(opening(&board[..d.len()]));
+            }
+        });
         out
     })
 }
@@ -159,6 +184,8 @@ pub fn wilson(hits: u64, total: u64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
+    use chaosclock::index::SigIndex;
+
     use super::*;
 
     #[test]
@@ -169,7 +196,20 @@ mod tests {
             assert_eq!(list.len() as u64, count(n));
             assert!(list.iter().all(Position::is_opening));
             assert!(list.windows(2).all(|w| w[0].board() < w[1].board()));
-            assert_eq!(chunks(n).flatten().collect::<Vec<_>>(), list);
+            assert_eq!(chunks(n, Order::Board).flatten().collect::<Vec<_>>(), list);
+        }
+    }
+
+    #[test]
+    fn table_order_is_every_opening_by_rank() {
+        for n in [4, 6, 8] {
+            let index = SigIndex::new(n, 0, chaosclock::table::format::free_pieces(n, 0));
+            assert_eq!(index.boards(), count(n));
+            let ranks: Vec<u64> = chunks(n, Order::Table)
+                .flatten()
+                .map(|pos| index.rank(&pos.board()[..usize::from(n)]))
+                .collect();
+            assert_eq!(ranks, (0..count(n)).collect::<Vec<_>>(), "{n} slots");
         }
     }
 

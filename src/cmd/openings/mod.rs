@@ -254,7 +254,9 @@ fn for_each_from_tables(
     let n = tb.slots();
     let bar = counting_bar(draw::count(n), "reading the tables");
     let _clear = BarGuard(bar.clone());
-    for chunk in draw::chunks(n) {
+    // The list is in the order of the boards; counts in the tables' order.
+    let order = if want { draw::Order::Board } else { draw::Order::Table };
+    for chunk in draw::chunks(n, order) {
         each(&table_scores(tb, &chunk, want)?)?;
         if let Some(b) = &bar {
             b.inc(chunk.len() as u64);
