@@ -8,6 +8,10 @@
 # Usage: scripts/bench-query.sh DIR N [K]     (K = 2000 by default)
 #   DIR: the tables root given to `generate --tables` (complete N-slot
 #   tables, with depths or values only).
+#   BENCH_FIXED=F: pieces 1 to F stand fixed on their own slots and the
+#   others are deranged on the rest (default 0: openings); the tables need
+#   only the files with pieces 1 to F fixed and their supersets, so a
+#   table still being made can be measured.
 # Needs bash 5, awk, sort and cargo. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
@@ -18,7 +22,11 @@ if [[ $# -lt 2 ]]; then
     echo "usage: scripts/bench-query.sh DIR N [K]" >&2
     exit 2
 fi
-dir="$1" n="$2" k="${3:-2000}" runs="${BENCH_RUNS:-3}"
+dir="$1" n="$2" k="${3:-2000}" runs="${BENCH_RUNS:-3}" fixed="${BENCH_FIXED:-0}"
+if ! [[ "$fixed" =~ ^[0-9]+$ ]] || ((fixed > n - 2)); then
+    echo "error: BENCH_FIXED must be 0 to N - 2, not '$fixed'" >&2
+    exit 2
+fi
 for v in "$n" "$k" "$runs"; do
     if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then
         echo "error: N, K and BENCH_RUNS must be positive integers, not '$v'" >&2
@@ -30,14 +38,15 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
 input="$(mktemp)"
 trap 'rm -f "$input"' EXIT
-# Derangements by rejection: shuffle 1..N until no piece is on its slot.
-awk -v n="$n" -v k="$k" 'BEGIN {
+# Derangements by rejection: shuffle F+1..N on slots F+1..N until no piece
+# is on its slot (pieces 1..F stay on theirs).
+awk -v n="$n" -v k="$k" -v f="$fixed" 'BEGIN {
     srand(12345)
     for (done = 0; done < k; ) {
         for (i = 1; i <= n; i++) p[i] = i
-        for (i = n; i > 1; i--) { j = int(rand() * i) + 1; t = p[i]; p[i] = p[j]; p[j] = t }
+        for (i = n; i > f + 1; i--) { j = int(rand() * (i - f)) + f + 1; t = p[i]; p[i] = p[j]; p[j] = t }
         ok = 1
-        for (i = 1; i <= n; i++) if (p[i] == i) ok = 0
+        for (i = f + 1; i <= n; i++) if (p[i] == i) ok = 0
         if (!ok) continue
         line = p[1]; for (i = 2; i <= n; i++) line = line "," p[i]
         print line; done++
@@ -54,6 +63,7 @@ for ((r = 0; r < runs; r++)); do
 done
 median="$(printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')"
 lines="$("$bin" query - --tables "$dir" <"$input" | awk -F'"line":\\[' '{ split($2, a, "]"); c += split(a[1], b, ",") } END { print c / NR }')"
-awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" 'BEGIN {
-    printf "%d %d-slot openings from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, d, m, m / k * 1e6, l
+awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$fixed" 'BEGIN {
+    what = f == 0 ? "openings" : sprintf("positions with pieces 1-%d fixed", f)
+    printf "%d %d-slot %s from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, what, d, m, m / k * 1e6, l
 }'
