@@ -200,7 +200,11 @@ fn bad_manifest_input_fails_with_one_line() {
     fails(d, &["manifest", "--slots", "4", "--run-log", "empty.log"], 2, "no run in it");
     fails(d, &["verify", "--manifest", "nowhere.json"], 2, "cannot read the manifest nowhere.json");
     fails(d, &["verify", "--manifest", "junk"], 2, "junk is not a table manifest");
-    fails(d, &["manifest", "--slots", "4", "--output", "no/such/dir/m.json"], 2, "cannot write");
+    let no_dir = "no directory no/such/dir";
+    fails(d, &["manifest", "--slots", "4", "--output", "no/such/dir/m.json"], 2, no_dir);
+    // Checked before any file: the tables need not exist.
+    fails(d, &["manifest", "--slots", "6", "--output", "no/such/dir/m.json"], 2, no_dir);
+    fails(d, &["manifest", "--slots", "6", "--file-log", "junk"], 2, "junk line 1");
     assert!(!d.join("no").exists());
 }
 

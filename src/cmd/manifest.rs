@@ -37,7 +37,7 @@ use crate::cmd::code_map::CodeMap;
 use crate::cmd::generate::FileLogLine;
 use crate::cmd::openings::{count_from_tables, write_atomically};
 use crate::cmd::run_log::RunStats;
-use crate::cmd::{check_complete, counting_bar, finish_bar, print};
+use crate::cmd::{check_complete, counting_bar, finish_bar, print, shown_path};
 
 /// The manifest of a set of table files.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -171,6 +171,15 @@ fn hex(checksum: u64) -> String {
 /// these files, or an output that cannot be written.
 pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
     let (n, max_live) = args.tables.checked()?;
+    // What is cheap to check comes before checking every block.
+    let file_log = args.file_log.as_deref().map(read_file_log).transpose()?;
+    let run = args.run_log.as_deref().map(read_run_log).transpose()?;
+    if let Some(out) = &args.output
+        && let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        bail!("cannot write --output {}: no directory {}", shown_path(out), shown_path(dir))
+    }
     let root = &args.tables.tables;
     let mut tb = Tablebase::new(root, n, rule);
     check_complete(&mut tb, max_live, root)?;
@@ -195,16 +204,12 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
         .collect::<Result<Vec<FileEntry>>>();
     finish_bar(bar);
     let mut files = files?;
-    let (states, counts) = match &args.file_log {
-        Some(path) => {
-            let (states, counts) = add_up_file_log(path, &mut files)?;
+    let (states, counts) = match (&file_log, &args.file_log) {
+        (Some(lines), Some(path)) => {
+            let (states, counts) = add_up(lines, path, &mut files)?;
             (Some(states), Some(counts))
         }
-        None => (None, None),
-    };
-    let run = match &args.run_log {
-        Some(path) => Some(read_run_log(path)?),
-        None => None,
+        _ => (None, None),
     };
     let openings = if max_live < n || args.no_openings {
         None
@@ -233,24 +238,35 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
     }
 }
 
-/// Adds the states of each file in `files` from the file log at `path`
-/// (the last line of each file counts: a file made again has a later
-/// line); returns the total states and states per value code.
+/// The lines of the file log at `path` by file name (the last line of a
+/// file counts: a file made again has a later line).
 ///
 /// # Errors
-/// The log cannot be read, has a line that is not a file log line, or has
-/// no line for a file, or one whose nodes or bytes differ from the file's
-/// (it is the log of other tables).
-fn add_up_file_log(path: &Path, files: &mut [FileEntry]) -> Result<(u64, CodeMap<u64>)> {
+/// The log cannot be read, or has a line that is not a file log line.
+fn read_file_log(path: &Path) -> Result<HashMap<String, FileLogLine>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read --file-log {}", path.display()))?;
-    let mut lines: HashMap<String, FileLogLine> = HashMap::new();
+    let mut lines = HashMap::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line: FileLogLine = serde_json::from_str(line).map_err(|e| {
             anyhow!("--file-log {} line {}: not a file log line: {e}", path.display(), i + 1)
         })?;
         lines.insert(line.file.clone(), line);
     }
+    Ok(lines)
+}
+
+/// Adds the states of each file in `files` from the `lines` of the file
+/// log at `path`; returns the total states and states per value code.
+///
+/// # Errors
+/// The log has no line for a file, or one whose nodes or bytes differ from
+/// the file's (it is the log of other tables).
+fn add_up(
+    lines: &HashMap<String, FileLogLine>,
+    path: &Path,
+    files: &mut [FileEntry],
+) -> Result<(u64, CodeMap<u64>)> {
     let (mut states, mut counts) = (0u64, [0u64; 5]);
     for f in files.iter_mut() {
         let Some(line) = lines.get(&f.file) else {
