@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{Config, FileDone, Limits, Report, fixed_sets, generate, generate_with};
+use chaosclock::generate::{
+    Config, FileDone, Limits, Report, fixed_sets, generate, generate_with, nodes_of,
+};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -106,7 +108,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         if bar.is_hidden() {
             let bar = bar.clone();
-            scope.spawn(move || progress_log(&bar, &stopped, LOG_EVERY));
+            let table = nodes_of(n, &fixed_sets(n, max_live));
+            scope.spawn(move || progress_log(&bar, table, &stopped, LOG_EVERY));
         }
         let report = pool.install(|| match &log {
             Some(log) => generate_with(&cfg, Some(&bar), &|f| log.write(f)),
@@ -236,8 +239,14 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// Writes a progress line on stderr every `every` until `stop` closes
 /// ([`run_log::progress_line`]): the share of nodes done, the speed over
-/// the last ten lines, the time left at that speed and the peak memory.
-fn progress_log(bar: &ProgressBar, stop: &std::sync::mpsc::Receiver<()>, every: Duration) {
+/// the last ten lines, the time left at that speed, the share of the
+/// `table` nodes done and the peak memory.
+fn progress_log(
+    bar: &ProgressBar,
+    table: u64,
+    stop: &std::sync::mpsc::Receiver<()>,
+    every: Duration,
+) {
     let start = std::time::Instant::now();
     let mut window = std::collections::VecDeque::from([(start, bar.position())]);
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
@@ -250,7 +259,8 @@ fn progress_log(bar: &ProgressBar, stop: &std::sync::mpsc::Receiver<()>, every: 
         let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
         let total = bar.length().unwrap_or(0);
         let peak = run_log::peak_memory_kib();
-        eprintln!("{}", run_log::progress_line(start.elapsed(), done, total, rate, peak));
+        let line = run_log::progress_line(start.elapsed(), (done, total, table), rate, peak);
+        eprintln!("{line}");
     }
 }
 

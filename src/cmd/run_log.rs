@@ -6,9 +6,11 @@
 //! The lines of a log, as `scripts/make-table-12.sh` writes it:
 //! - `=== run started ...` (the script): a run begins. Other `===` lines
 //!   are remarks.
-//! - `[1h02m03s] 12.34% done: ..., peak memory 1,234 MiB` ([`progress_line`]):
-//!   the run's elapsed time and the peak of its resident memory so far
-//!   (`VmHWM`; logs of builds before the manifest existed have no peak).
+//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB`
+//!   ([`progress_line`]): the run's elapsed time, the share of its own work
+//!   done, the share of the whole table done (when earlier runs made part
+//!   of it) and the peak of its resident memory so far (`VmHWM`; logs of
+//!   builds before the manifest existed have neither).
 //! - `run ended: exit 0, wall 123.45 s, peak memory 123456 KiB`
 //!   (`/usr/bin/time`, only when the run ends by itself: a run that is
 //!   killed has no such line, so its time is that of its last progress
@@ -45,12 +47,13 @@ pub fn peak_memory_kib() -> Option<u64> {
     line.trim().strip_suffix("kB")?.trim().parse().ok()
 }
 
-/// One progress line: elapsed time, share and count of nodes done, the
-/// speed, the time left at that speed, and the peak memory if known.
+/// One progress line: elapsed time, share and count of nodes done (of the
+/// `total` this run makes), the speed, the time left at that speed, the
+/// share of the whole table done when earlier runs made part of it
+/// (`table` nodes in all), and the peak memory if known.
 pub fn progress_line(
     elapsed: Duration,
-    done: u64,
-    total: u64,
+    (done, total, table): (u64, u64, u64),
     per_second: f64,
     peak_kib: Option<u64>,
 ) -> String {
@@ -67,6 +70,13 @@ pub fn progress_line(
         thousands(total),
         thousands(per_second as u64),
     );
+    if table > total {
+        let before = table - total;
+        line.push_str(&format!(
+            ", {:.2}% of the table",
+            100.0 * (before + done) as f64 / table as f64
+        ));
+    }
     if let Some(kib) = peak_kib {
         line.push_str(&format!(", peak memory {} MiB", thousands(kib.div_ceil(1024))));
     }
@@ -155,10 +165,10 @@ mod tests {
 
     #[test]
     fn progress_lines_read_back() {
-        let line = progress_line(Duration::from_secs(3723), 50, 200, 12.5, Some(2_000_000));
+        let line = progress_line(Duration::from_secs(3723), (50, 200, 800), 12.5, Some(2_000_000));
         assert_eq!(
             line,
-            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, peak memory 1,954 MiB"
+            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB"
         );
         let stats = RunStats::parse(&line).expect("one run");
         assert_eq!(
@@ -170,7 +180,7 @@ mod tests {
                 runs_with_memory: 1
             }
         );
-        let bare = progress_line(Duration::from_secs(59), 0, 0, 0.0, None);
+        let bare = progress_line(Duration::from_secs(59), (0, 0, 0), 0.0, None);
         assert_eq!(bare, "[0h00m59s] 0.00% done: 0 of 0 nodes, 0 nodes/s, about unknown left");
     }
 
