@@ -109,7 +109,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         if bar.is_hidden() {
             let bar = bar.clone();
             let table = nodes_of(n, &fixed_sets(n, max_live));
-            scope.spawn(move || progress_log(&bar, table, &stopped, LOG_EVERY));
+            let dir = args.tables.tables.join(dir_name(n, rule));
+            scope.spawn(move || progress_log(&bar, table, &dir, &stopped, LOG_EVERY));
         }
         let report = pool.install(|| match &log {
             Some(log) => generate_with(&cfg, Some(&bar), &|f| log.write(f)),
@@ -240,10 +241,11 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// Writes a progress line on stderr every `every` until `stop` closes
 /// ([`run_log::progress_line`]): the share of nodes done, the speed over
 /// the last ten lines, the time left at that speed, the share of the
-/// `table` nodes done and the peak memory.
+/// `table` nodes done, the peak memory and the disk space `dir` takes.
 fn progress_log(
     bar: &ProgressBar,
     table: u64,
+    dir: &Path,
     stop: &std::sync::mpsc::Receiver<()>,
     every: Duration,
 ) {
@@ -257,10 +259,16 @@ fn progress_log(
         }
         let (t0, d0) = window[0];
         let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
-        let total = bar.length().unwrap_or(0);
-        let peak = run_log::peak_memory_kib();
-        let line = run_log::progress_line(start.elapsed(), (done, total, table), rate, peak);
-        eprintln!("{line}");
+        let progress = run_log::Progress {
+            elapsed: start.elapsed(),
+            done,
+            total: bar.length().unwrap_or(0),
+            table,
+            per_second: rate,
+            peak_kib: run_log::peak_memory_kib(),
+            disk_bytes: disk_use(dir).ok(),
+        };
+        eprintln!("{}", run_log::progress_line(&progress));
     }
 }
 
@@ -273,6 +281,26 @@ fn dir_size(dir: &Path) -> Result<u64> {
             .with_context(|| format!("cannot list {}", dir.display()))?;
         if meta.is_file() {
             total += meta.len();
+        }
+    }
+    Ok(total)
+}
+
+/// The disk space the files in `dir` take: the blocks allocated (scratch
+/// files may be sparse), or their lengths where blocks are not known.
+fn disk_use(dir: &Path) -> std::io::Result<u64> {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let meta = entry?.metadata()?;
+        if meta.is_file() {
+            #[cfg(unix)]
+            {
+                total += std::os::unix::fs::MetadataExt::blocks(&meta) * 512;
+            }
+            #[cfg(not(unix))]
+            {
+                total += meta.len();
+            }
         }
     }
     Ok(total)

@@ -1,16 +1,18 @@
 //! The log of a long `generate` run: what `generate` writes on stderr
 //! when it is not a terminal ([`progress_line`], once a minute), and what
 //! `manifest` reads back from it ([`RunStats::parse`]): how many runs made
-//! the tables, their wall time and their peak memory.
+//! the tables, their wall time, their peak memory and the most disk they
+//! took.
 //!
 //! The lines of a log, as `scripts/make-table-12.sh` writes it:
 //! - `=== run started ...` (the script): a run begins. Other `===` lines
 //!   are remarks.
-//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB`
+//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, disk 5,678 MiB`
 //!   ([`progress_line`]): the run's elapsed time, the share of its own work
 //!   done, the share of the whole table done (when earlier runs made part
-//!   of it) and the peak of its resident memory so far (`VmHWM`; logs of
-//!   builds before the manifest existed have neither).
+//!   of it), the peak of its resident memory so far (`VmHWM`) and the disk
+//!   space its directory takes now (logs of earlier builds lack the last
+//!   three).
 //! - `run ended: exit 0, wall 123.45 s, peak memory 123456 KiB`
 //!   (`/usr/bin/time`, only when the run ends by itself: a run that is
 //!   killed has no such line, so its time is that of its last progress
@@ -47,38 +49,55 @@ pub fn peak_memory_kib() -> Option<u64> {
     line.trim().strip_suffix("kB")?.trim().parse().ok()
 }
 
-/// One progress line: elapsed time, share and count of nodes done (of the
-/// `total` this run makes), the speed, the time left at that speed, the
-/// share of the whole table done when earlier runs made part of it
-/// (`table` nodes in all), and the peak memory if known.
-pub fn progress_line(
-    elapsed: Duration,
-    (done, total, table): (u64, u64, u64),
-    per_second: f64,
-    peak_kib: Option<u64>,
-) -> String {
-    let left = if per_second > 0.0 {
-        clock(Duration::from_secs_f64(total.saturating_sub(done) as f64 / per_second))
+/// What one progress line says.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Time since the run started.
+    pub elapsed: Duration,
+    /// Nodes this run made so far.
+    pub done: u64,
+    /// Nodes this run makes in all.
+    pub total: u64,
+    /// Nodes of the whole table (more than `total` when earlier runs made
+    /// part of it).
+    pub table: u64,
+    /// Nodes a second lately.
+    pub per_second: f64,
+    /// The peak resident memory so far, in KiB, if known.
+    pub peak_kib: Option<u64>,
+    /// The disk space the table directory takes now (tables, scratch and
+    /// checkpoints), in bytes, if known.
+    pub disk_bytes: Option<u64>,
+}
+
+/// One progress line: elapsed time, share and count of nodes done, the
+/// speed, the time left at that speed, the share of the whole table done
+/// when earlier runs made part of it, the peak memory and the disk used,
+/// if known.
+pub fn progress_line(p: &Progress) -> String {
+    let left = if p.per_second > 0.0 {
+        clock(Duration::from_secs_f64(p.total.saturating_sub(p.done) as f64 / p.per_second))
     } else {
         "unknown".into()
     };
     let mut line = format!(
         "[{}] {:.2}% done: {} of {} nodes, {} nodes/s, about {left} left",
-        clock(elapsed),
-        100.0 * done as f64 / total.max(1) as f64,
-        thousands(done),
-        thousands(total),
-        thousands(per_second as u64),
+        clock(p.elapsed),
+        100.0 * p.done as f64 / p.total.max(1) as f64,
+        thousands(p.done),
+        thousands(p.total),
+        thousands(p.per_second as u64),
     );
-    if table > total {
-        let before = table - total;
-        line.push_str(&format!(
-            ", {:.2}% of the table",
-            100.0 * (before + done) as f64 / table as f64
-        ));
+    if p.table > p.total {
+        let before = p.table - p.total;
+        let share = 100.0 * (before + p.done) as f64 / p.table as f64;
+        line.push_str(&format!(", {share:.2}% of the table"));
     }
-    if let Some(kib) = peak_kib {
+    if let Some(kib) = p.peak_kib {
         line.push_str(&format!(", peak memory {} MiB", thousands(kib.div_ceil(1024))));
+    }
+    if let Some(bytes) = p.disk_bytes {
+        line.push_str(&format!(", disk {} MiB", thousands(bytes.div_ceil(1 << 20))));
     }
     line
 }
@@ -94,6 +113,9 @@ pub struct RunStats {
     pub peak_memory_kib: Option<u64>,
     /// Runs that logged their peak memory.
     pub runs_with_memory: usize,
+    /// The most disk space the table directory took in any progress line,
+    /// in MiB (`None` if no line says).
+    pub peak_disk_mib: Option<u64>,
 }
 
 /// One run while parsing.
@@ -101,6 +123,7 @@ pub struct RunStats {
 struct Run {
     seconds: u64,
     peak_kib: Option<u64>,
+    disk_mib: Option<u64>,
     seen: bool,
 }
 
@@ -127,6 +150,9 @@ impl RunStats {
                 if let Some(mib) = after(rest, ", peak memory ", " MiB") {
                     current.peak_kib = current.peak_kib.max(Some(mib * 1024));
                 }
+                if let Some(mib) = after(rest, ", disk ", " MiB") {
+                    current.disk_mib = current.disk_mib.max(Some(mib));
+                }
             } else if let Some(rest) = line.strip_prefix("run ended:") {
                 current.seen = true;
                 if let Some(wall) = after(rest, "wall ", " s") {
@@ -145,6 +171,7 @@ impl RunStats {
             wall_seconds: runs.iter().map(|r| r.seconds).sum(),
             peak_memory_kib: runs.iter().filter_map(|r| r.peak_kib).max(),
             runs_with_memory: runs.iter().filter(|r| r.peak_kib.is_some()).count(),
+            peak_disk_mib: runs.iter().filter_map(|r| r.disk_mib).max(),
         })
     }
 }
@@ -165,10 +192,19 @@ mod tests {
 
     #[test]
     fn progress_lines_read_back() {
-        let line = progress_line(Duration::from_secs(3723), (50, 200, 800), 12.5, Some(2_000_000));
+        let progress = Progress {
+            elapsed: Duration::from_secs(3723),
+            done: 50,
+            total: 200,
+            table: 800,
+            per_second: 12.5,
+            peak_kib: Some(2_000_000),
+            disk_bytes: Some(5 << 30),
+        };
+        let line = progress_line(&progress);
         assert_eq!(
             line,
-            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB"
+            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB, disk 5,120 MiB"
         );
         let stats = RunStats::parse(&line).expect("one run");
         assert_eq!(
@@ -177,11 +213,23 @@ mod tests {
                 runs: 1,
                 wall_seconds: 3723,
                 peak_memory_kib: Some(1954 * 1024),
-                runs_with_memory: 1
+                runs_with_memory: 1,
+                peak_disk_mib: Some(5120),
             }
         );
-        let bare = progress_line(Duration::from_secs(59), (0, 0, 0), 0.0, None);
-        assert_eq!(bare, "[0h00m59s] 0.00% done: 0 of 0 nodes, 0 nodes/s, about unknown left");
+        let bare = Progress {
+            elapsed: Duration::from_secs(59),
+            done: 0,
+            total: 0,
+            table: 0,
+            per_second: 0.0,
+            peak_kib: None,
+            disk_bytes: None,
+        };
+        assert_eq!(
+            progress_line(&bare),
+            "[0h00m59s] 0.00% done: 0 of 0 nodes, 0 nodes/s, about unknown left"
+        );
     }
 
     #[test]
@@ -193,7 +241,8 @@ mod tests {
 === 2026-11-23: a remark
 === run started 2026-11-23 16:23:01 UTC, commit 5107bb7
 note: something else
-[0h10m00s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, peak memory 2,048 MiB
+[0h10m00s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, peak memory 2,048 MiB, disk 7 MiB
+[0h10m30s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, disk 9 MiB
 [bad] 1.00% done
 run ended: exit 0, wall 630.50 s, peak memory 3000000 KiB
 === run started 2026-11-23 17:00:00 UTC, commit 5107bb7
@@ -203,6 +252,7 @@ run ended: exit 0, wall 630.50 s, peak memory 3000000 KiB
         assert_eq!(stats.wall_seconds, 120 + 630);
         assert_eq!(stats.peak_memory_kib, Some(3_000_000));
         assert_eq!(stats.runs_with_memory, 1);
+        assert_eq!(stats.peak_disk_mib, Some(9));
         assert_eq!(RunStats::parse("nothing here\n"), None);
     }
 }
