@@ -122,7 +122,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     bar.finish_and_clear();
     let report = report?;
     let dir = args.tables.tables.join(chaosclock::table::format::dir_name(n, rule));
-    let on_disk = dir_size(&dir)?;
+    let on_disk =
+        files_size(&dir, false).with_context(|| format!("cannot list {}", dir.display()))?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
     if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
 }
@@ -266,42 +267,29 @@ fn progress_log(
             table,
             per_second: rate,
             peak_kib: run_log::peak_memory_kib(),
-            disk_bytes: disk_use(dir).ok(),
+            disk_bytes: files_size(dir, true).ok(),
         };
         eprintln!("{}", run_log::progress_line(&progress));
     }
 }
 
-/// The total size of the files in `dir`.
-fn dir_size(dir: &Path) -> Result<u64> {
-    let mut total = 0;
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
-        let meta = entry
-            .and_then(|e| e.metadata())
-            .with_context(|| format!("cannot list {}", dir.display()))?;
-        if meta.is_file() {
-            total += meta.len();
-        }
-    }
-    Ok(total)
-}
-
-/// The disk space the files in `dir` take: the blocks allocated (scratch
-/// files may be sparse), or their lengths where blocks are not known.
-fn disk_use(dir: &Path) -> std::io::Result<u64> {
+/// The total size of the files in `dir`: their lengths, or with
+/// `allocated` the blocks they take on disk (scratch files may be sparse;
+/// lengths where blocks are not known).
+fn files_size(dir: &Path, allocated: bool) -> std::io::Result<u64> {
     let mut total = 0;
     for entry in std::fs::read_dir(dir)? {
         let meta = entry?.metadata()?;
-        if meta.is_file() {
-            #[cfg(unix)]
-            {
-                total += std::os::unix::fs::MetadataExt::blocks(&meta) * 512;
-            }
-            #[cfg(not(unix))]
-            {
-                total += meta.len();
-            }
+        if !meta.is_file() {
+            continue;
         }
+        #[cfg(unix)]
+        if allocated {
+            total += std::os::unix::fs::MetadataExt::blocks(&meta) * 512;
+            continue;
+        }
+        let _ = allocated;
+        total += meta.len();
     }
     Ok(total)
 }
