@@ -63,6 +63,27 @@ const fn build_counts() -> Counts {
 
 static COUNTS: Counts = build_counts();
 
+/// `ROWS[k][m][f + 1]` = `COUNTS[k][m][f]`, and `ROWS[k][m][0]` = 0: the
+/// rows [`SigIndex::rank`] reads, shifted so that it needs no branch.
+static ROWS: [[[u64; 14]; 13]; 13] = {
+    let counts = build_counts();
+    let mut rows = [[[0u64; 14]; 13]; 13];
+    let mut k = 0;
+    while k <= 12 {
+        let mut m = 0;
+        while m <= 12 {
+            let mut f = 0;
+            while f <= 12 {
+                rows[k][m][f + 1] = counts.0[k][m][f];
+                f += 1;
+            }
+            m += 1;
+        }
+        k += 1;
+    }
+    rows
+};
+
 /// The number of ways to place `k` items into `m` slots when `f` of them
 /// each forbid one distinct slot.
 #[inline]
@@ -77,15 +98,34 @@ pub struct SigIndex {
     fixed: u16,
     /// The loose pieces, increasing.
     items: Vec<u8>,
+    /// Per loose piece, what ranking it needs ([`Step`]), in the order of
+    /// `items`.
+    steps: [Step; MAX_SLOTS as usize],
     /// Mask (bit s-1 for slot s) of the free slots.
     free: u16,
-    /// Per item, the own slots (bit s-1) of the items after it.
-    own_after: Vec<u16>,
-    /// `counts[i * 13 + f]`: completions left after placing item i when f
-    /// of the later items still have their own slot free (the number of
-    /// free slots left is always m - i - 1).
-    counts: Vec<u64>,
     boards: u64,
+}
+
+/// What [`SigIndex::rank`] needs of the i-th loose piece p.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    piece: u8,
+    /// The free slots but p's own (bit s-1): p's choices.
+    choices: u16,
+    /// The own slots (bit s-1) of the loose pieces after p.
+    own_after: u16,
+    /// `counts[f + 1]`: completions left after placing p when f of the
+    /// later pieces still have their own slot free (the number of free
+    /// slots left is always m - i - 1); `counts[0]` is 0, so that a choice
+    /// that takes a later piece's own slot reads `counts[f]` without a
+    /// branch. A row of [`ROWS`].
+    counts: &'static [u64; 14],
+}
+
+impl Default for Step {
+    fn default() -> Self {
+        Step { piece: 0, choices: 0, own_after: 0, counts: &ROWS[0][0] }
+    }
 }
 
 impl SigIndex {
@@ -97,15 +137,15 @@ impl SigIndex {
         let free = all_slots & !(fixed >> 1);
         let items: Vec<u8> = (1..=n).filter(|&p| loose & 1 << p != 0).collect();
         let (k, m) = (items.len(), free.count_ones() as usize);
-        let own_after =
-            (0..k).map(|i| items[i + 1..].iter().fold(0, |a, &p| a | 1 << (p - 1))).collect();
-        let counts = (0..k * 13)
-            .map(|x| {
-                let (i, f) = (x / 13, x % 13);
-                if f < k - i { completions(k - i - 1, m - i - 1, f) } else { 0 }
-            })
-            .collect();
-        SigIndex { n, fixed, items, free, own_after, counts, boards: completions(k, m, k) }
+        let mut steps = [Step::default(); MAX_SLOTS as usize];
+        for (i, &p) in items.iter().enumerate() {
+            let step = &mut steps[i];
+            step.piece = p;
+            step.choices = free & !(1 << (p - 1));
+            step.own_after = items[i + 1..].iter().fold(0, |a, &q| a | 1 << (q - 1));
+            step.counts = &ROWS[k - i - 1][m - i - 1];
+        }
+        SigIndex { n, fixed, items, steps, free, boards: completions(k, m, k) }
     }
 
     /// Number of boards.
@@ -136,26 +176,23 @@ impl SigIndex {
     /// the own slot of a later piece, so each piece costs a few popcounts.
     #[inline]
     pub fn rank(&self, board: &[u8]) -> u64 {
-        let mut slot_of = [0u8; MAX_SLOTS as usize + 1];
+        // The slot of each piece, as a bit (bit s-1 for slot s).
+        let mut bit_of = [0u16; 16];
         for (i, &p) in board.iter().enumerate() {
-            slot_of[p as usize] = i as u8 + 1;
+            bit_of[usize::from(p & 15)] = 1 << i;
         }
         let mut rest = self.free;
         let mut rank = 0;
-        for (i, &p) in self.items.iter().enumerate() {
-            let chosen = slot_of[p as usize];
-            debug_assert!(chosen != 0 && rest & 1 << (chosen - 1) != 0 && chosen != p);
-            let own = self.own_after[i];
+        for step in &self.steps[..self.items.len()] {
+            let chosen = bit_of[usize::from(step.piece & 15)];
+            debug_assert!(chosen != 0 && rest & chosen != 0 && chosen & step.choices != 0);
+            let own = step.own_after;
             let f_now = (rest & own).count_ones() as usize;
-            let below = rest & !(1 << (p - 1)) & ((1 << (chosen - 1)) - 1);
+            let below = rest & step.choices & chosen.wrapping_sub(1);
             let taking = u64::from((below & own).count_ones());
             let other = u64::from(below.count_ones()) - taking;
-            let row = &self.counts[i * 13..];
-            rank += other * row[f_now];
-            if taking > 0 {
-                rank += taking * row[f_now - 1];
-            }
-            rest &= !(1 << (chosen - 1));
+            rank += other * step.counts[f_now + 1] + taking * step.counts[f_now];
+            rest &= !chosen;
         }
         rank
     }
@@ -172,7 +209,7 @@ impl SigIndex {
         let mut rest = self.free;
         let k = self.items.len();
         for (i, &p) in self.items.iter().enumerate() {
-            let own = self.own_after[i];
+            let own = self.steps[i].own_after;
             let f_now = (rest & own).count_ones() as usize;
             let m_after = rest.count_ones() as usize - 1;
             let mut options = rest & !(1 << (p - 1));
