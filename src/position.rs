@@ -160,13 +160,20 @@ impl std::error::Error for PositionError {}
 /// `n`-slot board. Piece `n` comes back to `slot`.
 #[inline]
 pub fn walk_target(n: u8, slot: u8, piece: u8) -> u8 {
-    (slot - 1 + piece) % n + 1
+    debug_assert!((1..=n).contains(&slot) && (1..=n).contains(&piece));
+    // Below 2n: one subtraction instead of a division.
+    let t = slot - 1 + piece;
+    if t >= n { t - n + 1 } else { t + 1 }
 }
 
 /// The slot (1-based) piece `piece` came from when it now stands on `slot`.
 #[inline]
 pub fn walk_origin(n: u8, slot: u8, piece: u8) -> u8 {
-    (slot - 1 + n - piece % n) % n + 1
+    debug_assert!((1..=n).contains(&slot) && (1..=n).contains(&piece));
+    // slot - 1 + n - piece is below 2n: one subtraction instead of a
+    // division (piece n comes back to its slot).
+    let o = slot - 1 + n - piece;
+    if o >= n { o - n + 1 } else { o + 1 }
 }
 
 impl Position {

@@ -15,9 +15,14 @@ use crate::table::node_number;
 /// pass, 2 + j the j-th loose piece, which must have come from an empty
 /// origin slot).
 pub(super) fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16 {
+    let mut slot_of = [0u8; 16];
+    for (i, &p) in board[..usize::from(n)].iter().enumerate() {
+        slot_of[usize::from(p & 15)] = i as u8 + 1;
+    }
     let mut valid = 0b11;
     for (j, &p) in index.items().iter().enumerate() {
-        let slot = board.iter().position(|&x| x == p).expect("loose piece on board") as u8 + 1;
+        let slot = slot_of[usize::from(p & 15)];
+        debug_assert!(slot != 0, "loose piece on board");
         if p != n && board[walk_origin(n, slot, p) as usize - 1] == 0 {
             valid |= 1 << (2 + j);
         }
@@ -182,6 +187,30 @@ impl<M: Moves> Graph for Dense<'_, M> {
     fn init(&self, s: usize) -> Init {
         let (node, l) = self.locate(s);
         self.moves[node].get().init(self.last_of(l), self.rule)
+    }
+
+    fn inits(&self, range: std::ops::Range<usize>, f: &mut dyn FnMut(usize, Init)) {
+        if range.is_empty() {
+            return;
+        }
+        // Node by node from the first state's: no search per state.
+        let (mut node, _) = self.locate(range.start);
+        let mut s = range.start;
+        while s < range.end {
+            let moves = self.moves[node].get();
+            let mut valid = self.valid[node / 2];
+            let mut at = self.first[node] as usize;
+            while valid != 0 {
+                let l = valid.trailing_zeros() as usize;
+                valid &= valid - 1;
+                if (range.start..range.end).contains(&at) {
+                    f(at, moves.init(self.last_of(l), self.rule));
+                }
+                at += 1;
+            }
+            s = at;
+            node += 1;
+        }
     }
 
     fn parents(&self, s: usize, f: &mut dyn FnMut(usize)) {
