@@ -90,31 +90,58 @@ impl<'a> Context<'a> {
 }
 
 /// The places of the walks of the board last seen by one worker
-/// ([`Place`]).
+/// ([`Place`]), and room for the places of one node's exits.
 struct Walks<'a> {
     board: usize,
     places: [Option<Place<'a>>; MAX_SLOTS as usize + 1],
+    exits: Vec<Place<'a>>,
 }
 
 impl<'a> Walks<'a> {
     fn new() -> Walks<'a> {
-        Walks { board: usize::MAX, places: [None; MAX_SLOTS as usize + 1] }
+        Walks { board: usize::MAX, places: [None; MAX_SLOTS as usize + 1], exits: Vec::new() }
     }
 
-    /// The score of child `c` of a node of board `board`.
-    fn exit(&mut self, ctx: &Context<'a>, board: usize, c: &Child) -> Result<Score, TableError> {
+    /// Where child `c` of a node of board `board` is stored.
+    fn place(
+        &mut self,
+        ctx: &Context<'a>,
+        board: usize,
+        c: &Child,
+    ) -> Result<Place<'a>, TableError> {
         if self.board != board {
             self.board = board;
             self.places = [None; MAX_SLOTS as usize + 1];
         }
-        let place = match c.mv {
+        match c.mv {
             crate::Move::Walk(p) => match self.places[usize::from(p)] {
-                Some(place) => place,
-                None => *self.places[usize::from(p)].insert(ctx.locate(c)?),
+                Some(place) => Ok(place),
+                None => Ok(*self.places[usize::from(p)].insert(ctx.locate(c)?)),
             },
-            _ => ctx.locate(c)?,
-        };
-        ctx.read(&place, c.pos.side, c.pos.last)
+            _ => ctx.locate(c),
+        }
+    }
+
+    /// The scores of `children` (outside the sub-table) of a node of board
+    /// `board`, into `out`. Every place is found before any record is
+    /// read, so that the reads (cache misses, mostly) overlap.
+    fn exits(
+        &mut self,
+        ctx: &Context<'a>,
+        board: usize,
+        children: &[Child],
+        out: &mut [Score],
+    ) -> Result<(), TableError> {
+        let mut exits = std::mem::take(&mut self.exits);
+        exits.clear();
+        for c in children {
+            exits.push(self.place(ctx, board, c)?);
+        }
+        for ((place, c), o) in exits.iter().zip(children).zip(out.iter_mut()) {
+            *o = ctx.read(place, c.pos.side, c.pos.last)?;
+        }
+        self.exits = exits;
+        Ok(())
     }
 }
 
@@ -161,12 +188,7 @@ fn solve_sub_as<M: Moves>(
             let pos = node_at(node);
             let mut err = None;
             let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
-                for (c, o) in children.iter().zip(out.iter_mut()) {
-                    match walks.exit(ctx, node / 2, c) {
-                        Ok(s) => *o = s,
-                        Err(e) => err = Some(e),
-                    }
-                }
+                err = walks.exits(ctx, node / 2, children, out).err();
             });
             err.map_or(Ok(M::keep(&m)), Err)
         })
