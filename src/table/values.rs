@@ -20,6 +20,8 @@
 //! [`Summary`] whose depths are all 0 but whose value for every `last` is
 //! right.
 
+use std::sync::OnceLock;
+
 use crate::moves::PassRule;
 use crate::position::Last;
 use crate::score::Score;
@@ -70,7 +72,25 @@ pub fn encode(s: &Summary, rule: PassRule) -> Option<u8> {
 
 /// A summary with the values `code` stands for (all depths 0), or `None`
 /// for a byte that is not a record of `rule` for `n` slots.
+///
+/// Looked up in a table of all 256 bytes (made on first use): the
+/// generator decodes a record for every child it reads.
+#[inline]
 pub fn decode(code: u8, rule: PassRule, n: u8) -> Option<Summary> {
+    type Decoded = [Option<Summary>; 256];
+    const SIZES: usize = crate::position::MAX_SLOTS as usize + 1;
+    static TABLES: [[OnceLock<Box<Decoded>>; SIZES]; 2] =
+        [const { [const { OnceLock::new() }; SIZES] }; 2];
+    let rule_at = usize::from(rule == PassRule::WhenStuck);
+    let Some(table) = TABLES[rule_at].get(usize::from(n)) else {
+        return decode_slow(code, rule, n);
+    };
+    table.get_or_init(|| Box::new(std::array::from_fn(|c| decode_slow(c as u8, rule, n))))
+        [usize::from(code)]
+}
+
+/// [`decode`] by arithmetic.
+fn decode_slow(code: u8, rule: PassRule, n: u8) -> Option<Summary> {
     let score = |v: u8| Value::from_code(v).map(Score::terminal);
     if code < WALKS {
         let (a, p) = PAIRS[usize::from(code)];
@@ -123,6 +143,19 @@ pub fn decode(code: u8, rule: PassRule, n: u8) -> Option<Summary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table [`decode`] reads is [`decode_slow`] for every byte, rule
+    /// and size.
+    #[test]
+    fn decode_table_is_decode_by_arithmetic() {
+        for rule in [PassRule::Always, PassRule::WhenStuck] {
+            for n in 0..=crate::position::MAX_SLOTS + 1 {
+                for code in 0..=255u8 {
+                    assert_eq!(decode(code, rule, n), decode_slow(code, rule, n), "{code} {n}");
+                }
+            }
+        }
+    }
 
     fn lasts() -> Vec<Last> {
         let mut v = vec![Last::None, Last::Pass];
