@@ -107,11 +107,16 @@ fn solve_with<'w>(g: &impl Graph, work: &'w mut Workspace, chunk: Option<usize>)
     cells.resize_with(n, AtomicU8::default);
     // First every counter, then the visits: a decided state's parents
     // must have their counters when it is visited.
-    let start_of = |(s, cell): (usize, &mut AtomicU8)| *cell.get_mut() = start(g.init(s));
-    if n < 1 << 14 {
-        cells.iter_mut().enumerate().for_each(start_of);
+    let start_of = |(c, cells): (usize, &mut [AtomicU8])| {
+        let first = c * CHUNK;
+        g.inits(first..first + cells.len(), &mut |s, init| {
+            *cells[s - first].get_mut() = start(init);
+        });
+    };
+    if n < CHUNK {
+        cells.chunks_mut(CHUNK).enumerate().for_each(start_of);
     } else {
-        cells.par_iter_mut().enumerate().for_each(start_of);
+        cells.par_chunks_mut(CHUNK).enumerate().for_each(start_of);
     }
     for phase in [Phase::WinsAndLosses, Phase::Reach(Value::BothWin), Phase::Reach(Value::BothLose)]
     {

@@ -49,6 +49,15 @@ pub trait Graph: Sync {
     /// How state `s` starts.
     fn init(&self, s: usize) -> Init;
 
+    /// Calls `f` with every state of `range` and how it starts, in order:
+    /// [`Graph::init`] of each, which a graph may compute faster for a
+    /// run of states.
+    fn inits(&self, range: std::ops::Range<usize>, f: &mut dyn FnMut(usize, Init)) {
+        for s in range {
+            f(s, self.init(s));
+        }
+    }
+
     /// Whether the core may keep every state's [`Init`] in an array (8
     /// bytes a state, computed in parallel once). A graph too big for that
     /// says no, and [`Graph::init`] is called again in each phase instead.
