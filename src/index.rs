@@ -181,6 +181,24 @@ impl SigIndex {
         for (i, &p) in board.iter().enumerate() {
             bit_of[usize::from(p & 15)] = 1 << i;
         }
+        self.rank_bits(&bit_of)
+    }
+
+    /// [`SigIndex::rank`] of the board whose slot s holds the piece in
+    /// bits 4(s-1)..4s of `nibbles` (a node key without its side bit).
+    #[inline]
+    pub fn rank_nibbles(&self, nibbles: u64) -> u64 {
+        let mut bit_of = [0u16; 16];
+        for i in 0..self.n {
+            bit_of[(nibbles >> (4 * i) & 15) as usize] = 1 << i;
+        }
+        self.rank_bits(&bit_of)
+    }
+
+    /// The rank of the board where piece p stands on the slot of bit
+    /// `bit_of[p]` (bit s-1 for slot s).
+    #[inline]
+    fn rank_bits(&self, bit_of: &[u16; 16]) -> u64 {
         let mut rest = self.free;
         let mut rank = 0;
         for step in &self.steps[..self.items.len()] {
@@ -253,6 +271,8 @@ mod tests {
             for r in 0..idx.boards() {
                 let b = idx.unrank(r);
                 assert_eq!(idx.rank(&b[..n as usize]), r);
+                let nibbles = b.iter().rev().fold(0u64, |k, &p| k << 4 | u64::from(p));
+                assert_eq!(idx.rank_nibbles(nibbles), r);
                 for (i, &p) in b[..n as usize].iter().enumerate() {
                     let fixed_here = p as usize == i + 1;
                     assert_eq!(fixed_here, p != 0 && fixed & 1 << p != 0, "{b:?}");

@@ -122,6 +122,15 @@ impl Boards {
         self.0.len()
     }
 
+    /// The board of rank `rank` as nibbles: slot s in bits 4(s-1)..4s,
+    /// a node key without its side bit ([`crate::solve::node_key`]).
+    #[inline]
+    pub(super) fn nibbles(&self, rank: usize) -> u64 {
+        let mut bytes = [0u8; 8];
+        bytes[..MAX_SLOTS as usize / 2].copy_from_slice(&self.0[rank]);
+        u64::from_le_bytes(bytes)
+    }
+
     /// The board of rank `rank`.
     #[inline]
     pub(super) fn get(&self, rank: usize) -> [u8; MAX_SLOTS as usize] {
@@ -137,7 +146,7 @@ impl Boards {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
+    use crate::position::{Last, Position};
     use crate::signature::signature;
     use crate::solve::{mover_complete, node_key};
 
@@ -182,7 +191,10 @@ mod tests {
             let boards = Boards::new(&index);
             assert_eq!(boards.len() as u64, index.boards());
             for r in (0..index.boards()).step_by(97) {
-                assert_eq!(boards.get(r as usize), index.unrank(r));
+                let board = index.unrank(r);
+                assert_eq!(boards.get(r as usize), board);
+                let pos = Position { n, board, side: crate::side::Side::Jia, last: Last::None };
+                assert_eq!(boards.nibbles(r as usize), node_key(&pos) >> 1);
             }
         }
     }

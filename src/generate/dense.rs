@@ -3,13 +3,12 @@
 
 use crate::generate::compact::{Boards, Moves};
 use crate::index::SigIndex;
-use crate::moves::{Move, PassRule};
-use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
+use crate::moves::PassRule;
+use crate::position::{Last, MAX_SLOTS, walk_origin};
 use crate::score::Score;
 use crate::side::Side;
-use crate::solve::{Graph, Init, inside_parent, last_bit};
+use crate::solve::{Graph, Init, inside_parent_key, inside_walk_key, last_bit};
 use crate::summary::Summary;
-use crate::table::node_number;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
 /// pass, 2 + j the j-th loose piece, which must have come from an empty
@@ -56,6 +55,9 @@ pub(super) struct Dense<'a, M> {
     /// Per [`ANCHOR`] states, the node of the first one: a state's node is
     /// found by a short walk along `first` from there.
     anchors: Vec<u32>,
+    /// Per piece, its number among the loose pieces (its `last` number
+    /// is that + 2).
+    item_of: [u8; 16],
     /// Per side (node & 1), whether the game is over because the mover is
     /// complete: the same for every node of a sub-table.
     ended: [bool; 2],
@@ -97,13 +99,35 @@ impl<'a, M: Moves> Dense<'a, M> {
         debug_assert!(
             (0..nodes).all(|node| moves[node].get().terminal.is_some() == ended[node & 1])
         );
-        Dense { n, rule, index, moves, boards, valid, first, anchors, ended, keep_inits: true }
+        let mut item_of = [0u8; 16];
+        for (j, &p) in index.items().iter().enumerate() {
+            item_of[usize::from(p)] = j as u8;
+        }
+        Dense {
+            n,
+            rule,
+            index,
+            moves,
+            boards,
+            valid,
+            first,
+            anchors,
+            item_of,
+            ended,
+            keep_inits: true,
+        }
     }
 
-    fn position(&self, node: usize, last: Last) -> Position {
-        let board = self.boards.get(node / 2);
-        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position { n: self.n, board, side, last }
+    /// The node key of `node` ([`crate::solve::node_key`]).
+    #[inline]
+    fn key(&self, node: usize) -> u64 {
+        self.boards.nibbles(node / 2) << 1 | (node & 1) as u64
+    }
+
+    /// The node of node key `key` (a node of this sub-table).
+    #[inline]
+    fn node_of_key(&self, key: u64) -> usize {
+        (self.index.rank_nibbles(key >> 1) * 2 + (key & 1)) as usize
     }
 
     /// The node of state `s` and its `last` number.
@@ -139,18 +163,6 @@ impl<'a, M: Moves> Dense<'a, M> {
         (self.first[node] + (valid & ((1 << l) - 1)).count_ones()) as usize
     }
 
-    /// The state number of `pos` (a state of this sub-table).
-    fn state(&self, pos: &Position) -> usize {
-        let node = node_number(self.index, pos) as usize;
-        let l = match pos.last() {
-            Last::None => 0,
-            Last::Pass => 1,
-            Last::Piece(p) => 2 + self.index.items().iter().position(|&x| x == p).expect("loose"),
-            Last::DoublePass => unreachable!("never stored"),
-        };
-        self.state_at(node, l)
-    }
-
     /// The summary of `node` once every state is scored (`score`, by state
     /// number).
     pub(super) fn summary(&self, node: usize, score: impl Fn(usize) -> Score) -> Summary {
@@ -158,14 +170,16 @@ impl<'a, M: Moves> Dense<'a, M> {
         if let Some(t) = m.terminal {
             return Summary::ended(t);
         }
-        let child = |pos: &Position| Score::from_child(score(self.state(pos)), false);
-        let pos = self.position(node, Last::None);
+        let key = self.key(node);
         let mut summary = m.exits;
         let mut inside = m.inside;
         while inside != 0 {
             let p = inside.trailing_zeros() as u8;
             inside &= inside - 1;
-            summary.offer(child(&pos.play_unchecked(Move::Walk(p))), p);
+            // The walk of p into an empty slot: its state has `last` p.
+            let child = self.node_of_key(inside_walk_key(self.n, key, p));
+            let l = 2 + usize::from(self.item_of[usize::from(p)]);
+            summary.offer(Score::from_child(score(self.state_at(child, l)), false), p);
         }
         // Under when-stuck the pass counts only where nothing else can be
         // played ([`Summary::score`]); its child is a state either way: the
@@ -221,10 +235,10 @@ impl<M: Moves> Graph for Dense<'_, M> {
         let (pnode, excluded) = if last == Last::Pass {
             (node ^ 1, last_bit(Last::Pass))
         } else {
-            let Some((parent, excluded)) = inside_parent(&self.position(node, last)) else {
+            let Some((parent, excluded)) = inside_parent_key(self.n, self.key(node), last) else {
                 return;
             };
-            (node_number(self.index, &parent) as usize, excluded)
+            (self.node_of_key(parent), excluded)
         };
         if self.ended[pnode & 1] {
             return;

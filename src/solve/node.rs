@@ -195,7 +195,9 @@ pub fn terminal_value(pos: &Position, outcome: crate::position::Outcome) -> Valu
 /// - `last` = pass: the same board with the other side to move; its states
 ///   after a pass would have ended the game instead.
 /// - otherwise: no parent inside the signature.
-#[inline]
+///
+/// The reference for [`inside_parent_key`], which the solvers use.
+#[cfg(test)]
 pub fn inside_parent(pos: &Position) -> Option<(Position, u16)> {
     match pos.last {
         Last::Piece(p) => {
