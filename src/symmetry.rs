@@ -96,6 +96,17 @@ pub fn piece(n: u8, u: u8, p: u8) -> u8 {
     slow_piece(n, u, p)
 }
 
+/// The images of the pieces under unit `u`: entry p is the image of piece
+/// p in `1..=n` (entry 0 is 0), looked up rather than computed.
+pub fn pieces(n: u8, u: u8) -> &'static [u8; 13] {
+    static IDENTITY: [u8; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    if u == 1 {
+        return &IDENTITY;
+    }
+    let images = Images::of(n);
+    &images.pieces[images.at(u)]
+}
+
 /// The image of a set of pieces (bit p = piece p, for p in 1..=n) under
 /// unit `u`.
 #[inline]

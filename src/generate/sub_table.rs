@@ -14,6 +14,7 @@ use crate::moves::PassRule;
 use crate::position::{Last, MAX_SLOTS, Position};
 use crate::score::Score;
 use crate::side::Side;
+use crate::signature::SigKey;
 use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
 use crate::table::format::{ENCODING_SCORES, encode, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
@@ -42,83 +43,117 @@ pub(super) struct Context<'a> {
 /// the child differs. So a walk's place is found once per board.
 #[derive(Debug, Clone, Copy)]
 struct Place<'a> {
+    target: Target<'a>,
+    rank: u64,
+}
+
+/// Where the children of one signature are stored: the file, the
+/// sub-table and its board index, and the unit that maps the children
+/// onto it (with its images of the pieces).
+#[derive(Debug, Clone, Copy)]
+struct Target<'a> {
+    sig: SigKey,
     /// `None`: the file being written; else an earlier one.
     file: Option<&'a TableFile>,
     sub: usize,
-    rank: u64,
+    index: &'a SigIndex,
     unit: u8,
+    pieces: &'static [u8; 13],
 }
 
 impl<'a> Context<'a> {
-    /// Where child `c` (outside the sub-table) is stored.
-    fn locate(&self, c: &Child) -> Result<Place<'a>, TableError> {
-        let (unit, stored) = crate::symmetry::canonical(self.n, c.sig);
-        let image;
-        let pos = if unit == 1 {
-            &c.pos
-        } else {
-            image = crate::symmetry::position(&c.pos, unit);
-            &image
-        };
+    /// Where the children of signature `sig` (outside the sub-table) are
+    /// stored.
+    fn target(&self, sig: SigKey) -> Target<'a> {
+        let (unit, stored) = crate::symmetry::canonical(self.n, sig);
+        let pieces = crate::symmetry::pieces(self.n, unit);
         let fixed = (stored >> 16) as u16;
         if fixed == self.fixed {
             // The same file: a sub-table with fewer loose pieces, or the
             // image of one under a unit that maps this fixed set onto
             // itself.
             let sub = sub_index(self.free, stored as u16);
-            return Ok(Place { file: None, sub, rank: self.indexes[sub].rank(pos.board()), unit });
+            return Target { sig, file: None, sub, index: &self.indexes[sub], unit, pieces };
         }
         let file = self.tb.file(fixed).expect("files with more fixed pieces come first");
         let sub = sub_index(free_pieces(self.n, fixed), stored as u16);
-        Ok(Place { file: Some(file), sub, rank: file.board_index(sub).rank(pos.board()), unit })
+        Target { sig, file: Some(file), sub, index: file.board_index(sub), unit, pieces }
     }
 
     /// The score (mover's view) of the child at `place` whose side to move
     /// is `side` and whose previous ply is `last` (before the map).
     fn read(&self, place: &Place<'_>, side: Side, last: Last) -> Result<Score, TableError> {
         let node = place.rank * 2 + side.index() as u64;
-        let summary = match place.file {
-            None => self.file.summary(place.sub, node)?,
-            Some(file) => file.record(place.sub, node)?,
+        let target = &place.target;
+        let summary = match target.file {
+            None => self.file.summary(target.sub, node)?,
+            Some(file) => file.record(target.sub, node)?,
         };
         let last = match last {
-            Last::Piece(p) => Last::Piece(crate::symmetry::piece(self.n, place.unit, p)),
+            Last::Piece(p) => Last::Piece(target.pieces[usize::from(p)]),
             other => other,
         };
         Ok(summary.score(last, self.rule))
     }
 }
 
+/// Targets one worker has looked up lately, by signature.
+const TARGETS: usize = 64;
+
 /// The places of the walks of the board last seen by one worker
-/// ([`Place`]), and room for the places of one node's exits.
+/// ([`Place`]), the targets it looked up lately ([`Target`]), and room for
+/// the places of one node's exits.
 struct Walks<'a> {
     board: usize,
+    /// The walks (bit p) whose entry of `places` is the board's.
+    known: u16,
     places: [Option<Place<'a>>; MAX_SLOTS as usize + 1],
+    targets: [Option<Target<'a>>; TARGETS],
     exits: Vec<Place<'a>>,
 }
 
 impl<'a> Walks<'a> {
     fn new() -> Walks<'a> {
-        Walks { board: usize::MAX, places: [None; MAX_SLOTS as usize + 1], exits: Vec::new() }
+        Walks {
+            board: usize::MAX,
+            known: 0,
+            places: [None; MAX_SLOTS as usize + 1],
+            targets: [None; TARGETS],
+            exits: Vec::new(),
+        }
+    }
+
+    /// Where child `c` (outside the sub-table) is stored.
+    fn locate(&mut self, ctx: &Context<'a>, c: &Child) -> Place<'a> {
+        let slot = (c.sig.wrapping_mul(0x9E37_79B9) >> 26) as usize % TARGETS;
+        let target = match self.targets[slot] {
+            Some(t) if t.sig == c.sig => t,
+            _ => *self.targets[slot].insert(ctx.target(c.sig)),
+        };
+        let rank = if target.unit == 1 {
+            target.index.rank(c.pos.board())
+        } else {
+            target.index.rank(crate::symmetry::position(&c.pos, target.unit).board())
+        };
+        Place { target, rank }
     }
 
     /// Where child `c` of a node of board `board` is stored.
-    fn place(
-        &mut self,
-        ctx: &Context<'a>,
-        board: usize,
-        c: &Child,
-    ) -> Result<Place<'a>, TableError> {
+    fn place(&mut self, ctx: &Context<'a>, board: usize, c: &Child) -> Place<'a> {
         if self.board != board {
             self.board = board;
-            self.places = [None; MAX_SLOTS as usize + 1];
+            self.known = 0;
         }
         match c.mv {
             crate::Move::Walk(p) => match self.places[usize::from(p)] {
-                Some(place) => Ok(place),
-                None => Ok(*self.places[usize::from(p)].insert(ctx.locate(c)?)),
+                Some(place) if self.known & 1 << p != 0 => place,
+                _ => {
+                    let place = self.locate(ctx, c);
+                    self.known |= 1 << p;
+                    *self.places[usize::from(p)].insert(place)
+                }
             },
-            _ => ctx.locate(c),
+            _ => self.locate(ctx, c),
         }
     }
 
@@ -135,7 +170,7 @@ impl<'a> Walks<'a> {
         let mut exits = std::mem::take(&mut self.exits);
         exits.clear();
         for c in children {
-            exits.push(self.place(ctx, board, c)?);
+            exits.push(self.place(ctx, board, c));
         }
         for ((place, c), o) in exits.iter().zip(children).zip(out.iter_mut()) {
             *o = ctx.read(place, c.pos.side, c.pos.last)?;
