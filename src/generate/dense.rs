@@ -4,7 +4,7 @@
 use crate::generate::compact::{Boards, Moves};
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::position::{Last, MAX_SLOTS, walk_origin};
+use crate::position::{Last, walk_origin};
 use crate::score::Score;
 use crate::side::Side;
 use crate::solve::{Graph, Init, inside_parent_key, inside_walk_key, last_bit};
@@ -12,17 +12,18 @@ use crate::summary::Summary;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
 /// pass, 2 + j the j-th loose piece, which must have come from an empty
-/// origin slot).
-pub(super) fn valid_lasts(n: u8, index: &SigIndex, board: &[u8; MAX_SLOTS as usize]) -> u16 {
+/// origin slot); the board as nibbles ([`Boards::nibbles`]).
+pub(super) fn valid_lasts(n: u8, index: &SigIndex, nibbles: u64) -> u16 {
+    let piece_on = |slot: u8| (nibbles >> (4 * (slot - 1)) & 15) as u8;
     let mut slot_of = [0u8; 16];
-    for (i, &p) in board[..usize::from(n)].iter().enumerate() {
-        slot_of[usize::from(p & 15)] = i as u8 + 1;
+    for slot in 1..=n {
+        slot_of[usize::from(piece_on(slot))] = slot;
     }
     let mut valid = 0b11;
     for (j, &p) in index.items().iter().enumerate() {
-        let slot = slot_of[usize::from(p & 15)];
+        let slot = slot_of[usize::from(p)];
         debug_assert!(slot != 0, "loose piece on board");
-        if p != n && board[walk_origin(n, slot, p) as usize - 1] == 0 {
+        if p != n && piece_on(walk_origin(n, slot, p)) == 0 {
             valid |= 1 << (2 + j);
         }
     }

@@ -231,7 +231,7 @@ fn solve_sub_as<M: Moves>(
         .map_err(GenerateError::Table)?;
     let valid: Vec<u16> = (0..boards.len())
         .into_par_iter()
-        .map(|r| valid_lasts(ctx.n, index, &boards.get(r)))
+        .map(|r| valid_lasts(ctx.n, index, boards.nibbles(r)))
         .collect();
     let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     graph.keep_inits = graph.len() <= ctx.keep_inits;
