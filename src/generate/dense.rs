@@ -265,3 +265,128 @@ impl<M: Moves> Graph for Dense<'_, M> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+    use crate::position::Position;
+    use crate::solve::{NodeMoves, node_key};
+    use crate::value::Value;
+
+    /// The sub-table (`fixed`, `loose`) of `n` slots as a graph, with
+    /// random values for the moves that leave it.
+    fn graph(n: u8, rule: PassRule, fixed: u16, index: &SigIndex) -> Dense<'_, NodeMoves> {
+        let mut rng = crate::random::Rng::new(u64::from(fixed) << 16 | u64::from(index.loose()));
+        let boards = Boards::new(index);
+        let sig = crate::signature::make(fixed, index.loose());
+        let moves = (0..2 * boards.len())
+            .map(|node| {
+                let pos = position(n, &boards, node, Last::None);
+                NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
+                    for o in out.iter_mut() {
+                        *o = Score::terminal(Value::ALL[rng.below(5) as usize]);
+                    }
+                })
+            })
+            .collect();
+        let valid = (0..boards.len()).map(|r| valid_lasts(n, index, boards.nibbles(r))).collect();
+        Dense::new(n, rule, fixed, index, moves, boards, valid)
+    }
+
+    fn position(n: u8, boards: &Boards, node: usize, last: Last) -> Position {
+        let side = if node % 2 == 0 { Side::Jia } else { Side::Yi };
+        Position { n, board: boards.get(node / 2), side, last }
+    }
+
+    /// The position of state `s`.
+    fn state_position(g: &Dense<'_, NodeMoves>, s: usize) -> Position {
+        let (node, l) = g.locate(s);
+        position(g.n, &g.boards, node, g.last_of(l))
+    }
+
+    /// The state of `pos`, found from its board's rank.
+    fn state_of(g: &Dense<'_, NodeMoves>, pos: &Position) -> usize {
+        let node = g.index.rank(pos.board()) as usize * 2 + pos.side().index();
+        let l = match pos.last() {
+            Last::None => 0,
+            Last::Pass => 1,
+            Last::Piece(p) => 2 + g.index.items().iter().position(|&x| x == p).expect("loose"),
+            Last::DoublePass => unreachable!("never stored"),
+        };
+        g.state_at(node, l)
+    }
+
+    /// The starts, parents and summaries the graph computes from node keys
+    /// agree with playing the moves on positions: every state's inside
+    /// moves lead to states that list it among their parents, every parent
+    /// listed has such a move, and a node's summary offers each inside
+    /// walk the score of the state it leads to.
+    #[test]
+    fn keys_agree_with_positions() {
+        let cases = [(6u8, 0u16, 0b101_1110u16), (8, 0b100, 0b1_1110_1010), (8, 0, 0b1_1111_1010)];
+        for rule in [PassRule::Always, PassRule::WhenStuck] {
+            for (n, fixed, loose) in cases {
+                let index = SigIndex::new(n, fixed, loose);
+                let g = graph(n, rule, fixed, &index);
+                let len = g.len();
+                // Starts of runs of states, at any offset.
+                for range in [0..len, 1..len / 3, len / 2..len / 2 + 7, len - 1..len] {
+                    let mut seen = Vec::new();
+                    g.inits(range.clone(), &mut |s, init| seen.push((s, init)));
+                    let want: Vec<_> = range.map(|s| (s, g.init(s))).collect();
+                    assert_eq!(seen, want, "{n} {fixed:#x} {loose:#x}");
+                }
+                let parents: Vec<Vec<usize>> = (0..len)
+                    .map(|s| {
+                        let mut ps = Vec::new();
+                        g.parents(s, &mut |p| ps.push(p));
+                        ps
+                    })
+                    .collect();
+                let mut edges = 0;
+                for s in 0..len {
+                    let pos = state_position(&g, s);
+                    let (node, _) = g.locate(s);
+                    let m = g.moves[node].get();
+                    if m.terminal.is_some() {
+                        continue;
+                    }
+                    let banned = match pos.last() {
+                        Last::Piece(p) => 1 << p,
+                        _ => 0,
+                    };
+                    let mut children: Vec<usize> = Vec::new();
+                    let mut inside = m.inside & !banned;
+                    while inside != 0 {
+                        let p = inside.trailing_zeros() as u8;
+                        inside &= inside - 1;
+                        children.push(state_of(&g, &pos.play_unchecked(Move::Walk(p))));
+                    }
+                    if pos.last() != Last::Pass && m.may_pass(pos.last(), rule) {
+                        children.push(state_of(&g, &pos.play_unchecked(Move::Pass)));
+                    }
+                    for &c in &children {
+                        assert!(parents[c].contains(&s), "{pos}: child {c} misses parent {s}");
+                    }
+                    edges += children.len();
+                    // The summary, by positions.
+                    let score = |t: usize| Score::terminal(Value::ALL[t % 5]);
+                    let mut want = m.exits;
+                    let mut inside = m.inside;
+                    while inside != 0 {
+                        let p = inside.trailing_zeros() as u8;
+                        inside &= inside - 1;
+                        let c = state_of(&g, &pos.play_unchecked(Move::Walk(p)));
+                        want.offer(Score::from_child(score(c), false), p);
+                    }
+                    let passed = Position { last: Last::None, ..pos }.play_unchecked(Move::Pass);
+                    want.pass = Some(Score::from_child(score(state_of(&g, &passed)), false));
+                    assert_eq!(g.summary(node, score), want, "{pos}");
+                }
+                assert_eq!(edges, parents.iter().map(Vec::len).sum::<usize>(), "{n} {fixed:#x}");
+                assert!(edges > 1000, "only {edges} edges in {n} {fixed:#x} {loose:#x}");
+            }
+        }
+    }
+}
