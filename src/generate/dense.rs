@@ -295,7 +295,7 @@ mod tests {
     }
 
     fn position(n: u8, boards: &Boards, node: usize, last: Last) -> Position {
-        let side = if node % 2 == 0 { Side::Jia } else { Side::Yi };
+        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
         Position { n, board: boards.get(node / 2), side, last }
     }
 
