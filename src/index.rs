@@ -225,20 +225,21 @@ impl SigIndex {
             }
         }
         let mut rest = self.free;
-        let k = self.items.len();
-        for (i, &p) in self.items.iter().enumerate() {
-            let own = self.steps[i].own_after;
+        for step in &self.steps[..self.items.len()] {
+            // Each choice leaves one of two counts: whether it takes the
+            // own slot of a later piece or not.
+            let own = step.own_after;
             let f_now = (rest & own).count_ones() as usize;
-            let m_after = rest.count_ones() as usize - 1;
-            let mut options = rest & !(1 << (p - 1));
+            let (other, taking) = (step.counts[f_now + 1], step.counts[f_now]);
+            let mut options = rest & step.choices;
             loop {
-                let s = options.trailing_zeros() as u8 + 1;
-                options &= options - 1;
-                let c =
-                    completions(k - i - 1, m_after, f_now - usize::from(own >> (s - 1) & 1 == 1));
+                debug_assert!(options != 0, "rank below boards()");
+                let bit = options & options.wrapping_neg();
+                options ^= bit;
+                let c = if own & bit != 0 { taking } else { other };
                 if rank < c {
-                    board[s as usize - 1] = p;
-                    rest &= !(1 << (s - 1));
+                    board[bit.trailing_zeros() as usize] = step.piece;
+                    rest &= !bit;
                     break;
                 }
                 rank -= c;
