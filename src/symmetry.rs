@@ -93,7 +93,7 @@ pub fn inverse(n: u8, u: u8) -> u8 {
 #[inline]
 pub fn piece(n: u8, u: u8, p: u8) -> u8 {
     debug_assert!((1..=n).contains(&p));
-    slow_piece(n, u, p)
+    pieces(n, u)[usize::from(p)]
 }
 
 /// The images of the pieces under unit `u`: entry p is the image of piece

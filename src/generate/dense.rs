@@ -7,7 +7,7 @@ use crate::moves::PassRule;
 use crate::position::{Last, walk_origin};
 use crate::score::Score;
 use crate::side::Side;
-use crate::solve::{Graph, Init, inside_parent_key, inside_walk_key, last_bit};
+use crate::solve::{Graph, Init, inside_parent_key, inside_walk_key, key_slot_of, last_bit};
 use crate::summary::Summary;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
@@ -15,14 +15,9 @@ use crate::summary::Summary;
 /// origin slot); the board as nibbles ([`Boards::nibbles`]).
 pub(super) fn valid_lasts(n: u8, index: &SigIndex, nibbles: u64) -> u16 {
     let piece_on = |slot: u8| (nibbles >> (4 * (slot - 1)) & 15) as u8;
-    let mut slot_of = [0u8; 16];
-    for slot in 1..=n {
-        slot_of[usize::from(piece_on(slot))] = slot;
-    }
     let mut valid = 0b11;
     for (j, &p) in index.items().iter().enumerate() {
-        let slot = slot_of[usize::from(p)];
-        debug_assert!(slot != 0, "loose piece on board");
+        let slot = key_slot_of(nibbles << 1, p).expect("loose piece on board");
         if p != n && piece_on(walk_origin(n, slot, p)) == 0 {
             valid |= 1 << (2 + j);
         }
@@ -210,20 +205,18 @@ impl<M: Moves> Graph for Dense<'_, M> {
         }
         // Node by node from the first state's: no search per state.
         let (mut node, _) = self.locate(range.start);
-        let mut s = range.start;
-        while s < range.end {
+        let mut at = self.first[node] as usize;
+        while at < range.end {
             let moves = self.moves[node].get();
             let mut valid = self.valid[node / 2];
-            let mut at = self.first[node] as usize;
             while valid != 0 {
                 let l = valid.trailing_zeros() as usize;
                 valid &= valid - 1;
-                if (range.start..range.end).contains(&at) {
+                if range.contains(&at) {
                     f(at, moves.init(self.last_of(l), self.rule));
                 }
                 at += 1;
             }
-            s = at;
             node += 1;
         }
     }

@@ -125,7 +125,7 @@ impl<'a> Walks<'a> {
 
     /// Where child `c` (outside the sub-table) is stored.
     fn locate(&mut self, ctx: &Context<'a>, c: &Child) -> Place<'a> {
-        let slot = (c.sig.wrapping_mul(0x9E37_79B9) >> 26) as usize % TARGETS;
+        let slot = (c.sig.wrapping_mul(0x9E37_79B9) >> (32 - TARGETS.trailing_zeros())) as usize;
         let target = match self.targets[slot] {
             Some(t) if t.sig == c.sig => t,
             _ => *self.targets[slot].insert(ctx.target(c.sig)),

@@ -35,7 +35,8 @@ pub(crate) use self::expand::Child;
 pub(crate) use self::expand::mover_complete;
 pub use self::node::terminal_value;
 pub(crate) use self::node::{
-    NodeMoves, inside_parent_key, inside_walk_key, last_bit, last_of_bit, node_key, node_position,
+    NodeMoves, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit, node_key,
+    node_position,
 };
 pub(crate) use self::node_table::NodeTable;
 pub(crate) use self::reach::{Reached, SigStates};
