@@ -13,7 +13,8 @@
 #           entries re-derived, 50 positions solved), classify every
 #           opening (--stats, docs/openings-12.svg) and write the manifest
 #           tables/n12-always.json (files, states, runs, openings) into
-#           the repository; the reports go to DIR/n12-always.*.txt.
+#           the repository; the reports go to DIR/n12-always.*.txt, each
+#           step's wall time and peak memory to DIR/n12-always.finish.txt.
 # DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables.
 #
 # Files under DIR:
@@ -98,11 +99,15 @@ finish)
     fi
     (cd "$repo" && cargo build --release --quiet)
     bin="$repo/target/release/chaosclock"
-    "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
+    # Each step's wall time and peak memory go to DIR/n12-always.finish.txt.
+    timed=()
+    [[ -x /usr/bin/time ]] && timed=(/usr/bin/time -a -o "$dir/n12-always.finish.txt" \
+        -f "%C: exit %x, wall %e s, peak memory %M KiB")
+    "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
         | tee "$dir/n12-always.verify.txt"
-    "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
+    "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
         | tee "$dir/n12-always.openings.txt"
-    "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
+    "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
         --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
         --output "$repo/tables/n12-always.json"
     echo "wrote $repo/tables/n12-always.json and $repo/docs/openings-12.svg"

@@ -341,8 +341,10 @@ fn write_file(
         None => (Unfinished::create(&path, header, cfg.limits.raw_in_memory)?, Vec::new()),
     };
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
+    // Work a checkpoint saved is not this run's, like the files kept: the
+    // bar (and the speed the run log computes from it) counts only the rest.
     if let Some(b) = bar {
-        b.inc(done.iter().map(|d| file.header().nodes[d.sub]).sum());
+        b.dec_length(done.iter().map(|d| file.header().nodes[d.sub]).sum());
     }
     let mut saved = Instant::now();
     // Saves a checkpoint if the last one is old enough.
