@@ -138,8 +138,8 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread (64 MiB).
-const CACHED: usize = 1 << 14;
+/// Decompressed blocks kept per thread (512 MiB).
+const CACHED: usize = 1 << 17;
 
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
 /// and its bytes.
