@@ -118,6 +118,13 @@ impl Packing {
     /// Reopens the temporary file of `path` as `ckpt` describes it: the
     /// data cut to its length, every block of the sub-tables it lists
     /// checked and decompressed. `None` if anything does not match.
+    ///
+    /// The sub-tables a run that was never stopped would still hold as they
+    /// are (the group under way and the one before, [`live_groups`]) get
+    /// their [`Raw`] copies back from what was decompressed, so a resumed
+    /// run reads them as fast. A copy that cannot be made (a scratch file
+    /// that cannot be written) is left out: those records are then read
+    /// from the data, the same values more slowly.
     pub(super) fn resume(
         path: &Path,
         header: Header,
@@ -132,31 +139,9 @@ impl Packing {
             return None;
         }
         file.set_len(data + ckpt.data_len).ok()?;
-        let mut out = vec![0u8; NODES];
-        let mut used = 0u64;
-        for d in &ckpt.done {
-            let nodes = header.nodes[d.sub];
-            for k in 0..(nodes as usize).div_ceil(NODES) {
-                let e = ckpt.entries[first_block[d.sub] + k];
-                let end = e.start.checked_add(u64::from(e.len))?;
-                if end > ckpt.data_len {
-                    return None;
-                }
-                let mut bytes = vec![0u8; e.len as usize];
-                file.read_exact_at(&mut bytes, data + e.start).ok()?;
-                let len = packed::block_len(nodes, k);
-                if !e.checks(&bytes) || packed::decompress(&bytes, &mut out[..len]).is_none() {
-                    return None;
-                }
-                used += u64::from(e.len);
-            }
-        }
-        if used != ckpt.data_len {
-            return None;
-        }
         let written = Mutex::new(Written { len: ckpt.data_len, entries: ckpt.entries.clone() });
         let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
-        Some(Packing {
+        let packing = Packing {
             tmp,
             header,
             file,
@@ -167,7 +152,36 @@ impl Packing {
             pending: Mutex::default(),
             raw,
             raw_in_memory,
-        })
+        };
+        let live = live_groups(&packing.header, ckpt);
+        let mut out = vec![0u8; NODES];
+        let mut used = 0u64;
+        for d in &ckpt.done {
+            let nodes = packing.header.nodes[d.sub];
+            let keep = live.contains(&d.sub.count_ones());
+            let mut records = Vec::with_capacity(if keep { nodes as usize } else { 0 });
+            for k in 0..(nodes as usize).div_ceil(NODES) {
+                let e = ckpt.entries[packing.first_block[d.sub] + k];
+                let end = e.start.checked_add(u64::from(e.len))?;
+                if end > ckpt.data_len {
+                    return None;
+                }
+                let mut bytes = vec![0u8; e.len as usize];
+                packing.file.read_exact_at(&mut bytes, data + e.start).ok()?;
+                let len = packed::block_len(nodes, k);
+                if !e.checks(&bytes) || packed::decompress(&bytes, &mut out[..len]).is_none() {
+                    return None;
+                }
+                if keep {
+                    records.extend_from_slice(&out[..len]);
+                }
+                used += u64::from(e.len);
+            }
+            if keep && let Ok(raw) = packing.raw_copy(d.sub, records) {
+                let _ = packing.raw[d.sub].set(raw);
+            }
+        }
+        (used == ckpt.data_len).then_some(packing)
     }
 
     /// Syncs the data written so far; returns its length and the block
@@ -185,22 +199,27 @@ impl Packing {
         assert_eq!(records.len() as u64, self.header.nodes[sub], "sub-table {sub} is complete");
         let blocks: Vec<Vec<u8>> = records.par_chunks(NODES).map(packed::compress).collect();
         self.pending.lock().expect("no writer panicked").push((sub, blocks));
-        let raw = if records.len() as u64 <= self.raw_in_memory {
-            Raw::Memory(records)
-        } else {
-            let path = self.tmp.with_extension(format!("sub{sub:04x}.tmp"));
-            let io = |e| GenerateError::io(&path, e);
-            fs::write(&path, &records).map_err(io)?;
-            drop(records);
-            // SAFETY: the scratch file was written in full just above and is
-            // never written again; `Raw::drop` removes its name only as the
-            // map goes.
-            #[allow(unsafe_code)]
-            let map = fs::File::open(&path).and_then(|f| unsafe { map_scratch(&f) }).map_err(io)?;
-            Raw::Scratch(path, map)
-        };
+        let raw = self.raw_copy(sub, records)?;
         assert!(self.raw[sub].set(raw).is_ok(), "sub-table {sub} is written once");
         Ok(())
+    }
+
+    /// The [`Raw`] copy of sub-table `sub`'s `records`: in memory if small,
+    /// else in a scratch file.
+    fn raw_copy(&self, sub: usize, records: Vec<u8>) -> Result<Raw, GenerateError> {
+        if records.len() as u64 <= self.raw_in_memory {
+            return Ok(Raw::Memory(records));
+        }
+        let path = self.tmp.with_extension(format!("sub{sub:04x}.tmp"));
+        let io = |e| GenerateError::io(&path, e);
+        fs::write(&path, &records).map_err(io)?;
+        drop(records);
+        // SAFETY: the scratch file was written in full just above and is
+        // never written again; `Raw::drop` removes its name only as the
+        // map goes.
+        #[allow(unsafe_code)]
+        let map = fs::File::open(&path).and_then(|f| unsafe { map_scratch(&f) }).map_err(io)?;
+        Ok(Raw::Scratch(path, map))
     }
 
     /// Drops the uncompressed records of the sub-tables with `loose` loose
@@ -281,5 +300,86 @@ impl Packing {
         drop(self.file);
         fs::rename(&self.tmp, path).map_err(|e| GenerateError::io(path, e))?;
         Ok(self.data + len)
+    }
+}
+
+/// The groups (numbers of loose pieces) whose [`Raw`] copies a run that
+/// was never stopped would hold when it reached checkpoint `ckpt`: the
+/// group under way (the fewest loose pieces of a stored sub-table not
+/// done) and the one before it ([`Packing::release`] drops a group when
+/// the one after next starts). None when every sub-table is done.
+fn live_groups(header: &Header, ckpt: &Checkpoint) -> Vec<u32> {
+    let under_way = (0..header.nodes.len())
+        .filter(|&sub| header.nodes[sub] > 0 && !ckpt.done.iter().any(|d| d.sub == sub))
+        .map(|sub| sub.count_ones())
+        .min();
+    match under_way {
+        Some(g) => [g.checked_sub(1), Some(g)].into_iter().flatten().collect(),
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::checkpoint::Done;
+    use crate::moves::PassRule;
+    use crate::table::format::checksum;
+
+    /// Which sub-tables hold [`Raw`] copies, and their bytes.
+    fn raws(p: &Packing) -> Vec<(usize, Vec<u8>)> {
+        let held = p.raw.iter().enumerate();
+        held.filter_map(|(sub, r)| r.get().map(|r| (sub, r.records().to_vec()))).collect()
+    }
+
+    /// A file stopped inside its third group resumes with the raw copies a
+    /// run that was never stopped holds there: the same sub-tables, the
+    /// same bytes, in memory or in scratch files.
+    #[test]
+    fn resume_restores_the_live_raw_copies() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f0000.cctb");
+        // Sub-tables of 1 to 3 blocks; sub-table 5 is not stored.
+        let nodes: Vec<u64> = (0..16u64).map(|i| if i == 5 { 0 } else { 3000 + 700 * i }).collect();
+        let header = Header { n: 4, rule: PassRule::Always, fixed: 0, encoding: 3, nodes };
+        let records = |sub: usize| -> Vec<u8> {
+            (0..header.nodes[sub]).map(|i| (i * 7 + sub as u64 * 13 % 251) as u8).collect()
+        };
+        let mut p = Packing::create(&path, header.clone(), 8000).unwrap();
+        let mut order: Vec<usize> = (0..16).filter(|&i| header.nodes[i] > 0).collect();
+        order.sort_by_key(|&i| (i.count_ones(), i));
+        // Groups 0 and 1 complete, then the first two of group 2.
+        let written: Vec<usize> = order.iter().copied().filter(|&i| i.count_ones() < 2).collect();
+        let mut done = Vec::new();
+        for group in written.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+            for &sub in group {
+                p.write_sub(sub, records(sub)).unwrap();
+                done.push(Done { sub, counts: [0; 5], sum: checksum(&records(sub)) });
+            }
+            p.flush().unwrap();
+            if let Some(k) = group[0].count_ones().checked_sub(1) {
+                p.release(k);
+            }
+        }
+        for &sub in order.iter().filter(|&&i| i.count_ones() == 2).take(2) {
+            p.write_sub(sub, records(sub)).unwrap();
+            p.flush().unwrap();
+            done.push(Done { sub, counts: [0; 5], sum: checksum(&records(sub)) });
+        }
+        let (data_len, entries) = p.sync().unwrap();
+        let want = raws(&p);
+        assert!(want.iter().any(|(s, _)| s.count_ones() == 1), "group 1 is held");
+        assert!(want.iter().all(|(s, _)| s.count_ones() >= 1), "group 0 is released");
+        drop(p);
+        let ckpt = Checkpoint { done, data_len, entries };
+        let q = Packing::resume(&path, header.clone(), 8000, &ckpt).expect("resumes");
+        assert_eq!(raws(&q), want);
+        // Both kinds of copy are there.
+        let held = q.raw.iter().filter_map(OnceLock::get);
+        let scratch = held.filter(|r| matches!(r, Raw::Scratch(..))).count();
+        assert!(scratch > 0 && scratch < want.len(), "{scratch} of {} in scratch", want.len());
+        for (sub, bytes) in &want {
+            assert_eq!(bytes, &records(*sub));
+        }
     }
 }
