@@ -138,7 +138,10 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread (512 MiB).
+/// Decompressed blocks kept per thread (512 MiB, taken only as blocks are
+/// read). The 12-slot generator's largest sub-tables read far more than
+/// 64 MiB of other files' blocks: with 64 MiB they spent over half their
+/// time decompressing (docs/table-12.md).
 const CACHED: usize = 1 << 17;
 
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
