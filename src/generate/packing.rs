@@ -98,21 +98,35 @@ impl Packing {
         let blocks = *first_block.last().expect("one more entry than sub-tables");
         let data = packed::data_offset(&header, blocks) as u64;
         file.set_len(data).map_err(io)?;
-        let written = Mutex::new(Written { len: 0, entries: vec![Entry::default(); blocks] });
-        let pending = Mutex::default();
+        let written = Written { len: 0, entries: vec![Entry::default(); blocks] };
+        Ok(Packing::assemble(tmp, header, file, written, raw_in_memory))
+    }
+
+    /// A packing of `file` (the temporary file `tmp`) whose data holds
+    /// `written`, with no sub-table pending and no raw copy yet.
+    fn assemble(
+        tmp: PathBuf,
+        header: Header,
+        file: fs::File,
+        written: Written,
+        raw_in_memory: u64,
+    ) -> Packing {
+        let first_block = packed::first_blocks(&header);
+        let blocks = *first_block.last().expect("one more entry than sub-tables");
+        let data = packed::data_offset(&header, blocks) as u64;
         let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
-        Ok(Packing {
+        Packing {
             tmp,
             header,
             file,
             id: fresh_id(),
             first_block,
             data,
-            written,
-            pending,
+            written: Mutex::new(written),
+            pending: Mutex::default(),
             raw,
             raw_in_memory,
-        })
+        }
     }
 
     /// Reopens the temporary file of `path` as `ckpt` describes it: the
@@ -139,20 +153,8 @@ impl Packing {
             return None;
         }
         file.set_len(data + ckpt.data_len).ok()?;
-        let written = Mutex::new(Written { len: ckpt.data_len, entries: ckpt.entries.clone() });
-        let raw = header.nodes.iter().map(|_| OnceLock::new()).collect();
-        let packing = Packing {
-            tmp,
-            header,
-            file,
-            id: fresh_id(),
-            first_block,
-            data,
-            written,
-            pending: Mutex::default(),
-            raw,
-            raw_in_memory,
-        };
+        let written = Written { len: ckpt.data_len, entries: ckpt.entries.clone() };
+        let packing = Packing::assemble(tmp, header, file, written, raw_in_memory);
         let live = live_groups(&packing.header, ckpt);
         let mut out = vec![0u8; NODES];
         let mut used = 0u64;
