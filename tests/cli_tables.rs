@@ -415,11 +415,20 @@ fn solve_leaves_out_values_only_tables_in_the_default_place() {
     let out = run_in(d, &["generate", "--slots", "6", "--max-live", "4", "--values-only"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let pos = "2,1,4,3,6,5";
-    let default = json_in(d, &["solve", pos, "--json"]);
+    // The note on stderr (below) is the only difference.
+    let out = run_in(d, &["solve", pos, "--json"]);
+    assert!(out.status.success());
+    let default: Json = serde_json::from_slice(&out.stdout).unwrap();
     let without = json_in(d, &["solve", pos, "--no-tables", "--json"]);
     assert!(default.get("tables").is_none(), "values only cannot give depths");
     assert_eq!(default["states"], without["states"]);
     assert_eq!(default["moves"], without["moves"]);
+    // It says so on stderr, and only then.
+    let note = "hold values only and solve prints depths, so it solves without them";
+    let said = |args: &[&str]| String::from_utf8_lossy(&run_in(d, args).stderr).contains(note);
+    assert!(said(&["solve", pos]));
+    assert!(!said(&["solve", pos, "--no-tables"]));
+    assert!(!said(&["solve", "2,1,4,3"]), "no 4-slot tables there");
 }
 
 #[test]

@@ -141,7 +141,7 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
 /// The tables with depths of `n` slots and `rule` in the default place
 /// (./tables), with the number of files, if there are any. Tables of
 /// values only cannot give the depths `solve` prints, so they are left
-/// out.
+/// out, with a note on stderr.
 ///
 /// # Errors
 /// A damaged file.
@@ -150,6 +150,12 @@ fn default_tables(n: u8, rule: PassRule) -> Result<Option<(Tablebase, usize)>> {
     let files = tb.load_all().with_context(|| {
         format!("tables in {} (use --no-tables to solve without them)", tb.dir().display())
     })?;
+    if files > 0 && tb.has_depths() == Some(false) {
+        eprintln!(
+            "note: the tables in {} hold values only and solve prints depths, so it solves without them; `chaosclock query` reads them",
+            tb.dir().display()
+        );
+    }
     Ok((files > 0 && tb.has_depths() == Some(true)).then_some((tb, files)))
 }
 
