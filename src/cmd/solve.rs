@@ -150,13 +150,17 @@ fn default_tables(n: u8, rule: PassRule) -> Result<Option<(Tablebase, usize)>> {
     let files = tb.load_all().with_context(|| {
         format!("tables in {} (use --no-tables to solve without them)", tb.dir().display())
     })?;
-    if files > 0 && tb.has_depths() == Some(false) {
-        eprintln!(
-            "note: the tables in {} hold values only and solve prints depths, so it solves without them; `chaosclock query` reads them",
-            tb.dir().display()
-        );
+    match tb.has_depths() {
+        _ if files == 0 => Ok(None),
+        Some(true) => Ok(Some((tb, files))),
+        _ => {
+            eprintln!(
+                "note: the tables in {} hold values only and solve prints depths, so it solves without them; `chaosclock query` reads them",
+                tb.dir().display()
+            );
+            Ok(None)
+        }
     }
-    Ok((files > 0 && tb.has_depths() == Some(true)).then_some((tb, files)))
 }
 
 /// Loads every table file of `n` slots and `rule` under `root`; returns them
