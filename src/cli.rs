@@ -96,6 +96,11 @@ pub enum Command {
     /// result, from the tables or solved in memory, and play against perfect
     /// play.
     Serve(ServeArgs),
+    /// The openings book built into the binary (docs/book.md): the exact
+    /// value of every opening of every board size. Without flags, list what
+    /// it holds; --build makes a book file from complete tables; --verify
+    /// compares the book with complete tables, opening by opening.
+    Book(BookArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -395,6 +400,12 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "FILE", requires = "stats")]
     pub plot: Option<PathBuf>,
 
+    /// With the openings book (no complete tables), 10 and 12 slots: also
+    /// solve the moves that keep both-win of each listed opening (seconds
+    /// each for 12 slots). Without it they are left out.
+    #[arg(long, requires = "both_win")]
+    pub moves: bool,
+
     /// Print JSON: one object (the list: one object a line).
     #[arg(long)]
     pub json: bool,
@@ -457,4 +468,37 @@ pub const STANDARD_SLOTS: u8 = 12;
 /// only).
 pub fn default_max_live(n: u8) -> u8 {
     if n <= 10 { n } else { 6 }
+}
+
+/// Arguments of `book`.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    /// Write a book to FILE with the values of the complete tables in
+    /// --tables for each size of --slots (up to 8 slots, without tables,
+    /// from the solver); sizes with neither are copied from the built-in
+    /// book. The same tables give the same bytes.
+    #[arg(long, value_name = "FILE", conflicts_with = "verify")]
+    pub build: Option<PathBuf>,
+
+    /// Compare every opening of the book (the built-in one, or --book FILE)
+    /// with the complete tables in --tables, for each size of --slots that
+    /// has them.
+    #[arg(long)]
+    pub verify: bool,
+
+    /// Read this book file instead of the built-in book.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+
+    /// The board sizes to build or verify.
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4u8, 6, 8, 10, 12])]
+    pub slots: Vec<u8>,
+
+    /// The tables root directory (as made by `generate`).
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
+    pub tables: PathBuf,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -9,6 +9,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 #![deny(unsafe_code)]
 
+pub mod book;
 mod desktop_cfg;
 mod escape;
 pub mod generate;

@@ -78,6 +78,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => cmd::query::run(args, rule),
         Command::Verify(args) => cmd::verify::run(args, rule),
         Command::Manifest(args) => cmd::manifest::run(args, rule),
+        Command::Book(args) => cmd::book::run(args, rule),
         Command::Openings(args) => cmd::openings::run(args, rule),
         Command::Serve(args) => serve::run(args, rule),
     }

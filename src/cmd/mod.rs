@@ -7,6 +7,7 @@
 //! prints them once and exits with code 2, or with a [`Failure`]'s own code.
 
 pub mod answer;
+pub mod book;
 pub mod code_map;
 pub mod generate;
 pub mod manifest;

@@ -32,7 +32,8 @@ enum Out {
 #[derive(Debug, Serialize)]
 struct ListJson {
     position: String,
-    moves: Vec<String>,
+    /// `null` when the moves were left out (values from the book).
+    moves: Option<Vec<String>>,
 }
 
 /// The last line of a list in JSON that stopped early.
@@ -67,11 +68,15 @@ impl ListWriter {
     }
 
     pub(super) fn line(&mut self, s: &Scored) -> Result<()> {
-        let moves: Vec<String> = s.keep.iter().map(Move::to_string).collect();
+        let moves: Option<Vec<String>> =
+            s.keep.as_ref().map(|k| k.iter().map(Move::to_string).collect());
         let text = if self.json {
             serde_json::to_string(&ListJson { position: s.pos.to_string(), moves })?
         } else {
-            format!("{} {}", s.pos, moves.join(" "))
+            match moves {
+                Some(moves) => format!("{} {}", s.pos, moves.join(" ")),
+                None => s.pos.to_string(),
+            }
         };
         let (w, what) = self.writer();
         writeln!(w, "{text}").context(what)?;

@@ -4,10 +4,15 @@
 //! of proven both-win openings (`--both-win`, `--random K`).
 //!
 //! Where the values come from:
-//! - up to 8 slots, one [`solve_with`] over all openings at once (the union
-//!   of their reachable states is 5,963,762 states for 8 slots);
-//! - 10 and 12 slots, the complete tables of `--tables DIR` (every fixed
-//!   set has its file), read opening by opening;
+//! - the complete tables of `--tables DIR` (every fixed set has its file),
+//!   read opening by opening, when they are there;
+//! - else the openings book built into the binary ([`chaosclock::book`]),
+//!   whose header holds the counts: values only, so the moves that keep
+//!   both-win are solved for the listed openings when asked (`--moves`,
+//!   always up to 8 slots) and otherwise left out;
+//! - the list of every both-win opening up to 8 slots, with its moves:
+//!   one [`solve_with`] over all openings at once (the union of their
+//!   reachable states is 5,963,762 states for 8 slots);
 //! - otherwise, with `--sample K`, the first K openings of the seeded
 //!   random order ([`Draw`]), read from complete tables, or solved exactly
 //!   in batches of `--batch B` openings per [`solve_with`] call
@@ -35,6 +40,7 @@ pub mod stats;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use chaosclock::book::Book;
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
 use serde::Serialize;
@@ -100,6 +106,11 @@ fn check_args(args: &OpeningsArgs) -> Result<()> {
     if args.random == Some(0) {
         bail!("--random 0: ask for at least one opening");
     }
+    if args.moves && args.random.is_none() {
+        bail!(
+            "--moves solves the moves of each listed opening: use it with --random K (the list of every both-win opening from the book has no moves)"
+        );
+    }
     if args.batch == Some(0) {
         bail!("--batch 0: a batch needs at least one opening");
     }
@@ -115,8 +126,10 @@ fn check_args(args: &OpeningsArgs) -> Result<()> {
 /// (with the incomplete tables, if any) where that is allowed.
 fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     let n = args.slots;
-    if n <= SOLVE_ALL_MAX_SLOTS && args.random.is_none() && args.sample.is_none() {
-        return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables: None });
+    let variant = Variant::new(n, rule);
+    let everything = args.random.is_none() && args.sample.is_none();
+    if n <= SOLVE_ALL_MAX_SLOTS && everything && args.both_win {
+        return Ok(Scorer::Solve { variant, tables: None });
     }
     // Every file is opened (its header checked) before anything is
     // written; a damaged record shows only when it is read.
@@ -126,6 +139,10 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     let all = chaosclock::generate::fixed_sets(n, n).len();
     if files == all {
         return Ok(Scorer::Tables(tb));
+    }
+    if let Some(section) = Book::embedded()?.section(n, rule) {
+        let moves = args.moves || n <= SOLVE_ALL_MAX_SLOTS;
+        return Ok(Scorer::Book { section, variant, moves });
     }
     if args.sample.is_some() || args.random.is_some() {
         let tables = (files > 0).then(|| args.tables.clone());
@@ -213,6 +230,24 @@ fn fill(
                 chunk.iter().try_for_each(|s| tally.add(s))?;
                 flush(tally)
             })?;
+        }
+        (None, Scorer::Book { section, .. }) => {
+            if tally.stats.is_none() && tally.list.is_none() {
+                // The header holds the counts.
+                tally.counts = section.entry().counts;
+                return Ok(());
+            }
+            let values = section.all_values();
+            let ranks = section.ranks();
+            let order = if want { draw::Order::Board } else { draw::Order::Table };
+            for chunk in draw::chunks(n, order) {
+                for pos in chunk {
+                    let code = values[ranks.rank(pos.board()) as usize];
+                    let value = Value::from_code(code).expect("a value code from the book");
+                    tally.add(&Scored { pos, value, keep: None })?;
+                }
+                flush(tally)?;
+            }
         }
         (None, Scorer::Solve { .. }) => {
             // Every opening at once, with the solver's own bar: the states
@@ -364,7 +399,9 @@ struct RandomJson {
 /// them at once from tables.
 fn batch_size(args: &OpeningsArgs, scorer: &Scorer, all: usize) -> usize {
     match scorer {
-        Scorer::Tables(_) => args.batch.unwrap_or(TABLE_CHUNK).min(all.max(1)),
+        Scorer::Tables(_) | Scorer::Book { .. } => {
+            args.batch.unwrap_or(TABLE_CHUNK).min(all.max(1))
+        }
         Scorer::Solve { .. } => args.batch.unwrap_or(DEFAULT_BATCH),
     }
 }

@@ -29,6 +29,7 @@ pub(super) fn describe(
             format!("read from the tables in {}", tb.dir().display())
         }
         Scorer::Tables(_) => "read from the complete tables".to_string(),
+        Scorer::Book { .. } => "read from the openings book".to_string(),
         Scorer::Solve { tables, .. } => {
             let mut how = "solved exactly".to_string();
             if let Some(w) = work {
@@ -83,7 +84,7 @@ pub(super) struct CountsJson {
     sample: Option<u64>,
     /// All openings of this size.
     population: u64,
-    /// `solve` or `tables`.
+    /// `solve`, `tables` or `book`.
     source: &'static str,
     /// States solved (0 from tables).
     states: u64,
@@ -188,6 +189,7 @@ impl Report<'_> {
             source: match self.scorer {
                 Scorer::Tables(_) => "tables",
                 Scorer::Solve { .. } => "solve",
+                Scorer::Book { .. } => "book",
             },
             states: self.work.states,
             seconds: self.elapsed.as_secs_f64(),

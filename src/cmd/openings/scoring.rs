@@ -1,10 +1,13 @@
 //! Where the openings' values come from: complete tables read in
-//! parallel, or the solver over a batch of openings at once. Both are
-//! [`ScoreSource`]s, scored the same way ([`score_opening`]).
+//! parallel, the openings book, or the solver over a batch of openings at
+//! once. Tables and solver are [`ScoreSource`]s, scored the same way
+//! ([`score_opening`]); the book has values only, and the moves of its
+//! both-win openings come from the solver when they are asked for.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use chaosclock::book::Section;
 use chaosclock::scored::{ScoreSource, scored_moves};
 use chaosclock::solve::solve_with;
 use chaosclock::table::Tablebase;
@@ -13,18 +16,29 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 /// One opening with its value for 乙 and, if it is both-win and the list
-/// was asked for, the moves that keep both-win (best first).
+/// was asked for, the moves that keep both-win (best first); `None` when
+/// they were left out (values from the book, moves not asked for).
 #[derive(Debug, Clone)]
 pub(super) struct Scored {
     pub(super) pos: Position,
     pub(super) value: Value,
-    pub(super) keep: Vec<Move>,
+    pub(super) keep: Option<Vec<Move>>,
 }
 
 /// How openings get their values.
 pub(super) enum Scorer {
     /// Complete tables.
     Tables(Tablebase),
+    /// The openings book; the moves of both-win openings are solved if
+    /// `moves`, else left out.
+    Book {
+        /// The book's section of this size and rule.
+        section: &'static Section,
+        /// The board size and pass rule.
+        variant: Variant,
+        /// Whether to solve the moves that keep both-win.
+        moves: bool,
+    },
     /// The solver; `tables` holds incomplete tables it may use, if any.
     Solve {
         /// The board size and pass rule.
@@ -55,7 +69,31 @@ pub(super) fn scores(
         Scorer::Solve { variant, tables } => {
             solve_scores(*variant, batch, tables.as_deref(), want, None, work)
         }
+        Scorer::Book { section, variant, moves } => {
+            let mut out = book_scores(section, batch);
+            if want && *moves {
+                // The moves of the both-win ones, from one solve.
+                let fair: Vec<Position> =
+                    out.iter().filter(|s| s.value == Value::BothWin).map(|s| s.pos).collect();
+                if !fair.is_empty() {
+                    let solved = solve_scores(*variant, &fair, None, true, None, work)?;
+                    let mut solved = solved.into_iter();
+                    for s in out.iter_mut().filter(|s| s.value == Value::BothWin) {
+                        s.keep = solved.next().and_then(|t| t.keep);
+                    }
+                }
+            }
+            Ok(out)
+        }
     }
+}
+
+/// The values of openings from the book, in parallel (moves left out).
+pub(super) fn book_scores(section: &Section, batch: &[Position]) -> Vec<Scored> {
+    batch
+        .par_iter()
+        .map(|pos| Scored { pos: *pos, value: section.value(pos.board()), keep: None })
+        .collect()
 }
 
 /// The value of `pos` from `source` and, if `want` and it is both-win,
@@ -68,9 +106,9 @@ fn score_opening<S: ScoreSource>(
     let value = source.score(pos)?.value;
     let keep = if want && value == Value::BothWin {
         let moves = scored_moves(source, pos)?;
-        moves.iter().filter(|m| m.score.value == Value::BothWin).map(|m| m.mv).collect()
+        Some(moves.iter().filter(|m| m.score.value == Value::BothWin).map(|m| m.mv).collect())
     } else {
-        Vec::new()
+        None
     };
     Ok(Scored { pos: *pos, value, keep })
 }

@@ -1,0 +1,249 @@
+//! The openings book: the exact value of every opening of every board
+//! size, small enough to ship inside the binary (docs/book.md).
+//!
+//! A section per board size and pass rule holds the value for 乙 of each
+//! representative opening ([`ranks`]: one per orbit of the symmetry),
+//! in rank order, entropy coded ([`coder`]) with a model counted from the
+//! data ([`model`]), in blocks of [`BLOCK_RANKS`] ranks that decode on
+//! their own. A lookup maps the opening onto its representative and
+//! decodes one block: about a millisecond for 12 slots.
+//!
+//! The book is checked whole (every checksum, every field) when it is
+//! opened, so a lookup never meets damaged bytes. [`Book::embedded`] is
+//! the book built into the binary from `book/openings.ccbk`.
+
+mod build;
+mod coder;
+mod format;
+mod model;
+mod ranks;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+pub use self::build::build_section;
+pub use self::format::{Built, Entry, write as write_book};
+use self::format::{Layout, blocks};
+pub use self::ranks::{Board, Ranks};
+use crate::{PassRule, Position, Value};
+
+/// Ranks per block: a lookup decodes at most this many openings' worth of
+/// one block.
+pub const BLOCK_RANKS: u32 = 4096;
+
+/// The book compiled into the binary (empty before the first is built).
+static EMBEDDED: &[u8] = include_bytes!("../../book/openings.ccbk");
+
+/// What is wrong with a book's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookError {
+    /// Where the bytes came from: a path, or "the built-in book".
+    pub source: String,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "corrupt openings book {}: {}", self.source, self.what)
+    }
+}
+
+impl std::error::Error for BookError {}
+
+/// An openings book, checked.
+#[derive(Debug)]
+pub struct Book {
+    bytes: Cow<'static, [u8]>,
+    sections: Vec<Section>,
+}
+
+/// One board size and pass rule of a book.
+#[derive(Debug)]
+pub struct Section {
+    layout: Layout,
+    ranks: Ranks,
+    /// The coded blocks (a part of the book's bytes).
+    data: Cow<'static, [u8]>,
+}
+
+impl Book {
+    /// Checks `bytes` (from `source`, named in errors) and opens them.
+    ///
+    /// # Errors
+    /// The bytes are not a valid book.
+    pub fn parse(bytes: Cow<'static, [u8]>, source: &str) -> Result<Book, BookError> {
+        let layouts =
+            format::parse(&bytes).map_err(|what| BookError { source: source.to_string(), what })?;
+        let sections = layouts
+            .into_iter()
+            .map(|layout| {
+                let data = match &bytes {
+                    Cow::Borrowed(b) => {
+                        let b: &'static [u8] = b;
+                        Cow::Borrowed(&b[layout.data.clone()])
+                    }
+                    Cow::Owned(b) => Cow::Owned(b[layout.data.clone()].to_vec()),
+                };
+                Section { ranks: Ranks::new(layout.entry.slots), layout, data }
+            })
+            .collect();
+        Ok(Book { bytes, sections })
+    }
+
+    /// The book built into the binary, checked once on first use.
+    ///
+    /// # Errors
+    /// Its bytes are damaged (a broken build).
+    pub fn embedded() -> Result<&'static Book, BookError> {
+        static BOOK: OnceLock<Result<Book, BookError>> = OnceLock::new();
+        BOOK.get_or_init(|| {
+            if EMBEDDED.is_empty() {
+                // Before the first book is built: no sections.
+                return Ok(Book { bytes: Cow::Borrowed(EMBEDDED), sections: Vec::new() });
+            }
+            Book::parse(Cow::Borrowed(EMBEDDED), "built into the binary")
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+    }
+
+    /// The bytes of the book.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Every section's entry, in the book's order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.sections.iter().map(|s| &s.layout.entry)
+    }
+
+    /// The section of `n` slots under `rule`, if the book has it.
+    pub fn section(&self, n: u8, rule: PassRule) -> Option<&Section> {
+        self.sections.iter().find(|s| s.layout.entry.slots == n && s.layout.entry.rule == rule)
+    }
+
+    /// The value for 乙 of `pos` if it is an opening the book holds.
+    pub fn value(&self, pos: &Position, rule: PassRule) -> Option<Value> {
+        if !pos.is_opening() {
+            return None;
+        }
+        Some(self.section(pos.slots(), rule)?.value(pos.board()))
+    }
+}
+
+impl Section {
+    /// The header's entry: size, rule, counts.
+    pub fn entry(&self) -> &Entry {
+        &self.layout.entry
+    }
+
+    /// The numbering of the openings.
+    pub fn ranks(&self) -> &Ranks {
+        &self.ranks
+    }
+
+    /// The bytes of block `b`.
+    fn block(&self, b: usize) -> &[u8] {
+        let o = &self.layout.offsets;
+        &self.data[o[b] as usize..o[b + 1] as usize]
+    }
+
+    /// The value for 乙 of the opening `board` (`n` entries, a
+    /// derangement).
+    pub fn value(&self, board: &[u8]) -> Value {
+        let rep = self.ranks.representative(board);
+        let mut found = Value::NoResult;
+        self.decode_block(self.block_of(rep), &mut |rank, _, v| {
+            if rank == rep {
+                found = v;
+                return false;
+            }
+            true
+        });
+        found
+    }
+
+    /// The block holding rank `rank`.
+    fn block_of(&self, rank: u64) -> usize {
+        (rank / u64::from(self.layout.entry.block_ranks)) as usize
+    }
+
+    /// Decodes block `b`: calls `f(rank, board, value)` for each
+    /// representative in it, in rank order, while `f` returns true.
+    fn decode_block(&self, b: usize, f: &mut dyn FnMut(u64, &Board, Value) -> bool) {
+        let e = &self.layout.entry;
+        let first = b as u64 * u64::from(e.block_ranks);
+        let last = (first + u64::from(e.block_ranks)).min(e.openings);
+        let mut d = coder::Decoder::new(self.block(b));
+        let n = usize::from(e.slots);
+        let mut previous = None;
+        for rank in first..last {
+            let board = self.ranks.board(rank);
+            if !self.ranks.is_representative(rank, &board[..n]) {
+                continue;
+            }
+            let ctx = model::context(&board[..n], previous);
+            let mut value = Value::NoResult;
+            for i in 0..model::QUESTIONS {
+                if let Some(v) = model::answer(i, d.bit(self.layout.probs.get(ctx, i))) {
+                    value = v;
+                    break;
+                }
+            }
+            previous = Some(value);
+            if !f(rank, &board, value) {
+                return;
+            }
+        }
+    }
+
+    /// The value code of every opening, by rank (decoded in parallel).
+    pub fn all_values(&self) -> Vec<u8> {
+        let e = &self.layout.entry;
+        let n = usize::from(e.slots);
+        let per = e.block_ranks as usize;
+        const UNKNOWN: u8 = u8::MAX;
+        let mut values = vec![UNKNOWN; e.openings as usize];
+        // First the representatives, each block on its own.
+        values.par_chunks_mut(per).enumerate().for_each(|(b, chunk)| {
+            let first = b as u64 * u64::from(e.block_ranks);
+            self.decode_block(b, &mut |rank, _, v| {
+                chunk[(rank - first) as usize] = v.code();
+                true
+            });
+        });
+        // Then the others, from their representatives.
+        (0..values.len())
+            .into_par_iter()
+            .map(|r| match values[r] {
+                UNKNOWN => {
+                    let board = self.ranks.board(r as u64);
+                    values[self.ranks.representative(&board[..n]) as usize]
+                }
+                v => v,
+            })
+            .collect()
+    }
+
+    /// The section as built, to write it into another book unchanged.
+    pub fn to_built(&self) -> Built {
+        let o = &self.layout.offsets;
+        let blocks =
+            o.windows(2).map(|w| self.data[w[0] as usize..w[1] as usize].to_vec()).collect();
+        Built { entry: self.layout.entry.clone(), probs: self.layout.probs.clone(), blocks }
+    }
+
+    /// Bytes of the coded blocks.
+    pub fn coded_bytes(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> usize {
+        blocks(self.layout.entry.openings, self.layout.entry.block_ranks)
+    }
+}
