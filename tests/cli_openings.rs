@@ -320,8 +320,12 @@ fn bad_flags_exit_2_with_one_line() {
         &["openings", "--slots", "10", "--sample", "2", "--random", "1", "--both-win"],
         "--random",
     );
-    fails(&["openings", "--slots", "10", "--tables", "nowhere"], "chaosclock generate --slots 10");
-    fails(&["openings", "--slots", "12"], "chaosclock generate --slots 12");
+    // The openings book has the rule `always` only.
+    fails(
+        &["--pass-rule", "when-stuck", "openings", "--slots", "10", "--tables", "nowhere"],
+        "generate --slots 10",
+    );
+    fails(&["--pass-rule", "when-stuck", "openings", "--slots", "12"], "needs the complete tables");
     fails(
         &["openings", "--slots", "6", "--both-win", "--output", "no/such/dir/list.txt"],
         "no/such/dir/list.txt",

@@ -330,14 +330,16 @@ fn on_terminal(dir: &Path, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Finding 11: on a terminal, `openings --slots 8` shows the solver's
+/// Finding 11: on a terminal, `openings --slots 8 --both-win` (solved,
+/// for the moves) shows the solver's
 /// states (never `0/0`), and `verify` counts files, then entries, then
 /// positions, each against its own length.
 #[test]
 fn progress_bars_have_real_lengths() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let Some(screen) = on_terminal(d, &["openings", "--slots", "8"]) else {
+    let list = ["openings", "--slots", "8", "--both-win", "--output", "fair.txt"];
+    let Some(screen) = on_terminal(d, &list) else {
         eprintln!("skipped: util-linux `script` cannot run here");
         return;
     };

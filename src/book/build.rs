@@ -52,7 +52,7 @@ pub fn build_section<E: Send>(
             let mut previous = None;
             for rank in first..last {
                 let board = ranks.board(rank);
-                if !ranks.is_representative(rank, &board[..len]) {
+                if !ranks.is_representative(&board[..len]) {
                     continue;
                 }
                 let value = value_of(&opening(&board[..len]))?;

@@ -183,7 +183,7 @@ impl Section {
         let mut previous = None;
         for rank in first..last {
             let board = self.ranks.board(rank);
-            if !self.ranks.is_representative(rank, &board[..n]) {
+            if !self.ranks.is_representative(&board[..n]) {
                 continue;
             }
             let ctx = model::context(&board[..n], previous);

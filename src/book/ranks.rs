@@ -23,6 +23,9 @@ pub struct Ranks {
     index: SigIndex,
     /// The units but 1: the images besides the opening itself.
     units: Vec<u8>,
+    /// Per unit of `units`, the images of the pieces under it and under
+    /// its inverse.
+    maps: Vec<(&'static [u8; 13], &'static [u8; 13])>,
 }
 
 /// A board: the piece of each slot, slot 1 first (`n` entries used).
@@ -31,11 +34,12 @@ pub type Board = [u8; MAX_SLOTS as usize];
 impl Ranks {
     /// The openings of `n` slots.
     pub fn new(n: u8) -> Ranks {
-        Ranks {
-            n,
-            index: SigIndex::new(n, 0, free_pieces(n, 0)),
-            units: symmetry::units(n).skip(1).collect(),
-        }
+        let units: Vec<u8> = symmetry::units(n).skip(1).collect();
+        let maps = units
+            .iter()
+            .map(|&u| (symmetry::pieces(n, u), symmetry::pieces(n, symmetry::inverse(n, u))))
+            .collect();
+        Ranks { n, index: SigIndex::new(n, 0, free_pieces(n, 0)), units, maps }
     }
 
     /// Number of slots.
@@ -67,10 +71,31 @@ impl Ranks {
         self.units.iter().map(|&u| self.rank(&self.image(board, u))).fold(own, u64::min)
     }
 
-    /// Whether `board`, of rank `rank`, is its orbit's representative.
+    /// Whether `board` is its orbit's representative.
+    ///
+    /// Ranks are lexicographic by the slots of pieces 1, 2, ..., so the
+    /// images are compared as such sequences, piece by piece, which
+    /// usually ends at piece 1: several times faster than ranking them.
     #[inline]
-    pub fn is_representative(&self, rank: u64, board: &[u8]) -> bool {
-        self.units.iter().all(|&u| self.rank(&self.image(board, u)) >= rank)
+    pub fn is_representative(&self, board: &[u8]) -> bool {
+        let n = usize::from(self.n);
+        // slot_of[p]: the slot of piece p.
+        let mut slot_of = [0u8; MAX_SLOTS as usize + 1];
+        for (s, &p) in board[..n].iter().enumerate() {
+            slot_of[usize::from(p)] = s as u8 + 1;
+        }
+        self.maps.iter().all(|&(img, inv)| {
+            // In the image, piece p stands on u times the slot of piece
+            // p / u.
+            for p in 1..=n {
+                let own = slot_of[p];
+                let image = img[usize::from(slot_of[usize::from(inv[p])])];
+                if own != image {
+                    return own < image;
+                }
+            }
+            true
+        })
     }
 
     /// The number of distinct openings among `board`'s images (itself
@@ -112,7 +137,7 @@ mod tests {
                 let b = ranks.board(r);
                 let rep = ranks.representative(&b[..usize::from(n)]);
                 assert!(rep <= r);
-                assert_eq!(ranks.is_representative(r, &b[..usize::from(n)]), rep == r);
+                assert_eq!(ranks.is_representative(&b[..usize::from(n)]), rep == r);
                 reps.insert(rep);
             }
             // Every representative is its own.

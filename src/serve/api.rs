@@ -13,6 +13,7 @@ use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use chaosclock::book::Book;
 use chaosclock::scored::ScoredMove;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
 use serde::Serialize;
@@ -330,13 +331,24 @@ pub const MAX_MOVES: usize = 1000;
 /// The most openings `/api/fair-start` tries before it gives up.
 const FAIR_TRIES: usize = 64;
 
+/// The most openings `/api/fair-start` looks up in the openings book (48%
+/// of 12-slot openings are both-win; only 4 slots have none).
+const FAIR_LOOKUPS: usize = 10_000;
+
+/// Up to this many slots `/api/fair-start` solves the moves of an opening
+/// from the book that no table covers.
+const SOLVE_MOVES_MAX_SLOTS: u8 = 8;
+
 /// `/api/fair-start`.
 #[derive(Debug, Serialize)]
 pub struct FairStartJson {
     position: String,
-    /// The moves that keep both-win, best first.
-    moves: Vec<String>,
+    /// The moves that keep both-win, best first; `null` when the value
+    /// came from the openings book and no table covers the opening (the
+    /// page asks for the position's moves next anyway).
+    moves: Option<Vec<String>>,
     seed: u64,
+    /// `book`, `tables` or `solve`: where the value came from.
     source: &'static str,
 }
 
@@ -366,6 +378,9 @@ pub async fn fair_start_handler(
         })?,
         None => clock_seed(),
     };
+    if let Some(json) = fair_start_from_book(&state, n, rule, seed).await? {
+        return Ok(Json(json));
+    }
     let mut tried = 0;
     for opening in Draw::new(n, seed).take(FAIR_TRIES) {
         tried += 1;
@@ -379,7 +394,7 @@ pub async fn fair_start_handler(
                 .collect();
             return Ok(Json(FairStartJson {
                 position: opening.to_string(),
-                moves,
+                moves: Some(moves),
                 seed,
                 source: scorer.source(),
             }));
@@ -389,6 +404,44 @@ pub async fn fair_start_handler(
         StatusCode::UNPROCESSABLE_ENTITY,
         format!("none of the {tried} openings of {n} slots tried (seed {seed}) is both-win"),
     ))
+}
+
+/// The fair start from the openings book, when it has this size: the
+/// first both-win opening of the seeded order, found at once, with its
+/// moves from the tables if they cover it. `None` without a book section.
+async fn fair_start_from_book(
+    state: &AppState,
+    n: u8,
+    rule: PassRule,
+    seed: u64,
+) -> Result<Option<FairStartJson>, ApiError> {
+    let book =
+        Book::embedded().map_err(|e| ApiError::from(EngineError::Internal(e.to_string())))?;
+    let Some(section) = book.section(n, rule) else { return Ok(None) };
+    let mut draw = Draw::new(n, seed).take(FAIR_LOOKUPS);
+    let found =
+        blocking(move || Ok(draw.find(|o| section.value(o.board()) == Value::BothWin))).await?;
+    let Some(opening) = found else {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("no opening of {n} slots is both-win (seed {seed}; from the openings book)"),
+        ));
+    };
+    // The moves from the tables, or up to 8 slots from a solve (a few
+    // milliseconds); larger boards leave them to the position's request.
+    let engine = Arc::clone(&state.engine);
+    let mut answered = blocking(move || engine.table_answer(&opening, rule)).await?;
+    if answered.is_none() && n <= SOLVE_MOVES_MAX_SLOTS {
+        answered = Some(answer(state, opening, rule).await?.0);
+    }
+    let moves = answered.map(|a| {
+        a.moves
+            .iter()
+            .filter(|m| m.score.value == Value::BothWin)
+            .map(|m| m.mv.to_string())
+            .collect()
+    });
+    Ok(Some(FairStartJson { position: opening.to_string(), moves, seed, source: "book" }))
 }
 
 /// A seed from the clock.

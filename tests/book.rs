@@ -1,0 +1,206 @@
+//! The openings book built into the binary (docs/book.md): its counts
+//! against the known counts and the 12-slot manifest, its values against
+//! the solver and the independent reference, its bytes rebuilt from
+//! scratch, and damaged books refused.
+
+mod common;
+mod reference;
+
+use std::borrow::Cow;
+
+use chaosclock::book::{Book, write_book};
+use chaosclock::random::Rng;
+use chaosclock::solve::solve_with;
+use chaosclock::{PassRule, Position, Value, Variant};
+use serde_json::Value as Json;
+
+use common::bin::{check_exit, ok_in, run_in};
+
+fn book() -> &'static Book {
+    Book::embedded().expect("the built-in book opens")
+}
+
+/// The counts per value code 0..=4 of every opening, as docs/openings.md
+/// and tables/n12-always.json give them.
+fn known_counts(n: u8) -> [u64; 5] {
+    match n {
+        4 => [0, 2, 0, 0, 7],
+        6 => [0, 26, 10, 99, 130],
+        8 => [0, 3_212, 216, 7_284, 4_121],
+        10 => [0, 511_830, 3_640, 640_490, 179_001],
+        12 => {
+            let text = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/n12-always.json"),
+            )
+            .unwrap();
+            let manifest: Json = serde_json::from_str(&text).unwrap();
+            std::array::from_fn(|c| manifest["openings"][c.to_string()].as_u64().unwrap())
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn counts_are_the_known_counts() {
+    let sizes: Vec<u8> = book().entries().map(|e| e.slots).collect();
+    for n in [4, 6, 8, 10] {
+        assert!(sizes.contains(&n), "the book has no {n}-slot section");
+    }
+    for e in book().entries() {
+        assert_eq!(e.rule, PassRule::Always);
+        assert_eq!(e.counts, known_counts(e.slots), "{} slots", e.slots);
+        assert_eq!(e.counts.iter().sum::<u64>(), e.openings);
+    }
+}
+
+/// The openings of `n` slots: all of them, or `k` drawn at random.
+fn openings(n: u8, k: Option<usize>, seed: u64) -> Vec<Position> {
+    let all = common::openings(n.min(8));
+    if n <= 8 && k.is_none() {
+        return all;
+    }
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < k.unwrap() {
+        let mut board: Vec<i64> = (1..=i64::from(n)).collect();
+        for i in (1..board.len()).rev() {
+            board.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        if board.iter().enumerate().all(|(i, &p)| p != i as i64 + 1) {
+            out.push(Position::new(&board, chaosclock::Side::Yi, chaosclock::Last::None).unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn small_boards_agree_with_the_reference_on_every_opening() {
+    for n in [4u8, 6] {
+        let all = openings(n, None, 0);
+        let texts: Vec<String> = all.iter().map(ToString::to_string).collect();
+        let roots: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let reference = reference::ref_solve_many(&roots, false);
+        for (pos, text) in all.iter().zip(&texts) {
+            let want = reference[text].0;
+            assert_eq!(book().value(pos, PassRule::Always).map(Value::code), Some(want), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn values_agree_with_the_solver() {
+    // Every 8-slot opening; a sample of the larger ones, solved together.
+    let plan: [(u8, Option<usize>); 4] = [(8, None), (10, Some(12)), (12, Some(2)), (6, None)];
+    for (n, k) in plan {
+        if book().section(n, PassRule::Always).is_none() {
+            assert_eq!(n, 12, "only the 12-slot section may be missing");
+            continue;
+        }
+        let batch = openings(n, k, 11);
+        let solution = solve_with(Variant::new(n, PassRule::Always), &batch, None, None).unwrap();
+        for pos in &batch {
+            let want = solution.score(pos).unwrap().value;
+            assert_eq!(book().value(pos, PassRule::Always), Some(want), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn lookups_agree_with_decoding_everything() {
+    let section = book().section(8, PassRule::Always).unwrap();
+    let all = section.all_values();
+    let ranks = section.ranks();
+    for (rank, &code) in all.iter().enumerate() {
+        let board = ranks.board(rank as u64);
+        assert_eq!(section.value(&board[..8]).code(), code, "rank {rank}");
+    }
+}
+
+#[test]
+fn only_openings_are_looked_up() {
+    let not_opening: Position = "2,1,4,3;0;0".parse().unwrap();
+    assert_eq!(book().value(&not_opening, PassRule::Always), None);
+    let fixed: Position = "1,2,4,3".parse().unwrap();
+    assert_eq!(book().value(&fixed, PassRule::Always), None);
+    let opening: Position = "2,1,4,3".parse().unwrap();
+    assert_eq!(book().value(&opening, PassRule::WhenStuck), None);
+    assert!(book().value(&opening, PassRule::Always).is_some());
+}
+
+#[test]
+fn rebuilding_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok_in(dir.path(), &["book", "--build", "small.ccbk", "--slots", "4,6,8"]);
+    assert!(out.contains("8 slots: 14,833 openings from the solve"), "{out}");
+    let built = std::fs::read(dir.path().join("small.ccbk")).unwrap();
+    let sections: Vec<_> = [4, 6, 8]
+        .iter()
+        .map(|&n| book().section(n, PassRule::Always).unwrap().to_built())
+        .collect();
+    assert_eq!(built, write_book(&sections), "the same values give the same bytes");
+    assert!(!dir.path().join("small.ccbk.tmp").exists());
+    // And it verifies against the solver.
+    let out = ok_in(dir.path(), &["book", "--book", "small.ccbk", "--verify", "--slots", "4,6,8"]);
+    assert!(
+        out.contains("8 slots: 14,833 openings compared with the solve, 0 mismatches"),
+        "{out}"
+    );
+}
+
+#[test]
+fn damaged_books_are_refused() {
+    let bytes = book().bytes().to_vec();
+    // Every byte of a small book, flipped one at a time.
+    let sections = vec![book().section(8, PassRule::Always).unwrap().to_built()];
+    let small = write_book(&sections);
+    assert!(Book::parse(Cow::Owned(small.clone()), "small").is_ok());
+    for i in 0..small.len() {
+        let mut bad = small.clone();
+        bad[i] ^= 0x10;
+        let err = Book::parse(Cow::Owned(bad), "small").unwrap_err();
+        assert!(err.to_string().starts_with("corrupt openings book small: "), "{err}");
+    }
+    for len in [0, 10, 23, small.len() - 1] {
+        assert!(Book::parse(Cow::Owned(small[..len].to_vec()), "cut").is_err(), "{len} bytes");
+    }
+    // On the command line: one line, exit code 2.
+    let dir = tempfile::tempdir().unwrap();
+    let mut bad = bytes;
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(dir.path().join("bad.ccbk"), &bad).unwrap();
+    let args = ["book", "--book", "bad.ccbk"];
+    check_exit(
+        &args,
+        run_in(dir.path(), &args),
+        2,
+        "error: corrupt openings book bad.ccbk: section 3: the checksum of the 10-slot body",
+    );
+    let args = ["book", "--book", "/dev/zero"];
+    check_exit(&args, run_in(dir.path(), &args), 2, "error: book /dev/zero is not a regular file");
+}
+
+#[test]
+fn openings_answer_from_the_book_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok_in(dir.path(), &["openings", "--slots", "10"]);
+    assert!(
+        out.starts_with("10 slots: all 1,334,961 openings, read from the openings book"),
+        "{out}"
+    );
+    assert!(out.contains("3 共赢 both-win           640,490    47.98%"), "{out}");
+    // Fair starts: proven both-win by a solve that never reads the book.
+    let args = ["openings", "--slots", "10", "--both-win", "--random", "3", "--seed", "5"];
+    let out = ok_in(dir.path(), &args);
+    let picks: Vec<Position> = out.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(picks.len(), 3, "{out}");
+    let solution = solve_with(Variant::new(10, PassRule::Always), &picks, None, None).unwrap();
+    for pos in &picks {
+        assert_eq!(solution.score(pos).unwrap().value, Value::BothWin, "{pos}");
+    }
+    // From the book alone the moves are left out.
+    let args =
+        ["openings", "--slots", "10", "--both-win", "--random", "3", "--seed", "5", "--json"];
+    let out = ok_in(dir.path(), &args);
+    assert!(out.lines().all(|l| l.contains("\"moves\":null")), "{out}");
+}
