@@ -130,7 +130,7 @@ enum How {
     /// Every opening, in board order: entry i of the list is `moved[i]`'s
     /// entry of the unshuffled list if a swap moved one there, else its
     /// own; the first `next` are drawn already.
-    Shuffle { index: SigIndex, moved: HashMap<u64, u64>, next: u64 },
+    Shuffle { index: Box<SigIndex>, moved: HashMap<u64, u64>, next: u64 },
     /// Random permutations, kept if they are new derangements.
     Reject { seen: HashSet<u64> },
 }
@@ -143,7 +143,7 @@ impl Draw {
     pub fn new(n: u8, seed: u64) -> Draw {
         let how = if n <= LIST_MAX_SLOTS {
             let index = SigIndex::new(n, 0, free_pieces(n, 0));
-            How::Shuffle { index, moved: HashMap::new(), next: 0 }
+            How::Shuffle { index: Box::new(index), moved: HashMap::new(), next: 0 }
         } else {
             How::Reject { seen: HashSet::new() }
         };
