@@ -10,8 +10,9 @@
 //! coded just before in the same block (or none at a block's start) and
 //! two cheap features of the board, measured on the complete 10-slot
 //! openings (docs/book.md): the number of 乙's pieces on odd slots (such a
-//! piece never walks home) and whether the piece on slot N can fix itself
-//! at once (piece p on slot N walks p slots, onto slot p).
+//! piece never walks home) and whose is the piece on slot N, the one piece
+//! of an opening that can fix itself at once (piece p on slot N walks p
+//! slots, onto slot p).
 //!
 //! The probabilities are counted over the whole book section and stored in
 //! it, so they fit the data exactly and every block decodes on its own.
@@ -65,9 +66,8 @@ pub fn answer(i: usize, bit: bool) -> Option<Value> {
 pub fn context(board: &[u8], previous: Option<Value>) -> usize {
     let n = board.len();
     let odd = board.iter().step_by(2).filter(|&&p| p % 2 == 0).count().min(ODD - 1);
-    // Piece p on slot n lands on slot p: it fixes itself unless it is
-    // piece n (which leaves the board instead).
-    let top = usize::from(usize::from(board[n - 1]) != n);
+    // Piece p on slot n lands on slot p and fixes itself.
+    let top = usize::from(board[n - 1] % 2 == 0);
     let prev = previous.map_or(PREVIOUS - 1, |v| usize::from(v.code()));
     (prev * ODD + odd) * 2 + top
 }
