@@ -145,11 +145,11 @@ fn refusal(p: &Projection, values_only: bool, allow_large: bool) -> Option<Strin
     }
     let alternative = if values_only { "" } else { "--values-only makes far smaller tables, or " };
     Some(format!(
-        "this run would write about {} ({} nodes in {} files, {}), more than {}: {alternative}add --allow-large to write it anyway",
+        "this run would write about {} ({} nodes in {} files, {} on 2 cores), more than {}: {alternative}add --allow-large to write it anyway",
         size_text(p.bytes),
         thousands(p.nodes),
         thousands(p.files as u64),
-        format!("{} on 2 cores", time_text(p.seconds)),
+        time_text(p.seconds),
         size_text(LARGE_BYTES)
     ))
 }
