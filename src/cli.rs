@@ -63,11 +63,13 @@ pub enum Command {
     /// running the same command. A progress bar is drawn on stderr when it is
     /// a terminal; the summary goes to stdout.
     Generate(GenerateArgs),
-    /// Answer a position from the tablebase alone, printed as `solve` prints
-    /// it (value, depth, every move, best line) but without solving.
+    /// Answer any position, printed as `solve` prints it (value, depth,
+    /// every move, best line): from the tablebase when it covers the
+    /// position, else solved in memory within --budget states (a note on
+    /// stderr says so); a finished game from the rules alone.
     ///
     /// `query -` reads positions from stdin, one per line, and prints one
-    /// JSON object per line.
+    /// JSON object per line. --no-solve answers from the tables only.
     Query(QueryArgs),
     /// Check generated tables: every block checksum, a sample of entries
     /// derived again from their successors, and a sample of positions
@@ -231,6 +233,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub values_only: bool,
 
+    /// Run even when the files to write are projected to take more than
+    /// 20 GB on disk. Without it such a run is refused at once, before
+    /// anything is written, with its projected size (the complete 12-slot
+    /// table with depths: about 270 GB; values only: about 7 GB).
+    #[arg(long)]
+    pub allow_large: bool,
+
     /// Worker threads. Default: one per core. At most 4 per core, and
     /// never more than 1024.
     #[arg(long, value_name = "T")]
@@ -271,6 +280,16 @@ pub struct QueryArgs {
     /// DIR/n{N}-{rule}/.
     #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
     pub tables: PathBuf,
+
+    /// Answer from the tables only: a position they do not cover is an
+    /// error (a bad line with `-`) instead of a solve in memory.
+    #[arg(long)]
+    pub no_solve: bool,
+
+    /// The most states a solve in memory may enumerate, as `serve --budget`
+    /// (a 12-slot opening takes about 21 million, and about 330 MiB).
+    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET, conflicts_with = "no_solve")]
+    pub budget: usize,
 
     /// Print JSON (one line) instead of text.
     #[arg(long)]
@@ -426,7 +445,7 @@ pub struct ServeArgs {
 
     /// The most states one solve may enumerate (a 12-slot opening takes
     /// about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = 60_000_000)]
+    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET)]
     pub budget: usize,
 
     /// The most states kept in the solved graphs of recent positions.
@@ -455,6 +474,10 @@ impl From<PassRuleArg> for PassRule {
         }
     }
 }
+
+/// The most states a solve in memory may enumerate by default (`serve`,
+/// `query`): about three 12-slot openings.
+pub const DEFAULT_BUDGET: usize = 60_000_000;
 
 /// The default tables root directory.
 pub const DEFAULT_TABLES: &str = "tables";

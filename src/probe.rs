@@ -65,9 +65,9 @@ impl fmt::Display for ProbeError {
         match self {
             ProbeError::Missing { path, n, live, values_only } => write!(
                 f,
-                "no table {} (signatures with {live} pieces not fixed): run `chaosclock generate --slots {n} --max-live {live}{}`",
+                "no table {} ({n} slots, signatures with {live} pieces not fixed, {})",
                 path.display(),
-                if *values_only { " --values-only" } else { "" }
+                if *values_only { "values only" } else { "with depths" }
             ),
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::Inconsistent(what) => write!(f, "tables are inconsistent: {what}"),

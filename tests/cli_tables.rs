@@ -121,8 +121,14 @@ fn query_agrees_with_solve() {
         for pos in POSITIONS {
             let q = json_in(dir.path(), &["--pass-rule", rule, "query", pos, "--json"]);
             let s = json_in(dir.path(), &["--pass-rule", rule, "solve", pos, "--json"]);
-            assert_eq!(q["source"], "tables", "{pos}");
-            assert_eq!(q["tables"]["dir"], format!("tables/n6-{rule}"), "{pos}");
+            // A finished game is answered by the rules, without tables.
+            let over = !s["over"].is_null();
+            assert_eq!(q["source"], if over { "rules" } else { "tables" }, "{pos}");
+            if over {
+                assert!(q.get("tables").is_none(), "{pos}");
+            } else {
+                assert_eq!(q["tables"]["dir"], format!("tables/n6-{rule}"), "{pos}");
+            }
             for key in [
                 "position",
                 "side",
@@ -142,7 +148,9 @@ fn query_agrees_with_solve() {
             let st = ok_in(dir.path(), &["--pass-rule", rule, "solve", pos]);
             let head = st.split("\nstates:").next().unwrap();
             assert_eq!(qt.split("\nsource:").next().unwrap(), head, "{pos} ({rule})");
-            assert!(qt.contains("source:    tables in tables/n6-"), "{qt}");
+            let source =
+                if over { "source:    the rules" } else { "source:    tables in tables/n6-" };
+            assert!(qt.contains(source), "{qt}");
         }
     }
 }
@@ -162,7 +170,9 @@ fn values_only_tables_answer_values_without_depths() {
         for key in ["position", "side", "over", "value", "label"] {
             assert_eq!(q[key], s[key], "{pos}: {key}");
         }
-        assert!(q["depth"].is_null(), "{pos}");
+        // A finished game comes from the rules, with depth 0.
+        let over = !q["over"].is_null();
+        assert_eq!(q["depth"].is_null(), !over, "{pos}");
         let moves = q["moves"].as_array().unwrap();
         assert_eq!(moves.len(), s["moves"].as_array().unwrap().len(), "{pos}");
         for m in moves {
@@ -175,13 +185,13 @@ fn values_only_tables_answer_values_without_depths() {
         let line = q["line"].as_array().unwrap();
         assert_eq!(line.is_empty(), s["line"].as_array().unwrap().is_empty(), "{pos}");
         let text = ok_in(dir.path(), &["query", pos]);
-        assert!(text.contains("depth:    not stored (tables of values only)"), "{text}");
+        assert_eq!(text.contains("depth:    not stored (tables of values only)"), !over, "{text}");
     }
     ok_in(dir.path(), &["verify", "--slots", "6"]);
     fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "values only");
     fails(dir.path(), &["generate", "--slots", "6"], 2, "add --values-only");
     std::fs::remove_file(table_dir(dir.path()).join("f0000.cctb")).unwrap();
-    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, "--max-live 6 --values-only`");
+    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, "--max-live 6 --values-only`");
 }
 
 #[test]
@@ -202,7 +212,11 @@ fn query_batch_goes_on_after_bad_lines() {
     let out = run_with(dir.path(), &["query", "-"], input.as_bytes());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.trim(), "error: 3 of 5 positions could not be answered");
+    assert_eq!(
+        stderr.trim(),
+        "note: no table covers 1 of the 5 positions; solved it in memory\n\
+         error: 2 of 5 positions could not be answered"
+    );
     let lines: Vec<Json> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -220,18 +234,20 @@ fn query_batch_goes_on_after_bad_lines() {
     }
     assert_eq!(lines[2]["value"], 3);
     assert!(lines[1]["error"].as_str().unwrap().contains("position 'not a position'"));
-    assert!(
-        lines[3]["error"]
-            .as_str()
-            .unwrap()
-            .contains("run `chaosclock generate --slots 8 --max-live 8`"),
-        "{}",
-        lines[3]
-    );
+    // No 8-slot tables: solved in memory.
+    assert_eq!((lines[3]["source"].as_str(), lines[3]["value"].as_u64()), (Some("solve"), Some(3)));
+    assert!(lines[3]["states"].as_u64().unwrap() > 0, "{}", lines[3]);
+    assert_eq!(lines[0]["source"], "tables");
     assert!(lines[4]["error"].as_str().unwrap().contains("1,1,0,0,0,0"));
-    for i in [1, 3, 4] {
+    for i in [1, 4] {
         assert!(lines[i].get("value").is_none(), "{}", lines[i]);
     }
+    // --no-solve: the tables only.
+    let out = run_with(dir.path(), &["query", "-", "--no-solve"], input.as_bytes());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim(), "error: 3 of 5 positions could not be answered");
+    let line = String::from_utf8(out.stdout).unwrap().lines().nth(3).unwrap().to_string();
+    assert!(line.contains("run `chaosclock generate --slots 8 --max-live 8`"), "{line}");
 
     // All good: exit 0, nothing on stderr.
     let out = run_with(dir.path(), &["query", "-"], b"2,1,4,3,6,5\n6,5,4,3,2,1\n");
@@ -244,12 +260,20 @@ fn query_batch_goes_on_after_bad_lines() {
 fn missing_tables_name_the_generate_command() {
     let dir = tempfile::tempdir().unwrap();
     let cmd = "run `chaosclock generate --slots 6 --max-live 6`";
-    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, cmd);
+    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, cmd);
     fails(dir.path(), &["verify", "--slots", "6"], 2, cmd);
     fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, cmd);
     fails(
         dir.path(),
-        &["--pass-rule", "when-stuck", "query", "2,1,4,3,6,5", "--tables", "elsewhere"],
+        &[
+            "--pass-rule",
+            "when-stuck",
+            "query",
+            "2,1,4,3,6,5",
+            "--tables",
+            "elsewhere",
+            "--no-solve",
+        ],
         2,
         "run `chaosclock --pass-rule when-stuck generate --slots 6 --max-live 6 --tables elsewhere`",
     );
@@ -259,8 +283,8 @@ fn missing_tables_name_the_generate_command() {
     let pos = "1,2,3,0,0,0";
     let q = json_in(dir.path(), &["query", pos, "--json"]);
     assert_eq!(q["moves"], json_in(dir.path(), &["solve", pos, "--json"])["moves"]);
-    fails(dir.path(), &["query", "1,0,0,0,0,0"], 2, "--slots 6 --max-live 5`");
-    fails(dir.path(), &["query", "2,1,4,3,6,5"], 2, "--slots 6 --max-live 6`");
+    fails(dir.path(), &["query", "1,0,0,0,0,0", "--no-solve"], 2, "--slots 6 --max-live 5`");
+    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, "--slots 6 --max-live 6`");
     fails(dir.path(), &["verify", "--slots", "6"], 2, "--slots 6 --max-live 6`");
     assert!(
         ok_in(dir.path(), &["verify", "--slots", "6", "--max-live", "3"])
@@ -484,7 +508,7 @@ fn partial_twelve_slot_default_prints_a_note() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.starts_with("note: generating 1 file: the 12-slot signatures"), "{stderr}");
-    assert!(stderr.contains("hours with --values-only"), "{stderr}");
+    assert!(stderr.contains("with --values-only 7.1 GB and about 5 h on 2 cores"), "{stderr}");
     let s: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((int(&s["slots"]), int(&s["max_live"]), int(&s["files_written"])), (12, 0, 1));
     assert!(dir.path().join("tables/n12-always/f1ffe.cctb").exists());

@@ -56,6 +56,11 @@ fn every_command_follows_docs_json() {
         check("`query --json`", run(&["query", pos, "--json"]), format!("query {pos}"));
         let from_values = ["query", pos, "--tables", "values", "--json"];
         check("`query --json`", run(&from_values), format!("query {pos} values only"));
+        // No tables there: solved in memory (or the rules for a finished game).
+        let solved = ["query", pos, "--tables", "none", "--json"];
+        // (a note on stderr then)
+        let doc = documents(&stdout_with(d, &solved, ""));
+        check("`query --json`", doc, format!("query {pos} without tables"));
     }
     for moves in ["1,pass", "1,pass,pass", "2,3"] {
         let args = ["play", "2,1,4,3", "--moves", moves, "--json"];
@@ -64,11 +69,16 @@ fn every_command_follows_docs_json() {
         check("`play --analyse --json`", run(&args), format!("play {moves} --analyse"));
     }
 
-    let lines =
-        documents(&stdout_with(d, &["query", "-"], "2,1,4,3\nnot a position\n\n0,0,3,4;0\n"));
+    let lines = documents(&stdout_with(
+        d,
+        &["query", "-"],
+        "2,1,4,3\nnot a position\n\n0,0,3,4;0\n2,1,4,3,6,5\n1,2,3,4;1;0\n",
+    ));
     let (bad, good): (Vec<Json>, Vec<Json>) =
         lines.into_iter().partition(|l| l.get("error").is_some());
-    assert_eq!((good.len(), bad.len()), (2, 1));
+    assert_eq!((good.len(), bad.len()), (4, 1));
+    let sources: Vec<&str> = good.iter().map(|l| l["source"].as_str().unwrap()).collect();
+    assert_eq!(sources, ["tables", "tables", "solve", "rules"]);
     check("`query -`, a line answered", good, "query -".into());
     check("`query -`, a line with an error", bad, "query -".into());
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{
-    Config, FileDone, Limits, Report, fixed_sets, generate, generate_with, nodes_of,
+    Config, FileDone, Limits, Projection, Report, fixed_sets, generate, generate_with, nodes_of,
 };
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, Value};
@@ -23,7 +23,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::GenerateArgs;
 use crate::cmd::code_map::CodeMap;
-use crate::cmd::{print, print_json, run_log, shown_path, sizes_in, thousands};
+use crate::cmd::{
+    LARGE_BYTES, print, print_json, projection, run_log, shown_path, size_text, sizes_in,
+    thousands, time_text,
+};
 
 /// The JSON summary of `generate`.
 #[derive(Debug, Serialize)]
@@ -63,6 +66,12 @@ struct GenerateJson {
 pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let (n, max_live) = args.tables.checked()?;
     check_threads(args.threads, cores())?;
+    // Before anything is written: refuse a run too large for most disks.
+    let root = &args.tables.tables;
+    let projected = projection(n, max_live, root, rule, args.values_only);
+    if let Some(why) = refusal(&projected, args.values_only, args.allow_large) {
+        bail!("{why} ({})", shown_path(&root.join(dir_name(n, rule))));
+    }
     // Not `.context()`: the pool's error shows the OS error and has it as
     // its source too, so `{:#}` would print it twice.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -72,7 +81,6 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     let files = fixed_sets(n, max_live).len();
     // Without --slots, a root that holds only other sizes may mean the
     // user wanted one of those (issue 14, finding 4): say so, and go on.
-    let root = &args.tables.tables;
     let sizes = sizes_in(root, rule);
     if args.tables.slots.is_none() && !sizes.is_empty() && !sizes.contains(&n) {
         let names: Vec<String> = sizes.iter().map(|&k| dir_name(k, rule)).collect();
@@ -84,7 +92,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     }
     if max_live < n {
         let why = if n == 12 {
-            " (hours with --values-only: see scripts/make-table-12.sh; about 270 GB with depths)"
+            " (with --values-only 7.1 GB and about 5 h on 2 cores, see scripts/make-table-12.sh; with depths about 270 GB)"
         } else {
             ""
         };
@@ -126,6 +134,24 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         files_size(&dir, false).with_context(|| format!("cannot list {}", dir.display()))?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
     if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
+}
+
+/// Why a run projected to write `p` is refused, in one line (without
+/// the directory), or `None` to go on: over [`LARGE_BYTES`] without
+/// `--allow-large`. Tables with depths are pointed to `--values-only`.
+fn refusal(p: &Projection, values_only: bool, allow_large: bool) -> Option<String> {
+    if allow_large || p.bytes <= LARGE_BYTES {
+        return None;
+    }
+    let alternative = if values_only { "" } else { "--values-only makes far smaller tables, or " };
+    Some(format!(
+        "this run would write about {} ({} nodes in {} files, {} on 2 cores), more than {}: {alternative}add --allow-large to write it anyway",
+        size_text(p.bytes),
+        thousands(p.nodes),
+        thousands(p.files as u64),
+        time_text(p.seconds),
+        size_text(LARGE_BYTES)
+    ))
 }
 
 /// `--file-log FILE`: one JSON line per completed table file, appended.
@@ -390,4 +416,31 @@ impl Summary {
 /// A byte count with its size in MB (10^6 bytes).
 fn bytes(n: u64) -> String {
     format!("{} bytes ({:.1} MB)", thousands(n), n as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use chaosclock::generate::project;
+    use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
+
+    use super::*;
+
+    #[test]
+    fn only_runs_over_20_gb_are_refused() {
+        let all = fixed_sets(12, 12);
+        let depths = project(12, &all, ENCODING_SCORES);
+        let why = refusal(&depths, false, false).expect("about 270 GB is refused");
+        assert!(why.contains("about 270 GB") && why.contains("--allow-large"), "{why}");
+        assert!(why.contains("--values-only") && !why.contains('\n'), "{why}");
+        assert!(refusal(&depths, false, true).is_none(), "--allow-large goes on");
+        // Values only: about 7 GB, not refused.
+        let values = project(12, &all, ENCODING_PACKED);
+        assert!(values.bytes < 8_000_000_000);
+        assert!(refusal(&values, true, false).is_none());
+        // The default --max-live 6, and 10 slots with depths (about 1 GB).
+        let small = project(12, &fixed_sets(12, 6), ENCODING_SCORES);
+        assert!(refusal(&small, false, false).is_none());
+        let ten = project(10, &fixed_sets(10, 10), ENCODING_SCORES);
+        assert!(refusal(&ten, false, false).is_none());
+    }
 }

@@ -17,6 +17,7 @@ pub mod query;
 pub mod run_log;
 pub mod show;
 pub mod solve;
+pub mod source;
 pub mod verify;
 
 use std::fmt;
@@ -25,10 +26,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::fixed_sets;
+use chaosclock::generate::{Projection, fixed_sets, project};
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
-use chaosclock::table::format::dir_name;
+use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -237,6 +238,88 @@ pub fn generate_command(
     cmd
 }
 
+/// The size from which advice names the size and time of the `generate`
+/// command it suggests (10 GB).
+pub const ADVICE_BYTES: u64 = 10_000_000_000;
+
+/// The projected size above which `generate` refuses to run without
+/// `--allow-large` (20 GB).
+pub const LARGE_BYTES: u64 = 20_000_000_000;
+
+/// What `generate --slots n --max-live max_live [--values-only]` under
+/// `root` and `rule` is projected to write: the files that are not there
+/// already ([`chaosclock::generate::project`]).
+pub fn projection(
+    n: u8,
+    max_live: u8,
+    root: &Path,
+    rule: PassRule,
+    values_only: bool,
+) -> Projection {
+    let tb = Tablebase::new(root, n, rule);
+    let todo: Vec<u16> =
+        fixed_sets(n, max_live).into_iter().filter(|&f| !tb.path(f).exists()).collect();
+    project(n, &todo, if values_only { ENCODING_PACKED } else { ENCODING_SCORES })
+}
+
+/// A size in bytes for people: `270 GB`, `7.1 GB`, `33.8 MB`, `21 kB`.
+pub fn size_text(bytes: u64) -> String {
+    let b = bytes as f64;
+    match bytes {
+        100_000_000_000.. => format!("{:.0} GB", b / 1e9),
+        1_000_000_000.. => format!("{:.1} GB", b / 1e9),
+        1_000_000.. => format!("{:.1} MB", b / 1e6),
+        _ => format!("{} kB", bytes.div_ceil(1000)),
+    }
+}
+
+/// A projected time for people: `about 5 h`, `about 20 min`, `under a
+/// minute`.
+pub fn time_text(seconds: u64) -> String {
+    match seconds {
+        0..60 => "under a minute".to_string(),
+        60..5400 => format!("about {} min", seconds.div_ceil(60)),
+        _ => format!("about {} h", (seconds + 1800) / 3600),
+    }
+}
+
+/// How to make the tables of `n` slots with at most `max_live` pieces not
+/// fixed under `root` and `rule`: the `generate` command in backquotes
+/// ([`generate_command`]). When its run is projected over
+/// [`ADVICE_BYTES`], the advice names its size and time (and
+/// `--allow-large` over [`LARGE_BYTES`]); a large table with depths for a
+/// directory that holds no tables yet is suggested as values only instead
+/// when that is small enough (the complete 12-slot table: 7.1 GB against
+/// 270 GB).
+pub fn generate_advice(
+    n: u8,
+    max_live: u8,
+    root: &Path,
+    rule: PassRule,
+    values_only: bool,
+) -> String {
+    let cmd = generate_command(n, max_live, root, rule, values_only);
+    let p = projection(n, max_live, root, rule, values_only);
+    if p.bytes <= ADVICE_BYTES {
+        return format!("`{cmd}`");
+    }
+    let cost =
+        |p: &Projection| format!("{}, {} on 2 cores", size_text(p.bytes), time_text(p.seconds));
+    if !values_only && !sizes_in(root, rule).contains(&n) {
+        let v = projection(n, max_live, root, rule, true);
+        if v.bytes <= ADVICE_BYTES {
+            let values = generate_command(n, max_live, root, rule, true);
+            return format!(
+                "`{values}` (values only: {}; with depths {})",
+                cost(&v),
+                size_text(p.bytes)
+            );
+        }
+    }
+    let flag = if p.bytes > LARGE_BYTES { " --allow-large" } else { "" };
+    format!("`{cmd}{flag}` ({})", cost(&p))
+}
+
 /// Checks, before any work (`verify`, `manifest`), that every file of
 /// `tb` up to `max_live` exists.
 ///
@@ -255,7 +338,7 @@ pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<(
         return Ok(());
     };
     let path = tb.path(first);
-    let generate = generate_command(n, max_live, root, rule, tb.values_only());
+    let generate = generate_advice(n, max_live, root, rule, tb.values_only());
     let complete = match live(first) {
         0 => format!("{} is not complete for any --max-live", shown_path(tb.dir())),
         k => {
@@ -277,17 +360,18 @@ pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<(
             )
         }
     };
-    bail!("no table {}: run `{generate}`; {complete}", shown_path(&path))
+    bail!("no table {}: run {generate}; {complete}", shown_path(&path))
 }
 
 /// A probe error as one line; a missing table names the `generate` command
-/// (with the `--tables` and `--pass-rule` in use) that makes it.
+/// (with the `--tables` and `--pass-rule` in use) that makes it
+/// ([`generate_advice`]).
 pub fn probe_error(e: ProbeError, root: &Path, rule: PassRule) -> anyhow::Error {
     match e {
         ProbeError::Missing { path, n, live, values_only } => anyhow!(
-            "no table {} (signatures with {live} pieces not fixed): run `{}`",
+            "no table {} (signatures with {live} pieces not fixed): run {}",
             path.display(),
-            generate_command(n, live, root, rule, values_only)
+            generate_advice(n, live, root, rule, values_only)
         ),
         e => anyhow::Error::new(e),
     }

@@ -1,6 +1,9 @@
 //! `chaosclock query`: a position's value, depth, scored moves and line of
-//! best play read from the tablebase alone ([`chaosclock::probe`]), printed
-//! as `solve` prints them ([`Answer`]) but without solving anything.
+//! best play, printed as `solve` prints them ([`Answer`]). The answer comes
+//! from one [`Source`], chosen in one place ([`find`]): the rules for a
+//! finished game; else the tablebase ([`chaosclock::probe`]) when it covers
+//! the position; else (unless `--no-solve`) a solve in memory within
+//! `--budget` states, as `serve` does, with a note on stderr.
 //!
 //! `query -` reads positions from stdin, one per line (blank lines are
 //! skipped), and prints one JSON object per line. A line that cannot be
@@ -15,13 +18,20 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
+use chaosclock::probe::ProbeError;
+use chaosclock::solve::SolveError;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, escape_control, probe};
+use chaosclock::{PassRule, Position, escape_control};
+use indicatif::ProgressBar;
 use serde::Serialize;
 
 use crate::cli::{PositionArgs, QueryArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::{Failure, load_position, print, print_json, probe_error};
+use crate::cmd::solve::progress_bar;
+use crate::cmd::source::{self, Source};
+use crate::cmd::{
+    Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
+};
 
 /// The JSON output of `query`: `solve`'s fields without the statistics.
 #[derive(Debug, Serialize)]
@@ -31,10 +41,15 @@ struct QueryJson {
     input: Option<String>,
     #[serde(flatten)]
     answer: AnswerJson,
-    /// Always `tables`: nothing was solved.
+    /// `rules`, `tables` or `solve` ([`Source::name`]).
     source: &'static str,
-    /// The tables read (the shape of `solve --tables --json`'s `tables`).
-    tables: TablesJson,
+    /// The tables read (the shape of `solve --tables --json`'s `tables`);
+    /// only when the answer comes from them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tables: Option<TablesJson>,
+    /// The states solved; only when the answer comes from a solve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    states: Option<usize>,
 }
 
 /// The tables `query` read.
@@ -57,31 +72,112 @@ struct ErrorJson<'a> {
 /// about 40); a longer line is a bad line, and the rest of it is skipped.
 pub const MAX_LINE_BYTES: usize = 4096;
 
-/// Answers the position (or the positions on stdin) given in `args` from
-/// the tables for `rule`.
+/// Answers the position (or the positions on stdin) given in `args`
+/// under `rule`.
 ///
 /// # Errors
-/// The position cannot be read, a table it needs is missing or damaged, or
-/// stdout cannot be written; with `-`, a [`Failure`] after all lines if any
-/// line failed.
+/// The position cannot be read, a table it needs is damaged (or missing,
+/// with `--no-solve`), a solve goes over the budget, or stdout cannot be
+/// written; with `-`, a [`Failure`] after all lines if any line failed.
 pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
+    let budget = (!args.no_solve).then_some(args.budget);
     if args.pos.as_deref() == Some("-") && args.cfg.is_none() {
-        return batch(&args.tables, rule);
+        return batch(&args.tables, rule, budget);
     }
     let position = PositionArgs { pos: args.pos.clone(), cfg: args.cfg.clone() };
     let pos = load_position(&position)?;
     let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
-    let answer = analyse(&mut tb, &pos, &args.tables, rule)?;
+    let bar = progress_bar();
+    let found = find(&mut tb, &pos, &args.tables, rule, budget, bar.as_ref());
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let found = found?;
     let dir = tb.dir().display().to_string();
+    if let Some(states) = found.states {
+        eprintln!(
+            "note: no table in {dir} covers this position; solved it in memory ({} states)",
+            thousands(states as u64)
+        );
+    }
     if args.json {
-        print_json(&QueryJson {
-            input: None,
-            answer: answer.to_json(),
-            source: "tables",
-            tables: TablesJson { dir },
-        })
+        print_json(&found.to_json(None, &dir))
     } else {
-        print(&format!("{}\nsource:    tables in {dir} (nothing solved)", answer.to_text()))
+        let source = match (found.source, found.states) {
+            (Source::Rules, _) => {
+                "the rules: the game is over (nothing solved, no table read)".to_string()
+            }
+            (Source::Tables, _) => format!("tables in {dir} (nothing solved)"),
+            (Source::Solve, states) => format!(
+                "solved in memory, {} states (no table in {dir} covers it)",
+                thousands(states.unwrap_or(0) as u64)
+            ),
+        };
+        print(&format!("{}\nsource:    {source}", found.answer.to_text()))
+    }
+}
+
+/// An answer and where it came from.
+struct Found {
+    answer: Answer,
+    source: Source,
+    /// The states solved ([`Source::Solve`] only).
+    states: Option<usize>,
+}
+
+impl Found {
+    /// The JSON, with the line read (`query -`) and the directory of the
+    /// tables.
+    fn to_json(&self, input: Option<String>, dir: &str) -> QueryJson {
+        QueryJson {
+            input,
+            answer: self.answer.to_json(),
+            source: self.source.name(),
+            tables: (self.source == Source::Tables).then(|| TablesJson { dir: dir.to_string() }),
+            states: self.states,
+        }
+    }
+}
+
+/// The answer for `pos`, from the one source that gives it (the single
+/// place where the source is chosen): the rules for a finished game, else
+/// the tables in `tb`, else, when they do not cover it and `budget` is
+/// given, a solve in memory of at most `budget` states (`bar` shows it).
+///
+/// # Errors
+/// A damaged table; a missing one without `budget`; a solve over the
+/// budget.
+fn find(
+    tb: &mut Tablebase,
+    pos: &Position,
+    root: &Path,
+    rule: PassRule,
+    budget: Option<usize>,
+    bar: Option<&ProgressBar>,
+) -> Result<Found> {
+    if let Some(answer) = source::from_rules(pos, rule) {
+        return Ok(Found { answer, source: Source::Rules, states: None });
+    }
+    let missing = match source::from_tables(tb, pos, rule) {
+        Ok(answer) => return Ok(Found { answer, source: Source::Tables, states: None }),
+        Err(e @ ProbeError::Missing { .. }) => e,
+        Err(e) => return Err(probe_error(e, root, rule)),
+    };
+    let (Some(budget), ProbeError::Missing { n, live, values_only, .. }) = (budget, &missing)
+    else {
+        return Err(probe_error(missing, root, rule));
+    };
+    match source::solve(pos, rule, budget, bar) {
+        Ok(solution) => Ok(Found {
+            answer: source::from_solution(&solution, pos, rule),
+            source: Source::Solve,
+            states: Some(solution.states()),
+        }),
+        Err(e @ SolveError::TooLarge { .. }) => Err(anyhow!(
+            "no table covers {pos}, and solving it in memory stopped: {e}; raise --budget, or run {}",
+            generate_advice(*n, *live, root, rule, *values_only)
+        )),
+        Err(SolveError::Table(e)) => Err(e.into()),
     }
 }
 
@@ -126,19 +222,13 @@ fn read_line(input: &mut impl BufRead, bytes: &mut Vec<u8>, number: usize) -> Re
     }
 }
 
-/// The answer for `pos` from `tb`.
-fn analyse(tb: &mut Tablebase, pos: &Position, root: &Path, rule: PassRule) -> Result<Answer> {
-    let a = probe::analyse(tb, pos).map_err(|e| probe_error(e, root, rule))?;
-    let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line);
-    answer.depths = a.depths;
-    Ok(answer)
-}
-
-/// `query -`: one JSON line per position on stdin.
-fn batch(root: &Path, rule: PassRule) -> Result<()> {
+/// `query -`: one JSON line per position on stdin, each found as [`find`]
+/// finds it (without a progress bar); a note on stderr at the end counts
+/// the positions solved in memory.
+fn batch(root: &Path, rule: PassRule, budget: Option<usize>) -> Result<()> {
     // One tablebase per board size, so files stay open between lines.
     let mut tables: HashMap<u8, Tablebase> = HashMap::new();
-    let (mut lines, mut failed) = (0usize, 0usize);
+    let (mut lines, mut failed, mut solved) = (0usize, 0usize, 0usize);
     let mut stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut bytes = Vec::new();
@@ -160,16 +250,15 @@ fn batch(root: &Path, rule: PassRule) -> Result<()> {
                     let tb = tables
                         .entry(pos.slots())
                         .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
-                    analyse(tb, &pos, root, rule).map(|a| (a, tb.dir().display().to_string()))
+                    let found = find(tb, &pos, root, rule, budget, None)?;
+                    Ok((found, tb.dir().display().to_string()))
                 }),
         };
         let text = match answer {
-            Ok((answer, dir)) => serde_json::to_string(&QueryJson {
-                input: Some(input.to_string()),
-                answer: answer.to_json(),
-                source: "tables",
-                tables: TablesJson { dir },
-            }),
+            Ok((found, dir)) => {
+                solved += usize::from(found.source == Source::Solve);
+                serde_json::to_string(&found.to_json(Some(input.to_string()), &dir))
+            }
             Err(e) => {
                 failed += 1;
                 let error = format!("line {number}: {}", escape_control(&format!("{e:#}")));
@@ -178,6 +267,12 @@ fn batch(root: &Path, rule: PassRule) -> Result<()> {
         }?;
         writeln!(out, "{text}")?;
         out.flush()?;
+    }
+    if solved > 0 {
+        eprintln!(
+            "note: no table covers {solved} of the {lines} positions; solved {} in memory",
+            if solved == 1 { "it" } else { "them" }
+        );
     }
     if failed > 0 {
         return Err(Failure {

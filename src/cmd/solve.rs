@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, SolveArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::{generate_command, load_position, print, print_json, thousands};
+use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
 
 /// The JSON output of `solve`.
 #[derive(Debug, Serialize)]
@@ -173,9 +173,9 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)>
     let files = tb.load_all()?;
     if files == 0 {
         bail!(
-            "no tables in {}: run `{}` first",
+            "no tables in {}: run {} first",
             tb.dir().display(),
-            generate_command(n, crate::cli::default_max_live(n), root, rule, false)
+            generate_advice(n, crate::cli::default_max_live(n), root, rule, false)
         );
     }
     if tb.has_depths() == Some(false) {

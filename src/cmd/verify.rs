@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::cli::{TablesArgs, VerifyArgs};
 use crate::cmd::manifest::Manifest;
 use crate::cmd::{
-    Failure, check_complete, counting_bar, finish_bar, generate_command, print, print_json,
+    Failure, check_complete, counting_bar, finish_bar, generate_advice, print, print_json,
     probe_error, shown_path, sizes_in, thousands,
 };
 
@@ -93,9 +93,9 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         // The library names the file's own size; name the run that makes
         // every file this verification needs.
         ProbeError::Missing { path, values_only, .. } => anyhow!(
-            "no table {}: run `{}`",
+            "no table {}: run {}",
             path.display(),
-            generate_command(n, max_live, root, rule, values_only)
+            generate_advice(n, max_live, root, rule, values_only)
         ),
         e => probe_error(e, root, rule),
     })?;

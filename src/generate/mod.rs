@@ -46,12 +46,14 @@ mod compact;
 mod dense;
 mod error;
 mod packing;
+pub mod project;
 mod sub_table;
 mod tmp_file;
 mod unfinished;
 
 use checkpoint::{Checkpoint, Done};
 pub use error::GenerateError;
+pub use project::{Projection, project};
 use sub_table::{Context, solve_sub};
 use unfinished::Unfinished;
 

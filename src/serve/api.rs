@@ -21,6 +21,7 @@ use serde::Serialize;
 use crate::cmd::answer::{Answer, AnswerJson};
 use crate::cmd::openings::draw::Draw;
 use crate::cmd::play::{AnalyseJson, analyse_json, play_all, review_all};
+use crate::cmd::source::{self, Source};
 use crate::serve::query::Query;
 use crate::serve::state::{Engine, EngineError, Solved};
 
@@ -126,8 +127,8 @@ enum Scorer {
 impl Scorer {
     fn source(&self) -> &'static str {
         match self {
-            Scorer::Tables => "tables",
-            Scorer::Solve(_) => "solve",
+            Scorer::Tables => Source::Tables.name(),
+            Scorer::Solve(_) => Source::Solve.name(),
         }
     }
 }
@@ -155,12 +156,7 @@ async fn answer(
     }
     let solved = state.engine.solved(&pos, rule).await?;
     let s = Arc::clone(&solved);
-    let answer = blocking(move || {
-        let s = s.solution();
-        let score = s.score(&pos).expect("a solution holding pos scores it");
-        Ok(Answer::new(pos, rule, score, s.moves(&pos), s.line(&pos)))
-    })
-    .await?;
+    let answer = blocking(move || Ok(source::from_solution(s.solution(), &pos, rule))).await?;
     Ok((answer, Scorer::Solve(solved)))
 }
 

@@ -17,13 +17,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::scored::ScoredMove;
-use chaosclock::solve::{Solution, SolveError, solve_bounded};
+use chaosclock::solve::{Solution, SolveError};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Variant};
+use chaosclock::{PassRule, Position};
 use tokio::sync::Semaphore;
 
 use crate::cmd::answer::Answer;
-use crate::cmd::probe_error;
+use crate::cmd::{probe_error, source};
 
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
@@ -147,12 +147,8 @@ impl Engine {
             }
         };
         let tb = &mut tables[i];
-        match probe::analyse(tb, pos) {
-            Ok(a) => {
-                let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line);
-                answer.depths = a.depths;
-                Ok(Some(answer))
-            }
+        match source::from_tables(tb, pos, rule) {
+            Ok(answer) => Ok(Some(answer)),
             Err(ProbeError::Missing { .. }) => Ok(None),
             Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
         }
@@ -227,8 +223,7 @@ impl Engine {
         let solved = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let budget = engine.limits.budget;
-            let variant = Variant::new(root.slots(), rule);
-            let solution = solve_bounded(variant, &[root], None, budget, None)?;
+            let solution = source::solve(&root, rule, budget, None)?;
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
             Ok::<_, SolveError>(solved)

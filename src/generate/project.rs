@@ -1,0 +1,120 @@
+//! What a run of [`super::generate`] will write and take, projected from
+//! the nodes of its files before anything is written, so that a run too
+//! large for the disk can be refused at once and advice can name the size
+//! of the command it suggests.
+//!
+//! The bytes are an upper bound fitted to the measured sizes of
+//! `tables/README.md` (every one of them is at most its projection, see the
+//! tests below):
+//! - with depths: [`format::RECORD`] (8) bytes a node, 16 a signature (its
+//!   entry in the file header) and 256 a file (the fixed header and the
+//!   block checksums);
+//! - values only: the bits a node measured on the complete table of the
+//!   size (1.68 for 12 slots, which measured 1.67; 2.03 for 10, measured
+//!   2.02; 3.1 up to 8, measured 3.09 for 8), 80 bytes a signature (each
+//!   starts a new compressed block with its entry in the block table) and
+//!   256 a file. Small tables are mostly this overhead.
+//!
+//! The time is the nodes at [`NODES_PER_SECOND`], the speed of the complete
+//! 12-slot table on 2 cores (docs/table-12.md: 33.7e9 nodes in about 5
+//! hours).
+
+use crate::table::format::{self, ENCODING_SCORES, free_pieces, sub_loose, sub_nodes};
+
+/// The nodes a second a run is projected to make (2 cores).
+pub const NODES_PER_SECOND: u64 = 2_000_000;
+
+/// What writing a list of table files is projected to take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Projection {
+    /// Files.
+    pub files: usize,
+    /// Stored signatures (sub-tables) in them.
+    pub signatures: u64,
+    /// Nodes (board and side to move) in them.
+    pub nodes: u64,
+    /// Bytes on disk, an upper bound (see the module comment).
+    pub bytes: u64,
+    /// Seconds at [`NODES_PER_SECOND`].
+    pub seconds: u64,
+}
+
+/// Thousandths of a bit a node of the tables of values only of `n` slots.
+fn milli_bits(n: u8) -> u64 {
+    match n {
+        12 => 1680,
+        10 => 2030,
+        _ => 3100,
+    }
+}
+
+/// The projection of the files of fixed sets `sets` on `n` slots, in
+/// `encoding`.
+pub fn project(n: u8, sets: &[u16], encoding: u8) -> Projection {
+    let mut p = Projection { files: sets.len(), ..Projection::default() };
+    for &f in sets {
+        let free = free_pieces(n, f);
+        for i in 0..1usize << free.count_ones() {
+            let nodes = sub_nodes(n, f, sub_loose(free, i));
+            if nodes > 0 {
+                p.signatures += 1;
+                p.nodes += nodes;
+            }
+        }
+    }
+    let files = 256 * p.files as u64;
+    p.bytes = if encoding == ENCODING_SCORES {
+        format::RECORD as u64 * p.nodes + 16 * p.signatures + files
+    } else {
+        (p.nodes * milli_bits(n)).div_ceil(8000) + 80 * p.signatures + files
+    };
+    p.seconds = p.nodes.div_ceil(NODES_PER_SECOND);
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::fixed_sets;
+    use crate::table::format::ENCODING_PACKED;
+
+    /// The measured sizes of tables/README.md: slots, max-live, nodes,
+    /// bytes with depths (0: not measured), bytes values only.
+    const MEASURED: [(u8, u8, u64, u64, u64); 6] = [
+        (4, 4, 286, 3_368, 2_157),
+        (6, 6, 15_666, 131_072, 21_170),
+        (8, 8, 1_018_936, 8_178_688, 393_432),
+        (10, 10, 130_264_858, 0, 32_906_198),
+        (12, 6, 3_590_600, 28_986_288, 1_975_425),
+        (12, 7, 30_170_648, 241_902_544, 10_017_980),
+    ];
+
+    #[test]
+    fn projections_bound_the_measured_sizes() {
+        for (n, k, nodes, depths, values) in MEASURED {
+            let sets = fixed_sets(n, k);
+            let p = project(n, &sets, ENCODING_SCORES);
+            assert_eq!(p.nodes, nodes, "{n} slots, max-live {k}");
+            assert!(p.bytes >= depths, "{n}/{k} with depths: {} < {depths}", p.bytes);
+            if depths > 0 {
+                assert!(p.bytes < depths + depths / 4 + 8192, "{n}/{k}: {}", p.bytes);
+            }
+            let v = project(n, &sets, ENCODING_PACKED).bytes;
+            assert!(v >= values, "{n}/{k} values only: {v} < {values}");
+            assert!(v < 2 * values + 16_384, "{n}/{k} values only: {v}");
+        }
+    }
+
+    #[test]
+    fn the_complete_12_slot_table() {
+        let sets = fixed_sets(12, 12);
+        let p = project(12, &sets, ENCODING_PACKED);
+        assert_eq!(p.nodes, 33_721_885_208);
+        // Measured: 7,052,314,040 bytes in about 5 hours.
+        assert!((7_052_314_040..7_300_000_000).contains(&p.bytes), "{}", p.bytes);
+        assert!((4 * 3600..6 * 3600).contains(&p.seconds), "{}", p.seconds);
+        // With depths: about 270 GB.
+        let d = project(12, &sets, ENCODING_SCORES).bytes;
+        assert!((269_000_000_000..272_000_000_000).contains(&d), "{d}");
+    }
+}
