@@ -204,3 +204,42 @@ fn openings_answer_from_the_book_without_tables() {
     let out = ok_in(dir.path(), &args);
     assert!(out.lines().all(|l| l.contains("\"moves\":null")), "{out}");
 }
+
+#[test]
+fn query_answers_openings_from_the_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let opening = "10,5,7,3,4,8,9,2,6,1";
+    let out = common::bin::json_in(d, &["query", opening, "--no-solve", "--json"]);
+    assert_eq!(out["source"], "book");
+    assert_eq!(out["value"], 3);
+    assert_eq!(out["depth"], Json::Null);
+    assert_eq!(out["moves_left_out"], true);
+    let text = ok_in(d, &["query", opening, "--no-solve"]);
+    assert!(text.contains("moves:    left out: the openings book holds values only"), "{text}");
+    // Without --no-solve, the book's value comes first, then the solve's
+    // answer, which agrees.
+    let text = ok_in(d, &["query", opening]);
+    assert!(text.starts_with("book:     3 共赢 both-win (the openings book;"), "{text}");
+    assert!(text.contains("\nvalue:    3 共赢 both-win"), "{text}");
+    let solved = common::bin::json_in(d, &["query", opening, "--json"]);
+    assert_eq!((solved["source"].as_str(), solved["value"].as_u64()), (Some("solve"), Some(3)));
+    // A batch of openings, from the book; a non-opening fails alone.
+    let picks = openings(10, Some(200), 3);
+    let mut input: String = picks.iter().map(|p| format!("{p}\n")).collect();
+    input.push_str("2,1,4,3;0;0\n");
+    let out = common::bin::run_with(d, &["query", "-", "--no-solve"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<Json> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 201);
+    for (line, pos) in lines.iter().zip(&picks) {
+        assert_eq!(line["source"], "book", "{line}");
+        let want = book().value(pos, PassRule::Always).unwrap().code();
+        assert_eq!(line["value"].as_u64(), Some(u64::from(want)));
+    }
+    assert!(lines[200]["error"].as_str().unwrap().contains("no table"), "{}", lines[200]);
+}

@@ -36,6 +36,9 @@ pub struct Answer {
     pub end: Position,
     /// Whether the depths are known; if not, they are all 0 and unprinted.
     pub depths: bool,
+    /// Whether the moves and the line were left out (an opening answered
+    /// from the openings book, which holds values only).
+    pub left_out: bool,
 }
 
 /// One legal move in the JSON output.
@@ -72,6 +75,9 @@ pub struct AnswerJson {
     depth: Option<u16>,
     moves: Vec<MoveJson>,
     line: Vec<String>,
+    /// Present and true when the moves and the line were left out.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    moves_left_out: bool,
 }
 
 impl Answer {
@@ -84,7 +90,16 @@ impl Answer {
         line: Vec<Move>,
     ) -> Answer {
         let end = line.iter().fold(pos, |p, &m| p.play_unchecked(m));
-        Answer { pos, rule, score, moves, line, end, depths: true }
+        Answer { pos, rule, score, moves, line, end, depths: true, left_out: false }
+    }
+
+    /// The answer of the openings book for the opening `pos`: its value
+    /// only, the depth unknown and the moves left out.
+    pub fn from_book(pos: Position, rule: PassRule, value: Value) -> Answer {
+        let mut answer = Answer::new(pos, rule, Score { value, depth: 0 }, Vec::new(), Vec::new());
+        answer.depths = false;
+        answer.left_out = true;
+        answer
     }
 
     /// Whether `m` is a best move: the same score as the first (best) one.
@@ -114,6 +129,13 @@ impl Answer {
                 self.score.value,
                 meaning(self.score.value, side)
             )),
+        }
+        if self.left_out {
+            t.push_str("depth:    not in the openings book\n");
+            t.push_str(
+                "\nmoves:    left out: the openings book holds values only (query without --no-solve solves them)\n",
+            );
+            return t;
         }
         if !self.depths {
             t.push_str("depth:    not stored (tables of values only)\n");
@@ -199,6 +221,7 @@ impl Answer {
                 })
                 .collect(),
             line: self.line.iter().map(Move::to_string).collect(),
+            moves_left_out: self.left_out,
         }
     }
 }

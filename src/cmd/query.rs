@@ -3,7 +3,11 @@
 //! from one [`Source`], chosen in one place ([`find`]): the rules for a
 //! finished game; else the tablebase ([`chaosclock::probe`]) when it covers
 //! the position; else (unless `--no-solve`) a solve in memory within
-//! `--budget` states, as `serve` does, with a note on stderr.
+//! `--budget` states, as `serve` does, with a note on stderr. An opening
+//! no table covers is looked up in the openings book first: with
+//! `--no-solve` that is the answer (value only, moves left out); else the
+//! text output shows the book's value at once, before the solve, and the
+//! solve's value must equal it.
 //!
 //! `query -` reads positions from stdin, one per line (blank lines are
 //! skipped), and prints one JSON object per line. A line that cannot be
@@ -17,11 +21,12 @@ use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
+use chaosclock::book::Book;
 use chaosclock::probe::ProbeError;
 use chaosclock::solve::SolveError;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, escape_control};
+use chaosclock::{PassRule, Position, Value, escape_control};
 use indicatif::ProgressBar;
 use serde::Serialize;
 
@@ -41,7 +46,7 @@ struct QueryJson {
     input: Option<String>,
     #[serde(flatten)]
     answer: AnswerJson,
-    /// `rules`, `tables` or `solve` ([`Source::name`]).
+    /// `rules`, `tables`, `solve` or `book` ([`Source::name`]).
     source: &'static str,
     /// The tables read (the shape of `solve --tables --json`'s `tables`);
     /// only when the answer comes from them.
@@ -88,7 +93,19 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
     let pos = load_position(&position)?;
     let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
     let bar = progress_bar();
-    let found = find(&mut tb, &pos, &args.tables, rule, budget, bar.as_ref());
+    // The book's value at once, before a solve that may take a while.
+    let announce = |value: Value| {
+        let line =
+            format!("book:     {value} (the openings book; solving for the depth and the moves)");
+        match &bar {
+            Some(bar) => bar.println(line),
+            None => {
+                let _ = print(&line);
+            }
+        }
+    };
+    let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
+    let found = find(&mut tb, &pos, &args.tables, rule, budget, bar.as_ref(), announce);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -112,6 +129,9 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
                 "solved in memory, {} states (no table in {dir} covers it)",
                 thousands(states.unwrap_or(0) as u64)
             ),
+            (Source::Book, _) => {
+                format!("the openings book (nothing solved; no table in {dir} covers it)")
+            }
         };
         print(&format!("{}\nsource:    {source}", found.answer.to_text()))
     }
@@ -141,7 +161,9 @@ impl Found {
 
 /// The answer for `pos`, from the one source that gives it (the single
 /// place where the source is chosen): the rules for a finished game, else
-/// the tables in `tb`, else, when they do not cover it and `budget` is
+/// the tables in `tb`, else for an opening without `budget` the openings
+/// book (with `budget`, `announce` is told the book's value before the
+/// solve, which must agree with it), else, when they do not cover it and `budget` is
 /// given, a solve in memory of at most `budget` states (`bar` shows it).
 ///
 /// # Errors
@@ -154,6 +176,7 @@ fn find(
     rule: PassRule,
     budget: Option<usize>,
     bar: Option<&ProgressBar>,
+    announce: Option<&dyn Fn(Value)>,
 ) -> Result<Found> {
     if let Some(answer) = source::from_rules(pos, rule) {
         return Ok(Found { answer, source: Source::Rules, states: None });
@@ -163,16 +186,31 @@ fn find(
         Err(e @ ProbeError::Missing { .. }) => e,
         Err(e) => return Err(probe_error(e, root, rule)),
     };
+    let book = Book::embedded()?.value(pos, rule);
+    if let Some(value) = book {
+        if budget.is_none() {
+            let answer = Answer::from_book(*pos, rule, value);
+            return Ok(Found { answer, source: Source::Book, states: None });
+        }
+        if let Some(announce) = announce {
+            announce(value);
+        }
+    }
     let (Some(budget), ProbeError::Missing { n, live, values_only, .. }) = (budget, &missing)
     else {
         return Err(probe_error(missing, root, rule));
     };
     match source::solve(pos, rule, budget, bar) {
-        Ok(solution) => Ok(Found {
-            answer: source::from_solution(&solution, pos, rule),
-            source: Source::Solve,
-            states: Some(solution.states()),
-        }),
+        Ok(solution) => {
+            let answer = source::from_solution(&solution, pos, rule);
+            if let Some(value) = book.filter(|&v| v != answer.score.value) {
+                bail!(
+                    "the openings book gives {pos} the value {value}, the solve {}: a bug, please report it",
+                    answer.score.value
+                );
+            }
+            Ok(Found { answer, source: Source::Solve, states: Some(solution.states()) })
+        }
         Err(e @ SolveError::TooLarge { .. }) => Err(anyhow!(
             "no table covers {pos}, and solving it in memory stopped: {e}; raise --budget, or run {}",
             generate_advice(*n, *live, root, rule, *values_only)
@@ -250,7 +288,7 @@ fn batch(root: &Path, rule: PassRule, budget: Option<usize>) -> Result<()> {
                     let tb = tables
                         .entry(pos.slots())
                         .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
-                    let found = find(tb, &pos, root, rule, budget, None)?;
+                    let found = find(tb, &pos, root, rule, budget, None, None)?;
                     Ok((found, tb.dir().display().to_string()))
                 }),
         };

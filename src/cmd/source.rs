@@ -2,8 +2,8 @@
 //! `serve` share: the rules (a finished game), the tables, or a solve in
 //! memory that stops past a budget of states.
 //!
-//! `query` chooses among them in one place (`query::find`); an openings
-//! book would be one more [`Source`] there.
+//! `query` chooses among them in one place (`query::find`), with the
+//! openings book ([`chaosclock::book`]) for openings no table covers.
 
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::score::Score;
@@ -23,15 +23,18 @@ pub enum Source {
     Tables,
     /// A solve in memory.
     Solve,
+    /// The openings book: the value of an opening, nothing else.
+    Book,
 }
 
 impl Source {
-    /// The name in JSON: `rules`, `tables` or `solve`.
+    /// The name in JSON: `rules`, `tables`, `solve` or `book`.
     pub fn name(self) -> &'static str {
         match self {
             Source::Rules => "rules",
             Source::Tables => "tables",
             Source::Solve => "solve",
+            Source::Book => "book",
         }
     }
 }
