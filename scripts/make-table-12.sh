@@ -11,10 +11,13 @@
 #   stop    stop the run (it goes on from its last checkpoint next time).
 #   finish  once the table is complete: verify it (every checksum, 1,000,000
 #           entries re-derived, 50 positions solved), classify every
-#           opening (--stats, docs/openings-12.svg) and write the manifest
-#           tables/n12-always.json (files, states, runs, openings) into
-#           the repository; the reports go to DIR/n12-always.*.txt, each
-#           step's wall time and peak memory to DIR/n12-always.finish.txt.
+#           opening (--stats, docs/openings-12.svg), write the manifest
+#           tables/n12-always.json (files, states, runs, openings) and
+#           the 12-slot section of the openings book (book/openings.ccbk,
+#           the other sizes kept) into the repository, then check the
+#           rebuilt binary's book against the table; the reports go to
+#           DIR/n12-always.*.txt, each step's wall time and peak memory to
+#           DIR/n12-always.finish.txt.
 # DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables.
 #
 # Files under DIR:
@@ -110,7 +113,13 @@ finish)
     "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
         --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
         --output "$repo/tables/n12-always.json"
-    echo "wrote $repo/tables/n12-always.json and $repo/docs/openings-12.svg"
+    "${timed[@]}" "$bin" book --build "$repo/book/openings.ccbk" --tables "$dir" \
+        | tee "$dir/n12-always.book.txt"
+    # The binary embeds the book: build it again, then check it.
+    (cd "$repo" && cargo build --release --quiet)
+    "${timed[@]}" "$bin" book --verify --slots 12 --tables "$dir" \
+        | tee -a "$dir/n12-always.book.txt"
+    echo "wrote $repo/tables/n12-always.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
     ;;
 *)
     echo "usage: $0 [start|status|stop|finish] [DIR]" >&2

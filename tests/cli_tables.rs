@@ -191,7 +191,9 @@ fn values_only_tables_answer_values_without_depths() {
     fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, "values only");
     fails(dir.path(), &["generate", "--slots", "6"], 2, "add --values-only");
     std::fs::remove_file(table_dir(dir.path()).join("f0000.cctb")).unwrap();
-    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, "--max-live 6 --values-only`");
+    // Not an opening (甲 to move), so the openings book cannot answer it.
+    let pos = "2,1,4,3,6,5;0;0";
+    fails(dir.path(), &["query", pos, "--no-solve"], 2, "--max-live 6 --values-only`");
 }
 
 #[test]
@@ -242,12 +244,13 @@ fn query_batch_goes_on_after_bad_lines() {
     for i in [1, 4] {
         assert!(lines[i].get("value").is_none(), "{}", lines[i]);
     }
-    // --no-solve: the tables only.
+    // --no-solve: the tables only, and the openings book for the 8-slot
+    // opening.
     let out = run_with(dir.path(), &["query", "-", "--no-solve"], input.as_bytes());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.trim(), "error: 3 of 5 positions could not be answered");
+    assert_eq!(stderr.trim(), "error: 2 of 5 positions could not be answered");
     let line = String::from_utf8(out.stdout).unwrap().lines().nth(3).unwrap().to_string();
-    assert!(line.contains("run `chaosclock generate --slots 8 --max-live 8`"), "{line}");
+    assert!(line.contains("\"moves_left_out\":true,\"source\":\"book\""), "{line}");
 
     // All good: exit 0, nothing on stderr.
     let out = run_with(dir.path(), &["query", "-"], b"2,1,4,3,6,5\n6,5,4,3,2,1\n");
@@ -260,7 +263,7 @@ fn query_batch_goes_on_after_bad_lines() {
 fn missing_tables_name_the_generate_command() {
     let dir = tempfile::tempdir().unwrap();
     let cmd = "run `chaosclock generate --slots 6 --max-live 6`";
-    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, cmd);
+    fails(dir.path(), &["query", "2,1,4,3,6,5;0;0", "--no-solve"], 2, cmd);
     fails(dir.path(), &["verify", "--slots", "6"], 2, cmd);
     fails(dir.path(), &["solve", "2,1,4,3,6,5", "--tables", "tables"], 2, cmd);
     fails(
@@ -269,7 +272,7 @@ fn missing_tables_name_the_generate_command() {
             "--pass-rule",
             "when-stuck",
             "query",
-            "2,1,4,3,6,5",
+            "2,1,4,3,6,5;0;0",
             "--tables",
             "elsewhere",
             "--no-solve",
@@ -284,7 +287,7 @@ fn missing_tables_name_the_generate_command() {
     let q = json_in(dir.path(), &["query", pos, "--json"]);
     assert_eq!(q["moves"], json_in(dir.path(), &["solve", pos, "--json"])["moves"]);
     fails(dir.path(), &["query", "1,0,0,0,0,0", "--no-solve"], 2, "--slots 6 --max-live 5`");
-    fails(dir.path(), &["query", "2,1,4,3,6,5", "--no-solve"], 2, "--slots 6 --max-live 6`");
+    fails(dir.path(), &["query", "2,1,4,3,6,5;0;0", "--no-solve"], 2, "--slots 6 --max-live 6`");
     fails(dir.path(), &["verify", "--slots", "6"], 2, "--slots 6 --max-live 6`");
     assert!(
         ok_in(dir.path(), &["verify", "--slots", "6", "--max-live", "3"])

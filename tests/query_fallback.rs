@@ -35,10 +35,15 @@ fn error_in(dir: &Path, args: &[&str]) -> String {
     stderr.trim_end().to_string()
 }
 
-/// Succeeds with exactly the note of a solve in memory on stderr.
+/// Succeeds with exactly the note of a solve in memory on stderr (after
+/// the openings book's value of an opening, in text).
 fn solved(args: &[&str], out: &Output) -> String {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{args:?}: {stderr}");
+    let stderr = match stderr.split_once('\n') {
+        Some((first, rest)) if first.starts_with("book:     ") => rest.to_string(),
+        _ => stderr,
+    };
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.starts_with("note: no table in tables/n")
@@ -76,7 +81,8 @@ fn without_tables_query_solves_in_memory_as_solve_does() {
 fn no_solve_answers_from_the_tables_only() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let e = error_in(d, &["query", "2,1,4,3,6,5", "--no-solve"]);
+    // Not an opening (甲 to move): the openings book cannot answer it.
+    let e = error_in(d, &["query", "2,1,4,3,6,5;0;0", "--no-solve"]);
     assert!(e.ends_with("run `chaosclock generate --slots 6 --max-live 6`"), "{e}");
     // With the tables, --no-solve answers from them.
     ok_in(d, &["generate", "--slots", "6"]);
@@ -93,7 +99,7 @@ fn no_solve_answers_from_the_tables_only() {
 #[test]
 fn a_solve_over_the_budget_is_one_line_naming_both() {
     let dir = tempfile::tempdir().unwrap();
-    let e = error_in(dir.path(), &["query", "2,1,4,3,6,5,8,7", "--budget", "1000"]);
+    let e = error_in(dir.path(), &["query", "2,1,4,3,6,5,8,7;0;0", "--budget", "1000"]);
     assert!(e.contains("more than 1000 states are reachable (at least "), "{e}");
     assert!(e.contains("raise --budget"), "{e}");
     assert!(e.ends_with("run `chaosclock generate --slots 8 --max-live 8`"), "{e}");
@@ -144,14 +150,16 @@ fn batch_falls_back_line_by_line() {
     let sources: Vec<Option<&str>> = lines.iter().map(|l| l["source"].as_str()).collect();
     assert_eq!(sources, [Some("tables"), Some("solve"), Some("rules"), None]);
     assert_eq!(lines[1]["value"], json_in(d, &["solve", "2,1,4,3,6,5", "--json"])["value"]);
-    // --no-solve: the line without a table is an error line.
+    // --no-solve: the opening without a table comes from the openings
+    // book, its value only.
     let out = run_with(d, &["query", "-", "--no-solve"], input);
-    assert_eq!(text(&out.stderr), "error: 2 of 4 positions could not be answered\n");
-    let second = text(&out.stdout).lines().nth(1).unwrap().to_string();
-    assert!(
-        second.contains("\"error\":\"line 2: no table tables/n6-always/f0000.cctb"),
-        "{second}"
-    );
+    assert_eq!(text(&out.stderr), "error: 1 of 4 positions could not be answered\n");
+    let second: Json = serde_json::from_str(text(&out.stdout).lines().nth(1).unwrap()).unwrap();
+    assert_eq!((second["source"].as_str(), &second["value"]), (Some("book"), &lines[1]["value"]));
+    assert_eq!(second["moves_left_out"], true);
+    // A position that is not an opening is an error line.
+    let out = run_with(d, &["query", "-", "--no-solve"], b"2,1,4,3,6,5;0;0\n");
+    assert!(text(&out.stdout).contains("\"error\":\"line 1: no table tables/n6-always/f0000.cctb"));
 }
 
 #[test]

@@ -13,10 +13,11 @@ use crate::position::{Last, Position};
 use crate::side::Side;
 use crate::{PassRule, Value};
 
-/// The representatives of one block with their contexts and values, and
-/// the openings each stands for, per value.
+/// The representatives of one block with their contexts and values (2
+/// bytes each: 44 million for 12 slots), and the openings they stand for,
+/// per value.
 struct Block {
-    coded: Vec<(usize, Value)>,
+    coded: Vec<(u8, Value)>,
     counts: [u64; 5],
 }
 
@@ -57,7 +58,8 @@ pub fn build_section<E: Send>(
                 }
                 let value = value_of(&opening(&board[..len]))?;
                 block.counts[usize::from(value.code())] += ranks.orbit_len(&board[..len]);
-                block.coded.push((model::context(&board[..len], previous), value));
+                let ctx = model::context(&board[..len], previous);
+                block.coded.push((u8::try_from(ctx).expect("fewer than 256 contexts"), value));
                 previous = Some(value);
             }
             progress(last - first);
@@ -67,7 +69,7 @@ pub fn build_section<E: Send>(
     // The model, counted over the whole section.
     let mut counts = Counts::default();
     for block in &scanned {
-        block.coded.iter().for_each(|&(ctx, v)| counts.add(ctx, v));
+        block.coded.iter().for_each(|&(ctx, v)| counts.add(usize::from(ctx), v));
     }
     let probs = counts.probabilities();
     // Pass 2: code each block.
@@ -78,7 +80,7 @@ pub fn build_section<E: Send>(
             for &(ctx, value) in &block.coded {
                 let (bits, asked) = model::questions(value);
                 for (i, &bit) in bits[..asked].iter().enumerate() {
-                    e.bit(probs.get(ctx, i), bit);
+                    e.bit(probs.get(usize::from(ctx), i), bit);
                 }
             }
             e.finish()

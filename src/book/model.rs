@@ -34,8 +34,9 @@ const PREVIOUS: usize = 6;
 /// Groups of the count of 乙's pieces on odd slots (0..=6 for 12 slots).
 const ODD: usize = 7;
 
-/// The number of contexts.
+/// The number of contexts (each fits in a byte while the book is built).
 pub const CONTEXTS: usize = PREVIOUS * ODD * 2;
+const _: () = assert!(CONTEXTS <= 256);
 
 /// The answers (yes = false bit) to the questions for `value`, with how
 /// many are asked.

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::book::{Book, Built, build_section, write_book};
+use chaosclock::book::{Book, Built, Section, build_section, write_book};
 use chaosclock::solve::solve_with;
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
@@ -249,6 +249,70 @@ fn build(args: &BookArgs, rule: PassRule, book: &Book, out: &Path) -> Result<()>
     print(&lines.join("\n"))
 }
 
+/// Compares every opening of `section` with `value_of` (named `what`),
+/// and the header's counts with the values, with a bar. Returns the
+/// openings compared and what differs, one line each: the first opening
+/// that differs, the number of the others, the counts.
+///
+/// # Errors
+/// The first error of `value_of`.
+pub fn compare(
+    section: &Section,
+    value_of: &(dyn Fn(&Position) -> Result<Value> + Sync),
+    what: &str,
+) -> Result<(u64, Vec<String>)> {
+    let n = section.entry().slots;
+    let bar = counting_bar(draw::count(n), "openings compared with the book");
+    let _clear = BarGuard(bar.clone());
+    let stored = section.all_values();
+    let ranks = section.ranks();
+    let len = usize::from(n);
+    let done = AtomicU64::new(0);
+    // Per chunk of ranks: the openings that differ and the first one.
+    let per_chunk = stored
+        .par_chunks(1 << 16)
+        .enumerate()
+        .map(|(c, chunk)| -> Result<(u64, Option<u64>)> {
+            let (mut wrong, mut first) = (0u64, None);
+            for (i, &code) in chunk.iter().enumerate() {
+                let rank = (c << 16 | i) as u64;
+                let board = ranks.board(rank);
+                if value_of(&draw::opening(&board[..len]))?.code() != code {
+                    wrong += 1;
+                    first.get_or_insert(rank);
+                }
+            }
+            let d = done.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+            if let Some(b) = &bar {
+                b.set_position(d + chunk.len() as u64);
+            }
+            Ok((wrong, first))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut lines = Vec::new();
+    let wrong: u64 = per_chunk.iter().map(|p| p.0).sum();
+    if let Some(rank) = per_chunk.iter().find_map(|p| p.1) {
+        let board = ranks.board(rank);
+        let pos = draw::opening(&board[..len]);
+        lines.push(format!(
+            "{pos} is {} in the openings book, {} in the {what}",
+            stored[rank as usize],
+            value_of(&pos)?.code()
+        ));
+        if wrong > 1 {
+            lines.push(format!("and {} other openings differ", thousands(wrong - 1)));
+        }
+    }
+    let mut counts = [0u64; 5];
+    stored.iter().for_each(|&c| counts[usize::from(c)] += 1);
+    if counts != section.entry().counts {
+        lines.push(format!(
+            "the {n}-slot counts in the openings book's header differ from its values"
+        ));
+    }
+    Ok((stored.len() as u64, lines))
+}
+
 /// `book --verify`: every opening of each size that has complete tables
 /// (or, up to 8 slots, a solve).
 fn verify(args: &BookArgs, rule: PassRule, book: &Book) -> Result<()> {
@@ -265,58 +329,16 @@ fn verify(args: &BookArgs, rule: PassRule, book: &Book) -> Result<()> {
             lines.push(format!("{n:>2} slots: no complete tables to compare with"));
             continue;
         };
-        let bar = counting_bar(draw::count(n), "openings compared");
-        let _clear = BarGuard(bar.clone());
-        let stored = section.all_values();
-        let ranks = section.ranks();
-        let len = usize::from(n);
-        let done = AtomicU64::new(0);
-        // Per chunk of ranks: the mismatches and the first one's rank.
-        let per_chunk = stored
-            .par_chunks(1 << 16)
-            .enumerate()
-            .map(|(c, chunk)| -> Result<(u64, Option<u64>)> {
-                let (mut wrong, mut first) = (0u64, None);
-                for (i, &code) in chunk.iter().enumerate() {
-                    let rank = (c << 16 | i) as u64;
-                    let board = ranks.board(rank);
-                    if values.of(&draw::opening(&board[..len]))?.code() != code {
-                        wrong += 1;
-                        first.get_or_insert(rank);
-                    }
-                }
-                let d = done.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-                if let Some(b) = &bar {
-                    b.set_position(d + chunk.len() as u64);
-                }
-                Ok((wrong, first))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let mut wrong: u64 = per_chunk.iter().map(|p| p.0).sum();
-        if let Some(rank) = per_chunk.iter().find_map(|p| p.1) {
-            let board = ranks.board(rank);
-            let pos = draw::opening(&board[..len]);
-            lines.push(format!(
-                "{n:>2} slots: {pos} is {} in the book, {} in the {}",
-                stored[rank as usize],
-                values.of(&pos)?.code(),
-                values.name()
-            ));
-        }
-        let mut counts = [0u64; 5];
-        stored.iter().for_each(|&c| counts[usize::from(c)] += 1);
-        if counts != section.entry().counts {
-            lines.push(format!("{n:>2} slots: the counts in the header differ from the values"));
-            wrong += 1;
-        }
+        let (compared, differences) = compare(section, &|pos| values.of(pos), values.name())?;
+        let wrong = differences.len() as u64;
+        lines.extend(differences.iter().map(|d| format!("{n:>2} slots: {d}")));
         checked += 1;
         mismatches += wrong;
         lines.push(format!(
-            "{n:>2} slots: {} openings compared with the {}, {} mismatch{}",
-            thousands(stored.len() as u64),
+            "{n:>2} slots: {} openings compared with the {}, {}",
+            thousands(compared),
             values.name(),
-            thousands(wrong),
-            if wrong == 1 { "" } else { "es" }
+            if wrong == 0 { "no mismatch" } else { "MISMATCHES" }
         ));
     }
     lines.push(format!("time: {:.1} s", start.elapsed().as_secs_f64()));

@@ -6,8 +6,8 @@
 //! `--budget` states, as `serve` does, with a note on stderr. An opening
 //! no table covers is looked up in the openings book first: with
 //! `--no-solve` that is the answer (value only, moves left out); else the
-//! text output shows the book's value at once, before the solve, and the
-//! solve's value must equal it.
+//! text output shows the book's value at once on stderr, before the
+//! solve, and the solve's value must equal it.
 //!
 //! `query -` reads positions from stdin, one per line (blank lines are
 //! skipped), and prints one JSON object per line. A line that cannot be
@@ -93,15 +93,14 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
     let pos = load_position(&position)?;
     let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
     let bar = progress_bar();
-    // The book's value at once, before a solve that may take a while.
+    // The book's value at once on stderr, before a solve that may take a
+    // while (stdout stays `solve`'s answer).
     let announce = |value: Value| {
         let line =
             format!("book:     {value} (the openings book; solving for the depth and the moves)");
         match &bar {
             Some(bar) => bar.println(line),
-            None => {
-                let _ = print(&line);
-            }
+            None => eprintln!("{line}"),
         }
     };
     let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };

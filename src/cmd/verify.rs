@@ -17,14 +17,16 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
-use chaosclock::PassRule;
+use chaosclock::book::Book;
 use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::dir_name;
+use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 
 use crate::cli::{TablesArgs, VerifyArgs};
+use crate::cmd::book::compare as compare_book;
 use crate::cmd::manifest::Manifest;
 use crate::cmd::{
     Failure, check_complete, counting_bar, finish_bar, generate_advice, print, print_json,
@@ -46,6 +48,10 @@ struct VerifyJson {
     solved: usize,
     /// States those solves covered.
     solved_states: usize,
+    /// Openings compared with the openings book (complete tables of a size
+    /// the book has).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    book: Option<u64>,
     /// The manifest the files were compared with, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     manifest: Option<String>,
@@ -99,6 +105,21 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         ),
         e => probe_error(e, root, rule),
     })?;
+    // Complete tables: every opening against the openings book.
+    let section = (max_live == n).then(|| Book::embedded().map(|b| b.section(n, rule)));
+    let (book, book_differences) = match section.transpose()?.flatten() {
+        Some(section) => {
+            let tb = &tb;
+            let value_of = |pos: &Position| -> Result<Value> {
+                let score =
+                    tb.score(pos).map_err(|e| probe_error(ProbeError::from(e), root, rule))?;
+                score.map(|s| s.value).ok_or_else(|| anyhow!("the tables have no entry for {pos}"))
+            };
+            let (compared, lines) = compare_book(section, &value_of, "tables")?;
+            (Some(compared), lines)
+        }
+        None => (None, Vec::new()),
+    };
     let out = VerifyJson {
         dir: tb.dir().display().to_string(),
         slots: n,
@@ -108,8 +129,13 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         rederived: report.rederived,
         solved: report.solved,
         solved_states: report.solved_states,
+        book,
         manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
-        mismatches: differences.into_iter().chain(report.mismatches).collect(),
+        mismatches: differences
+            .into_iter()
+            .chain(report.mismatches)
+            .chain(book_differences)
+            .collect(),
         seconds: start.elapsed().as_secs_f64(),
     };
     if args.json {
@@ -225,6 +251,12 @@ fn to_text(v: &VerifyJson) -> String {
         thousands(v.solved as u64),
         thousands(v.solved_states as u64)
     ));
+    if let Some(k) = v.book {
+        t.push_str(&format!(
+            "book:        {} openings compared with the openings book\n",
+            thousands(k)
+        ));
+    }
     if let Some(m) = &v.manifest {
         t.push_str(&format!("manifest:    {m} (every file's length and checksum compared)\n"));
     }
