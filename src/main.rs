@@ -51,7 +51,8 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprintln!("error: a subcommand is required (see --help)");
+            // A bare `chaosclock`: the list of commands, as --help prints it.
+            let _ = err.print();
             ExitCode::from(2)
         }
         _ => {

@@ -139,6 +139,9 @@ impl FromStr for Position {
     type Err = ParsePositionError;
 
     fn from_str(s: &str) -> Result<Position, ParsePositionError> {
+        // A UTF-8 byte-order mark (from a Windows editor) is skipped, as
+        // in cfg files.
+        let s = s.trim().trim_start_matches('\u{feff}');
         let parts: Vec<&str> = s.trim().split(';').collect();
         if parts.len() > 3 {
             return Err(ParsePositionError::TooManyParts(parts.len()));

@@ -65,8 +65,9 @@ impl fmt::Display for ProbeError {
         match self {
             ProbeError::Missing { path, n, live, values_only } => write!(
                 f,
-                "no table {} ({n} slots, signatures with {live} pieces not fixed, {})",
+                "no table {} ({n} slots, signatures with {live} piece{} not fixed, {})",
                 path.display(),
+                if *live == 1 { "" } else { "s" },
                 if *values_only { "values only" } else { "with depths" }
             ),
             ProbeError::Table(e) => e.fmt(f),

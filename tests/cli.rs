@@ -358,3 +358,37 @@ fn closed_stdout_exits_quietly() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// Issue 24's audit: a byte-order mark is skipped, a bare `chaosclock`
+/// lists the commands, an output that is a directory leaves nothing
+/// behind, and `--slots 0` is named as a bad size.
+#[test]
+fn audit_leftovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bom = "\u{feff}2,1,4,3";
+    let out = common::bin::run_in(d, &["show", bom]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out =
+        common::bin::run_with(d, &["query", "-", "--no-solve"], "\u{feff}2,1,4,3\n".as_bytes());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.starts_with("{\"input\":\"2,1,4,3\",\"position\":\"2,1,4,3;1;0\""), "{line}");
+    let out = common::bin::run_in(d, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let help = String::from_utf8_lossy(&out.stderr);
+    assert!(help.contains("Commands:") && help.contains("openings"), "{help}");
+    std::fs::create_dir(d.join("list")).unwrap();
+    let args = ["openings", "--slots", "6", "--both-win", "--output", "list"];
+    let out = common::bin::run_in(d, &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot write list: it is a directory\n"
+    );
+    assert!(!d.join("list.tmp").exists());
+    let out = common::bin::run_in(d, &["solve", "2,1,4,3", "--slots", "0"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --slots 0: a board has 4, 6, 8, 10 or 12 slots\n"
+    );
+}

@@ -369,8 +369,9 @@ pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<(
 pub fn probe_error(e: ProbeError, root: &Path, rule: PassRule) -> anyhow::Error {
     match e {
         ProbeError::Missing { path, n, live, values_only } => anyhow!(
-            "no table {} (signatures with {live} pieces not fixed): run {}",
+            "no table {} (signatures with {live} piece{} not fixed): run {}",
             path.display(),
+            if live == 1 { "" } else { "s" },
             generate_advice(n, live, root, rule, values_only)
         ),
         e => anyhow::Error::new(e),

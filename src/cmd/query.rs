@@ -272,7 +272,7 @@ fn batch(root: &Path, rule: PassRule, budget: Option<usize>) -> Result<()> {
     for number in 1.. {
         let Some(read) = read_line(&mut stdin, &mut bytes, number)? else { break };
         let text = String::from_utf8_lossy(&bytes);
-        let input = text.trim();
+        let input = text.trim().trim_start_matches('\u{feff}');
         if input.is_empty() && read != Line::Long {
             continue;
         }

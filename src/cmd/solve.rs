@@ -114,6 +114,9 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     if let Some(slots) = args.slots
         && slots != n
     {
+        if !chaosclock::SUPPORTED_SLOTS.contains(&slots) {
+            bail!("--slots {slots}: a board has 4, 6, 8, 10 or 12 slots");
+        }
         bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
     }
     // With the number of files loaded (one per symmetric family).

@@ -47,6 +47,7 @@ impl ListWriter {
     pub(super) fn new(path: Option<&Path>, json: bool) -> Result<ListWriter> {
         let out = match path {
             Some(path) => {
+                refuse_directory(path)?;
                 let tmp = tmp_path(path);
                 let f = File::create(&tmp)
                     .with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -119,9 +120,12 @@ impl ListWriter {
         self.flush()?;
         if let Out::File { out, tmp, path } = &mut self.out {
             let file = out.take().expect("not finished").into_inner().map_err(|e| e.into_error());
-            file.and_then(|f| f.sync_all())
-                .and_then(|()| std::fs::rename(&*tmp, &*path))
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            let done =
+                file.and_then(|f| f.sync_all()).and_then(|()| std::fs::rename(&*tmp, &*path));
+            if done.is_err() {
+                let _ = std::fs::remove_file(&*tmp);
+            }
+            done.with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(self.lines)
     }
@@ -136,6 +140,15 @@ impl Drop for ListWriter {
     }
 }
 
+/// An output file that is a directory is refused before anything is
+/// written (no `DIR.tmp` is left behind).
+fn refuse_directory(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("cannot write {}: it is a directory", crate::cmd::shown_path(path));
+    }
+    Ok(())
+}
+
 /// `FILE.tmp` next to `FILE`.
 fn tmp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_os_string();
@@ -145,6 +158,7 @@ fn tmp_path(path: &Path) -> PathBuf {
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    refuse_directory(path)?;
     let tmp = tmp_path(path);
     let result = File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))

@@ -53,7 +53,7 @@ use self::scoring::{Scored, Scorer, Work, scores, solve_scores, table_scores};
 use self::stats::{Stats, to_svg};
 use crate::cli::OpeningsArgs;
 use crate::cmd::code_map::CodeMap;
-use crate::cmd::{BarGuard, counting_bar, generate_advice, print, print_json};
+use crate::cmd::{BarGuard, counting_bar, generate_advice, print, print_json, thousands};
 
 /// Up to this many slots every opening is solved in one call.
 const SOLVE_ALL_MAX_SLOTS: u8 = 8;
@@ -150,8 +150,9 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     }
     let generate = generate_advice(n, n, &args.tables, rule, tb.values_only());
     bail!(
-        "every {n}-slot opening needs the complete tables, but {} has {files} of their {all} files: run {generate}, or estimate from a sample with --sample K",
-        tb.dir().display()
+        "every {n}-slot opening needs the complete tables, but {} has {files} of their {} files: run {generate}, or estimate from a sample with --sample K",
+        tb.dir().display(),
+        thousands(all as u64)
     )
 }
 
