@@ -287,9 +287,11 @@ pub struct QueryArgs {
     pub no_solve: bool,
 
     /// The most states a solve in memory may enumerate, as `serve --budget`
-    /// (a 12-slot opening takes about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET, conflicts_with = "no_solve")]
-    pub budget: usize,
+    /// (a 12-slot opening reaches 20 to 130 million, 16 bytes of memory
+    /// each). Default: from the machine's memory, half of the smaller of
+    /// total and available memory at 16 bytes a state.
+    #[arg(long, value_name = "STATES", conflicts_with = "no_solve")]
+    pub budget: Option<usize>,
 
     /// Print JSON (one line) instead of text.
     #[arg(long)]
@@ -443,10 +445,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
 
-    /// The most states one solve may enumerate (a 12-slot opening takes
-    /// about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET)]
-    pub budget: usize,
+    /// The most states one solve may enumerate (a 12-slot opening reaches
+    /// 20 to 130 million, 16 bytes of memory each). Default: from the
+    /// machine's memory, half of the smaller of total and available memory
+    /// less --keep-states, at 16 bytes a state.
+    #[arg(long, value_name = "STATES")]
+    pub budget: Option<usize>,
 
     /// The most states kept in the solved graphs of recent positions.
     #[arg(long, value_name = "STATES", default_value_t = 100_000_000)]
@@ -474,10 +478,6 @@ impl From<PassRuleArg> for PassRule {
         }
     }
 }
-
-/// The most states a solve in memory may enumerate by default (`serve`,
-/// `query`): about three 12-slot openings.
-pub const DEFAULT_BUDGET: usize = 60_000_000;
 
 /// The default tables root directory.
 pub const DEFAULT_TABLES: &str = "tables";

@@ -8,6 +8,7 @@
 
 pub mod answer;
 pub mod book;
+pub mod budget;
 pub mod code_map;
 pub mod generate;
 pub mod manifest;

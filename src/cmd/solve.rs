@@ -1,7 +1,9 @@
 //! `chaosclock solve`: solves a position exactly and prints its value and
 //! depth, every legal move with its score, a line of best play to the end
 //! ([`Answer`]), and statistics (states, signatures, speed, time, peak
-//! memory).
+//! memory and the bytes it took a state, which the default budget of
+//! `query` and `serve` is sized by: [`crate::cmd::budget::BYTES_PER_STATE`]). `solve` itself
+//! has no budget: it enumerates every reachable state.
 //!
 //! With `--tables DIR` (or, without it, when ./tables holds tables with
 //! depths of the position's size and pass rule; `--no-tables` never uses
@@ -43,6 +45,9 @@ struct SolveJson {
     states_per_second: f64,
     /// `null` when the system does not report it.
     peak_memory_bytes: Option<u64>,
+    /// The peak memory over the states (`null` without it): what
+    /// [`crate::cmd::budget::BYTES_PER_STATE`] estimates.
+    bytes_per_state: Option<f64>,
     /// Only when tables were used.
     #[serde(skip_serializing_if = "Option::is_none")]
     tables: Option<TablesJson>,
@@ -94,6 +99,12 @@ impl Report {
 
     fn seconds(&self) -> f64 {
         (self.timing.0 + self.timing.1).as_secs_f64()
+    }
+
+    /// The peak memory over the states, if both are known.
+    fn bytes_per_state(&self) -> Option<f64> {
+        let bytes = self.peak_memory?;
+        (self.states > 0).then(|| bytes as f64 / self.states as f64)
     }
 
     fn states_per_second(&self) -> f64 {
@@ -259,11 +270,15 @@ fn to_text(r: &Report) -> String {
         r.timing.0.as_secs_f64(),
         r.timing.1.as_secs_f64()
     ));
-    match r.peak_memory {
-        Some(bytes) => {
+    match (r.peak_memory, r.bytes_per_state()) {
+        (Some(bytes), Some(per_state)) => t.push_str(&format!(
+            "peak memory: {:.1} MiB (VmHWM), {per_state:.1} bytes a state",
+            bytes as f64 / (1024.0 * 1024.0)
+        )),
+        (Some(bytes), None) => {
             t.push_str(&format!("peak memory: {:.1} MiB (VmHWM)", bytes as f64 / (1024.0 * 1024.0)))
         }
-        None => t.push_str("peak memory: unavailable (no VmHWM in /proc/self/status)"),
+        (None, _) => t.push_str("peak memory: unavailable (no VmHWM in /proc/self/status)"),
     }
     t
 }
@@ -279,6 +294,7 @@ fn to_json(r: &Report) -> SolveJson {
         solve_seconds: r.timing.1.as_secs_f64(),
         states_per_second: r.states_per_second(),
         peak_memory_bytes: r.peak_memory,
+        bytes_per_state: r.bytes_per_state(),
         tables: r.tables.as_ref().map(|t| TablesJson {
             dir: t.dir.clone(),
             files: t.files,
