@@ -34,7 +34,7 @@ use serde::Serialize;
 use crate::cli::{PositionArgs, QueryArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
 use crate::cmd::budget::Budget;
-use crate::cmd::solve::progress_bar;
+use crate::cmd::progress::solve_bar;
 use crate::cmd::source::{self, Source};
 use crate::cmd::{
     Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
@@ -94,14 +94,14 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
     let position = PositionArgs { pos: args.pos.clone(), cfg: args.cfg.clone() };
     let pos = load_position(&position)?;
     let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
-    let bar = progress_bar();
+    let bar = solve_bar();
     // The book's value at once, before a solve that may take a while.
     let announce = |value: Value| {
         let line =
             format!("book:     {value} (the openings book; solving for the depth and the moves)");
         match &bar {
-            Some(bar) => bar.println(line),
-            None => {
+            Some(bar) if !bar.is_hidden() => bar.println(line),
+            _ => {
                 let _ = print(&line);
             }
         }

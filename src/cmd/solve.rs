@@ -15,7 +15,6 @@
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
 
@@ -23,11 +22,11 @@ use anyhow::{Context, Result, bail};
 use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Variant};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, SolveArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
+use crate::cmd::progress::solve_bar;
 use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
 
 /// The JSON output of `solve`.
@@ -135,7 +134,7 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     };
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
     let tables = tables.map(|(tb, _)| tb);
-    let bar = progress_bar();
+    let bar = solve_bar();
     let solution = solve_with(Variant::new(n, rule), &[pos], tables, bar.as_ref())?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -196,34 +195,6 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)>
         );
     }
     Ok((tb, files))
-}
-
-/// A progress bar on stderr, or `None` when stderr is not a terminal (so
-/// that pipes and logs stay clean).
-pub(crate) fn progress_bar() -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    // The solver first enumerates (only the message changes), then sets the
-    // length to the number of states and counts them as they are solved.
-    let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg} {progress}")
-        .expect("the progress template is valid")
-        .with_key("progress", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-            if let Some(len) = state.len().filter(|&len| len > 0) {
-                let pct = 100.0 * state.pos() as f64 / len as f64;
-                let _ = write!(
-                    w,
-                    "{pct:3.0}% of {} states, eta {}s",
-                    thousands(len),
-                    state.eta().as_secs()
-                );
-            }
-        });
-    bar.set_style(style);
-    bar.set_message("enumerating");
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
 }
 
 /// The peak resident memory of this process in bytes (`VmHWM` in
