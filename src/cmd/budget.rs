@@ -16,12 +16,15 @@
 use crate::cmd::thousands;
 
 /// The peak resident memory of a solve in memory per state reached, in
-/// bytes, rounded up: measured with `/usr/bin/time -v` on the 12-slot
-/// openings of `scripts/bench-solve.sh` and ten random ones (13.3 to 16.0
-/// bytes a state; the documented opening 15.9, 21 million states in 317
-/// MiB) and on 10-slot openings (16 to 27: the program's own few MiB
-/// weigh more on a small solve). `solve` prints the figure of each run.
-pub const BYTES_PER_STATE: u64 = 16;
+/// bytes: the largest measured, rounded up. Measured with `/usr/bin/time
+/// -v` (docs/benchmarks.md, `scripts/bench-solve.sh`): 13.5 to 17.7 bytes
+/// a state on ten random 12-slot openings (14.7 to 76.9 million states;
+/// the larger the solve, the fewer bytes a state, as the program's own
+/// 40 to 80 MiB weigh less), 15.9 on the documented opening (21.0 million
+/// states, 317 MiB), 13.2 on one of 68.4 million; 10-slot openings of 0.8
+/// to 3.5 million states take 23 to 65. `solve` prints the figure of each
+/// run.
+pub const BYTES_PER_STATE: u64 = 18;
 
 /// The smallest budget taken from the machine's memory: above the
 /// documented opening's 20,971,954 states, so that any machine that can
