@@ -127,7 +127,7 @@ fn is_terminal() -> bool {
 fn every() -> Option<Duration> {
     let Some(text) = std::env::var_os(EVERY_VAR) else { return Some(EVERY) };
     match text.to_str().and_then(|t| t.trim().parse::<f64>().ok()) {
-        Some(s) if s == 0.0 => None,
+        Some(0.0) => None,
         Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
         _ => Some(EVERY),
     }
