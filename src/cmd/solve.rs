@@ -1,9 +1,9 @@
 //! `chaosclock solve`: solves a position exactly and prints its value and
 //! depth, every legal move with its score, a line of best play to the end
 //! ([`Answer`]), and statistics (states, signatures, speed, time, peak
-//! memory and the bytes it took a state, which the default budget of
-//! `query` and `serve` is sized by: [`crate::cmd::budget::BYTES_PER_STATE`]). `solve` itself
-//! has no budget: it enumerates every reachable state.
+//! memory and the bytes it took a state, by which the default budget of
+//! `query` and `serve` is sized: [`crate::cmd::budget::BYTES_PER_STATE`]).
+//! `solve` itself has no budget: it enumerates every reachable state.
 //!
 //! With `--tables DIR` (or, without it, when ./tables holds tables with
 //! depths of the position's size and pass rule; `--no-tables` never uses
