@@ -53,7 +53,8 @@ pub enum Command {
     ///
     /// Every state reachable from the position is enumerated and solved in
     /// memory (nothing is written to disk). A progress bar is drawn on stderr
-    /// when it is a terminal; the results go to stdout.
+    /// when it is a terminal, else a progress line every 10 s; the results
+    /// go to stdout.
     Solve(SolveArgs),
     /// Generate the tablebase files of one board size and pass rule: every
     /// state of every signature with at most --max-live pieces not fixed.
