@@ -8,16 +8,38 @@
 # Peak memory is the "Maximum resident set size" of /usr/bin/time -v when
 # that program exists, else the binary's own peak_memory_bytes (VmHWM).
 #
+# The bytes a state (peak memory / states) is what `query` and `serve` size
+# their default state budget by (BYTES_PER_STATE in src/cmd/budget.rs).
+#
+# With BENCH_RANDOM=K it solves K random 12-slot openings instead
+# (derangements, 乙 to move, drawn from BENCH_SEED, default 1, by a
+# Fisher-Yates shuffle on a MINSTD generator written in awk, so that the
+# same seed gives the same openings with any awk), BENCH_RUNS times each
+# (default 1 in this mode), and ends with the median, the 90th percentile
+# (nearest rank) and the maximum of each column.
+#
 # Needs only bash 5, awk, sort and cargo (and /usr/bin/time if present).
 # Usage: scripts/bench-solve.sh            (from any directory)
 #        BENCH_RUNS=5 scripts/bench-solve.sh
-# CARGO_TARGET_DIR is honoured. The 12-slot runs need about 1.3 GB of memory.
+#        BENCH_RANDOM=50 BENCH_SEED=1 scripts/bench-solve.sh
+# CARGO_TARGET_DIR is honoured. The 12-slot runs need about 1.3 GB of memory
+# (a random opening up to about 2 GB).
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
 [[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
 cd "$here/.."
 
-runs="${BENCH_RUNS:-3}"
+random="${BENCH_RANDOM:-}"
+seed="${BENCH_SEED:-1}"
+if [[ -n "$random" ]] && ! [[ "$random" =~ ^[1-9][0-9]*$ ]]; then
+    echo "error: BENCH_RANDOM must be a positive integer, not '$random'" >&2
+    exit 2
+fi
+if ! [[ "$seed" =~ ^[1-9][0-9]{0,8}$ ]]; then
+    echo "error: BENCH_SEED must be an integer from 1 to 999999999, not '$seed'" >&2
+    exit 2
+fi
+runs="${BENCH_RUNS:-$([[ -n "$random" ]] && echo 1 || echo 3)}"
 if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     echo "error: BENCH_RUNS must be a positive integer, not '$runs'" >&2
     exit 2
@@ -37,6 +59,34 @@ positions=(
     "mid-game-12        4,3,7,11,5,10,12,0,0,2,0,0;0;7"
     "derangement-10     2,1,6,10,4,3,5,7,8,9"
 )
+
+# K random 12-slot derangements from the seed: MINSTD (x = 48271 x mod
+# 2^31 - 1, exact in awk's doubles), a Fisher-Yates shuffle, shuffled again
+# until no piece stands on its own slot.
+random_openings() {
+    awk -v k="$1" -v seed="$2" 'BEGIN {
+        x = seed % 2147483647
+        if (x == 0) { x = 1 }
+        for (i = 1; i <= k; i++) {
+            do {
+                for (s = 1; s <= 12; s++) { p[s] = s }
+                for (s = 12; s > 1; s--) {
+                    x = (48271 * x) % 2147483647
+                    j = 1 + x % s
+                    t = p[s]; p[s] = p[j]; p[j] = t
+                }
+                fixed = 0
+                for (s = 1; s <= 12; s++) { if (p[s] == s) { fixed = 1 } }
+            } while (fixed)
+            line = p[1]
+            for (s = 2; s <= 12; s++) { line = line "," p[s] }
+            printf "random-%d %s\n", i, line
+        }
+    }'
+}
+if [[ -n "$random" ]]; then
+    mapfile -t positions < <(random_openings "$random" "$seed")
+fi
 
 echo "building the release binary..." >&2
 cargo build --release --quiet
@@ -78,8 +128,13 @@ median() {
 }
 
 echo "runs per position: $runs; peak memory from $memory_source" >&2
-printf '%-16s %-31s %5s %11s %8s %8s %10s %8s\n' \
-    position notation value states "solve s" "wall s" "states/s" "peak MiB"
+[[ -n "$random" ]] && echo "$random random 12-slot openings, seed $seed" >&2
+printf '%-16s %-31s %5s %11s %8s %8s %10s %8s %7s\n' \
+    position notation value states "solve s" "wall s" "states/s" "peak MiB" "B/state"
+
+# One line per position for the summary: states, solve s, wall s, peak
+# bytes, bytes a state.
+rows=()
 
 for entry in "${positions[@]}"; do
     read -r name pos <<<"$entry"
@@ -112,11 +167,39 @@ for entry in "${positions[@]}"; do
         states="$run_states"
         value="$(json_number value "$out")"
     done
+    s="$(median "${solve_times[@]}")"
+    w="$(median "${wall_times[@]}")"
     awk -v name="$name" -v pos="$pos" -v value="$value" -v states="$states" \
-        -v s="$(median "${solve_times[@]}")" -v w="$(median "${wall_times[@]}")" \
-        -v peak="$peak" 'BEGIN {
+        -v s="$s" -v w="$w" -v peak="$peak" 'BEGIN {
             rate = s > 0 ? states / s : 0
-            printf "%-16s %-31s %5s %11d %8.2f %8.2f %10.0f %8.0f\n",
-                name, pos, value, states, s, w, rate, peak / 1048576
+            printf "%-16s %-31s %5s %11d %8.2f %8.2f %10.0f %8.0f %7.1f\n",
+                name, pos, value, states, s, w, rate, peak / 1048576, peak / states
         }'
+    rows+=("$states $s $w $peak $(awk -v p="$peak" -v n="$states" 'BEGIN { print p / n }')")
 done
+
+# The summary of a random sample: median, 90th percentile (nearest rank:
+# the ceil(0.9 K)-th smallest) and maximum of each column.
+if [[ -n "$random" ]]; then
+    echo
+    printf '%-10s %11s %8s %8s %8s %7s\n' "" states "solve s" "wall s" "peak MiB" "B/state"
+    for stat in median p90 max; do
+        line="$(printf '%-10s' "$stat")"
+        for col in 1 2 3 4 5; do
+            v="$(printf '%s\n' "${rows[@]}" | awk -v c="$col" '{ print $c }' | sort -g |
+                awk -v stat="$stat" '{ v[NR] = $1 } END {
+                    if (stat == "max") { print v[NR] }
+                    else if (stat == "p90") { r = int(0.9 * NR); if (r < 0.9 * NR) { r++ }; print v[r] }
+                    else if (NR % 2) { print v[(NR + 1) / 2] }
+                    else { print (v[NR / 2] + v[NR / 2 + 1]) / 2 }
+                }')"
+            case "$col" in
+                1) line+="$(printf ' %11.0f' "$v")" ;;
+                2 | 3) line+="$(printf ' %8.2f' "$v")" ;;
+                4) line+="$(awk -v b="$v" 'BEGIN { printf " %8.0f", b / 1048576 }')" ;;
+                5) line+="$(printf ' %7.1f' "$v")" ;;
+            esac
+        done
+        echo "$line"
+    done
+fi

@@ -53,7 +53,8 @@ pub enum Command {
     ///
     /// Every state reachable from the position is enumerated and solved in
     /// memory (nothing is written to disk). A progress bar is drawn on stderr
-    /// when it is a terminal; the results go to stdout.
+    /// when it is a terminal, else a progress line every 10 s; the results
+    /// go to stdout.
     Solve(SolveArgs),
     /// Generate the tablebase files of one board size and pass rule: every
     /// state of every signature with at most --max-live pieces not fixed.
@@ -287,9 +288,11 @@ pub struct QueryArgs {
     pub no_solve: bool,
 
     /// The most states a solve in memory may enumerate, as `serve --budget`
-    /// (a 12-slot opening takes about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET, conflicts_with = "no_solve")]
-    pub budget: usize,
+    /// (a 12-slot opening reaches 15 to 130 million, up to 18 bytes of memory
+    /// each). Default: from the machine's memory, half of the smaller of
+    /// total and available memory at 18 bytes a state.
+    #[arg(long, value_name = "STATES", conflicts_with = "no_solve")]
+    pub budget: Option<usize>,
 
     /// Print JSON (one line) instead of text.
     #[arg(long)]
@@ -443,10 +446,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
 
-    /// The most states one solve may enumerate (a 12-slot opening takes
-    /// about 21 million, and about 330 MiB).
-    #[arg(long, value_name = "STATES", default_value_t = DEFAULT_BUDGET)]
-    pub budget: usize,
+    /// The most states one solve may enumerate (a 12-slot opening reaches
+    /// 15 to 130 million, up to 18 bytes of memory each). Default: from the
+    /// machine's memory, half of the smaller of total and available memory
+    /// less --keep-states, at 18 bytes a state.
+    #[arg(long, value_name = "STATES")]
+    pub budget: Option<usize>,
 
     /// The most states kept in the solved graphs of recent positions.
     #[arg(long, value_name = "STATES", default_value_t = 100_000_000)]
@@ -474,10 +479,6 @@ impl From<PassRuleArg> for PassRule {
         }
     }
 }
-
-/// The most states a solve in memory may enumerate by default (`serve`,
-/// `query`): about three 12-slot openings.
-pub const DEFAULT_BUDGET: usize = 60_000_000;
 
 /// The default tables root directory.
 pub const DEFAULT_TABLES: &str = "tables";

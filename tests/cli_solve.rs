@@ -244,9 +244,11 @@ signatures:  38
     assert!(stats[1].starts_with("time:        ") && stats[1].contains(" s (enumerate "));
     assert!(stats[2].starts_with("peak memory: "), "{text}");
     if Path::new("/proc/self/status").exists() {
-        assert!(stats[2].ends_with(" MiB (VmHWM)"), "{text}");
+        assert!(stats[2].contains(" MiB (VmHWM), "), "{text}");
+        assert!(stats[2].ends_with(" bytes a state"), "{text}");
         let v = solve("2,1,4,3", "always");
         assert!(int(&v["peak_memory_bytes"]) > 0);
+        assert!(v["bytes_per_state"].as_f64().is_some_and(|b| b > 0.0), "{v}");
     }
 
     // Several best moves are all marked.

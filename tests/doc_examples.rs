@@ -171,6 +171,8 @@ impl Sandbox {
             .args(["-c", &script])
             .current_dir(self.dir.path())
             .env("PATH", path)
+            // No progress lines, however loaded the machine (src/cmd/progress.rs).
+            .env("CHAOSCLOCK_PROGRESS_SECS", "0")
             .stdin(Stdio::null())
             .stderr(Stdio::null())
             .output()

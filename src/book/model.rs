@@ -68,7 +68,7 @@ pub fn context(board: &[u8], previous: Option<Value>) -> usize {
     let n = board.len();
     let odd = board.iter().step_by(2).filter(|&&p| p % 2 == 0).count().min(ODD - 1);
     // Piece p on slot n lands on slot p and fixes itself.
-    let top = usize::from(board[n - 1] % 2 == 0);
+    let top = usize::from(board[n - 1].is_multiple_of(2));
     let prev = previous.map_or(PREVIOUS - 1, |v| usize::from(v.code()));
     (prev * ODD + odd) * 2 + top
 }

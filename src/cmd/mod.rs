@@ -8,11 +8,13 @@
 
 pub mod answer;
 pub mod book;
+pub mod budget;
 pub mod code_map;
 pub mod generate;
 pub mod manifest;
 pub mod openings;
 pub mod play;
+pub mod progress;
 pub mod query;
 pub mod run_log;
 pub mod show;
@@ -21,9 +23,8 @@ pub mod source;
 pub mod verify;
 
 use std::fmt;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{Projection, fixed_sets, project};
@@ -31,9 +32,9 @@ use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{DEFAULT_TABLES, PositionArgs};
+pub use crate::cmd::progress::{BarGuard, counting_bar, finish_bar};
 
 /// Reads the position given by POS or by `--cfg FILE` (exactly one).
 pub fn load_position(args: &PositionArgs) -> Result<Position> {
@@ -160,44 +161,6 @@ pub fn thousands(n: impl Into<u64>) -> String {
         out.push(c);
     }
     out
-}
-
-/// A progress bar on stderr counting `len` items (the caller may change
-/// the length and message as it goes), or `None` when stderr is not a
-/// terminal, so that pipes and logs stay clean.
-pub fn counting_bar(len: u64, msg: &'static str) -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
-    )
-    .expect("the progress template is valid");
-    bar.set_style(style);
-    bar.set_message(msg);
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
-}
-
-/// Clears a bar of [`counting_bar`] from the terminal.
-pub fn finish_bar(bar: Option<ProgressBar>) {
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-}
-
-/// Clears a bar from the terminal when dropped, so that an error returned
-/// early is printed on a clean line.
-#[derive(Debug)]
-pub struct BarGuard(pub Option<ProgressBar>);
-
-impl Drop for BarGuard {
-    fn drop(&mut self) {
-        if let Some(b) = &self.0 {
-            b.finish_and_clear();
-        }
-    }
 }
 
 /// The sizes N for which `root` holds tables of `rule`: a directory

@@ -3,7 +3,8 @@
 //! from one [`Source`], chosen in one place ([`find`]): the rules for a
 //! finished game; else the tablebase ([`chaosclock::probe`]) when it covers
 //! the position; else (unless `--no-solve`) a solve in memory within
-//! `--budget` states, as `serve` does, with a note on stderr. An opening
+//! `--budget` states (by default from the machine's memory,
+//! [`Budget`]), as `serve` does, with a note on stderr. An opening
 //! no table covers is looked up in the openings book first: with
 //! `--no-solve` that is the answer (value only, moves left out); else the
 //! text output shows the book's value at once on stderr, before the
@@ -32,7 +33,8 @@ use serde::Serialize;
 
 use crate::cli::{PositionArgs, QueryArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::solve::progress_bar;
+use crate::cmd::budget::Budget;
+use crate::cmd::progress::solve_bar;
 use crate::cmd::source::{self, Source};
 use crate::cmd::{
     Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
@@ -85,22 +87,22 @@ pub const MAX_LINE_BYTES: usize = 4096;
 /// with `--no-solve`), a solve goes over the budget, or stdout cannot be
 /// written; with `-`, a [`Failure`] after all lines if any line failed.
 pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
-    let budget = (!args.no_solve).then_some(args.budget);
+    let budget = (!args.no_solve).then(|| Budget::new(args.budget, 0));
     if args.pos.as_deref() == Some("-") && args.cfg.is_none() {
         return batch(&args.tables, rule, budget);
     }
     let position = PositionArgs { pos: args.pos.clone(), cfg: args.cfg.clone() };
     let pos = load_position(&position)?;
     let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
-    let bar = progress_bar();
+    let bar = solve_bar();
     // The book's value at once on stderr, before a solve that may take a
     // while (stdout stays `solve`'s answer).
     let announce = |value: Value| {
         let line =
             format!("book:     {value} (the openings book; solving for the depth and the moves)");
         match &bar {
-            Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
+            Some(bar) if !bar.is_hidden() => bar.println(line),
+            _ => eprintln!("{line}"),
         }
     };
     let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
@@ -173,7 +175,7 @@ fn find(
     pos: &Position,
     root: &Path,
     rule: PassRule,
-    budget: Option<usize>,
+    budget: Option<Budget>,
     bar: Option<&ProgressBar>,
     announce: Option<&dyn Fn(Value)>,
 ) -> Result<Found> {
@@ -199,7 +201,7 @@ fn find(
     else {
         return Err(probe_error(missing, root, rule));
     };
-    match source::solve(pos, rule, budget, bar) {
+    match source::solve(pos, rule, budget.states, bar) {
         Ok(solution) => {
             let answer = source::from_solution(&solution, pos, rule);
             if let Some(value) = book.filter(|&v| v != answer.score.value) {
@@ -211,7 +213,8 @@ fn find(
             Ok(Found { answer, source: Source::Solve, states: Some(solution.states()) })
         }
         Err(e @ SolveError::TooLarge { .. }) => Err(anyhow!(
-            "no table covers {pos}, and solving it in memory stopped: {e}; raise --budget, or run {}",
+            "no table covers {pos}, and solving it in memory stopped: {e} of {}; raise --budget, or run {}",
+            budget.describe(),
             generate_advice(*n, *live, root, rule, *values_only)
         )),
         Err(SolveError::Table(e)) => Err(e.into()),
@@ -262,7 +265,7 @@ fn read_line(input: &mut impl BufRead, bytes: &mut Vec<u8>, number: usize) -> Re
 /// `query -`: one JSON line per position on stdin, each found as [`find`]
 /// finds it (without a progress bar); a note on stderr at the end counts
 /// the positions solved in memory.
-fn batch(root: &Path, rule: PassRule, budget: Option<usize>) -> Result<()> {
+fn batch(root: &Path, rule: PassRule, budget: Option<Budget>) -> Result<()> {
     // One tablebase per board size, so files stay open between lines.
     let mut tables: HashMap<u8, Tablebase> = HashMap::new();
     let (mut lines, mut failed, mut solved) = (0usize, 0usize, 0usize);

@@ -1,7 +1,9 @@
 //! `chaosclock solve`: solves a position exactly and prints its value and
 //! depth, every legal move with its score, a line of best play to the end
 //! ([`Answer`]), and statistics (states, signatures, speed, time, peak
-//! memory).
+//! memory and the bytes it took a state, by which the default budget of
+//! `query` and `serve` is sized: [`crate::cmd::budget::BYTES_PER_STATE`]).
+//! `solve` itself has no budget: it enumerates every reachable state.
 //!
 //! With `--tables DIR` (or, without it, when ./tables holds tables with
 //! depths of the position's size and pass rule; `--no-tables` never uses
@@ -13,7 +15,6 @@
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
 
@@ -21,11 +22,11 @@ use anyhow::{Context, Result, bail};
 use chaosclock::solve::{Solution, solve_with};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Variant};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, SolveArgs};
 use crate::cmd::answer::{Answer, AnswerJson};
+use crate::cmd::progress::solve_bar;
 use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
 
 /// The JSON output of `solve`.
@@ -43,6 +44,9 @@ struct SolveJson {
     states_per_second: f64,
     /// `null` when the system does not report it.
     peak_memory_bytes: Option<u64>,
+    /// The peak memory over the states (`null` without it): what
+    /// [`crate::cmd::budget::BYTES_PER_STATE`] estimates.
+    bytes_per_state: Option<f64>,
     /// Only when tables were used.
     #[serde(skip_serializing_if = "Option::is_none")]
     tables: Option<TablesJson>,
@@ -96,6 +100,12 @@ impl Report {
         (self.timing.0 + self.timing.1).as_secs_f64()
     }
 
+    /// The peak memory over the states, if both are known.
+    fn bytes_per_state(&self) -> Option<f64> {
+        let bytes = self.peak_memory?;
+        (self.states > 0).then(|| bytes as f64 / self.states as f64)
+    }
+
     fn states_per_second(&self) -> f64 {
         let seconds = self.seconds();
         if seconds > 0.0 { self.states as f64 / seconds } else { 0.0 }
@@ -127,7 +137,7 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     };
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
     let tables = tables.map(|(tb, _)| tb);
-    let bar = progress_bar();
+    let bar = solve_bar();
     let solution = solve_with(Variant::new(n, rule), &[pos], tables, bar.as_ref())?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -190,34 +200,6 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)>
     Ok((tb, files))
 }
 
-/// A progress bar on stderr, or `None` when stderr is not a terminal (so
-/// that pipes and logs stay clean).
-pub(crate) fn progress_bar() -> Option<ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    // The solver first enumerates (only the message changes), then sets the
-    // length to the number of states and counts them as they are solved.
-    let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg} {progress}")
-        .expect("the progress template is valid")
-        .with_key("progress", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-            if let Some(len) = state.len().filter(|&len| len > 0) {
-                let pct = 100.0 * state.pos() as f64 / len as f64;
-                let _ = write!(
-                    w,
-                    "{pct:3.0}% of {} states, eta {}s",
-                    thousands(len),
-                    state.eta().as_secs()
-                );
-            }
-        });
-    bar.set_style(style);
-    bar.set_message("enumerating");
-    bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
-}
-
 /// The peak resident memory of this process in bytes (`VmHWM` in
 /// `/proc/self/status`), if the system reports it.
 fn peak_memory() -> Option<u64> {
@@ -262,11 +244,15 @@ fn to_text(r: &Report) -> String {
         r.timing.0.as_secs_f64(),
         r.timing.1.as_secs_f64()
     ));
-    match r.peak_memory {
-        Some(bytes) => {
+    match (r.peak_memory, r.bytes_per_state()) {
+        (Some(bytes), Some(per_state)) => t.push_str(&format!(
+            "peak memory: {:.1} MiB (VmHWM), {per_state:.1} bytes a state",
+            bytes as f64 / (1024.0 * 1024.0)
+        )),
+        (Some(bytes), None) => {
             t.push_str(&format!("peak memory: {:.1} MiB (VmHWM)", bytes as f64 / (1024.0 * 1024.0)))
         }
-        None => t.push_str("peak memory: unavailable (no VmHWM in /proc/self/status)"),
+        (None, _) => t.push_str("peak memory: unavailable (no VmHWM in /proc/self/status)"),
     }
     t
 }
@@ -282,6 +268,7 @@ fn to_json(r: &Report) -> SolveJson {
         solve_seconds: r.timing.1.as_secs_f64(),
         states_per_second: r.states_per_second(),
         peak_memory_bytes: r.peak_memory,
+        bytes_per_state: r.bytes_per_state(),
         tables: r.tables.as_ref().map(|t| TablesJson {
             dir: t.dir.clone(),
             files: t.files,

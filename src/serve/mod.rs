@@ -24,6 +24,7 @@ use axum::routing::get;
 use chaosclock::PassRule;
 
 use crate::cli::ServeArgs;
+use crate::cmd::budget::{BYTES_PER_STATE, Budget};
 use crate::serve::api::{ApiError, AppState};
 use crate::serve::state::{Engine, Limits};
 
@@ -37,7 +38,10 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &ServeArgs, rule: PassRule) -> Result<()> {
-    let limits = Limits { budget: args.budget, cache_states: args.keep_states, queue: args.queue };
+    // The kept solves take memory too: the budget leaves room for them.
+    let kept_bytes = (args.keep_states as u64).saturating_mul(BYTES_PER_STATE);
+    let budget = Budget::new(args.budget, kept_bytes);
+    let limits = Limits { budget, cache_states: args.keep_states, queue: args.queue };
     let engine = Arc::new(Engine::new(Some(args.tables.clone()), limits));
     let app = router(AppState { engine, rule });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -54,6 +58,7 @@ pub fn run(args: &ServeArgs, rule: PassRule) -> Result<()> {
         if !addr.ip().is_loopback() {
             eprintln!("warning: listening on {addr}, which other machines may reach");
         }
+        eprintln!("note: a solve in memory stops past {}", budget.describe());
         // Tests and scripts read this line for the port.
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on http://{addr}/")?;

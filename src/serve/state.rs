@@ -23,13 +23,14 @@ use chaosclock::{PassRule, Position};
 use tokio::sync::Semaphore;
 
 use crate::cmd::answer::Answer;
+use crate::cmd::budget::Budget;
 use crate::cmd::{probe_error, source};
 
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Most states one solve may enumerate.
-    pub budget: usize,
+    pub budget: Budget,
     /// Most states kept in solved graphs.
     pub cache_states: usize,
     /// Most requests waiting for the solver.
@@ -222,7 +223,7 @@ impl Engine {
         // still finishes before another starts.
         let solved = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let budget = engine.limits.budget;
+            let budget = engine.limits.budget.states;
             let solution = source::solve(&root, rule, budget, None)?;
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
@@ -232,8 +233,8 @@ impl Engine {
         .map_err(|e| EngineError::Internal(format!("the solver stopped: {e}")))?;
         let solved = solved.map_err(|e| match e {
             SolveError::TooLarge { .. } => EngineError::TooLarge(format!(
-                "{e} (the server's budget is {} states; generate tables or start the server with a larger --budget)",
-                self.limits.budget
+                "{e} of {}; generate tables or start the server with a larger --budget",
+                self.limits.budget.describe()
             )),
             SolveError::Table(e) => EngineError::Internal(e.to_string()),
         })?;

@@ -6,11 +6,16 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value as Json;
 
+/// No progress lines on stderr, however long a command takes on a loaded
+/// machine (`src/cmd/progress.rs`): the tests expect a quiet stderr.
+pub const QUIET: (&str, &str) = ("CHAOSCLOCK_PROGRESS_SECS", "0");
+
 /// Runs the binary with `args` in `dir`, with no standard input.
 pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chaosclock"))
         .args(args)
         .current_dir(dir)
+        .env(QUIET.0, QUIET.1)
         .stdin(Stdio::null())
         .output()
         .expect("the chaosclock binary runs")
@@ -21,6 +26,7 @@ pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
         .args(args)
         .current_dir(dir)
+        .env(QUIET.0, QUIET.1)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

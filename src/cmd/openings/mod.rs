@@ -254,7 +254,7 @@ fn fill(
             // Every opening at once, with the solver's own bar: the states
             // enumerated, then the share of them solved.
             let openings = draw::all(n);
-            let bar = crate::cmd::solve::progress_bar();
+            let bar = crate::cmd::progress::solve_bar();
             let _clear = BarGuard(bar.clone());
             for s in solve_scores(Variant::new(n, rule), &openings, None, want, bar.as_ref(), work)?
             {
