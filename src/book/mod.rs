@@ -154,6 +154,9 @@ impl Section {
 
     /// The value for 乙 of the opening `board` (`n` entries, a
     /// derangement).
+    ///
+    /// # Panics
+    /// `board` is not an opening of this size ([`Book::value`] checks).
     pub fn value(&self, board: &[u8]) -> Value {
         let rep = self.ranks.representative(board);
         let mut found = Value::NoResult;

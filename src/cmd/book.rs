@@ -109,28 +109,23 @@ fn info(book: &Book, json: bool) -> Result<()> {
         }));
     }
     let mut out = format!(
-        "openings book: {} bytes, {} section{}\n\nslots  rule        openings      stored       bytes  bits/opening  4 己赢  3 共赢  2 同输  1 己输  0 无果",
+        "openings book: {} bytes, {} section{}\n\nslots  rule          openings       stored        bytes  bits an opening",
         thousands(book.bytes().len() as u64),
         sections.len(),
         if sections.len() == 1 { "" } else { "s" }
     );
     for s in &sections {
-        let c = |code: usize| format!("{:>6}", thousands(*s.counts.get(code)));
         out.push_str(&format!(
-            "\n{:>5}  {:<10} {:>10} {:>11} {:>11} {:>13.3}  {} {} {} {} {}",
+            "\n{:>5}  {:<10} {:>11} {:>12} {:>12} {:>16.3}",
             s.slots,
             s.pass_rule,
             thousands(s.openings),
             thousands(s.stored),
             thousands(s.bytes),
             s.bits_per_opening,
-            c(4),
-            c(3),
-            c(2),
-            c(1),
-            c(0)
         ));
     }
+    out.push_str("\n\nthe counts per value: `chaosclock openings --slots N`, or `book --json`");
     print(&out)
 }
 
