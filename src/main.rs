@@ -56,11 +56,17 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            // The first paragraph says what is wrong (the rest is usage).
+            // The first paragraph says what is wrong, and clap's tips
+            // ("a similar subcommand exists", "to pass '-1' as a value, use
+            // '-- -1'") help; the rest is usage.
             let text = err.render().to_string();
-            let what: Vec<&str> =
+            let first: Vec<&str> =
                 text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
-            let what = what.join(" ");
+            let mut what = vec![first.join(" ")];
+            what.extend(
+                text.lines().map(str::trim).filter(|l| l.starts_with("tip:")).map(String::from),
+            );
+            let what = what.join("; ");
             let what = escape_control(what.trim_start_matches("error: "));
             eprintln!("error: {what} (see --help)");
             ExitCode::from(2)

@@ -392,3 +392,30 @@ fn audit_leftovers() {
         "error: --slots 0: a board has 4, 6, 8, 10 or 12 slots\n"
     );
 }
+
+/// Issue 24: clap's tips survive the one-line error, and flags that read
+/// a file refuse what is not a small regular file at once.
+#[test]
+fn tips_and_files_that_are_not_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let err = |args: &[&str]| {
+        let out = common::bin::run_in(d, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        e
+    };
+    assert!(err(&["sovle"]).contains("tip: some similar subcommands exist: 'serve', 'solve'"));
+    assert!(err(&["show", "-1,2,3,4"]).contains("use '-- -1'"));
+    let start = std::time::Instant::now();
+    for args in [
+        &["verify", "--manifest", "/dev/zero"][..],
+        &["book", "--book", "/dev/zero"],
+        &["manifest", "--slots", "4", "--file-log", "/dev/zero"],
+        &["manifest", "--slots", "4", "--run-log", "/dev/zero"],
+    ] {
+        assert!(err(args).contains("/dev/zero is not a regular file"), "{args:?}");
+    }
+    assert!(start.elapsed().as_secs() < 10);
+}

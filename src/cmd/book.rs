@@ -9,7 +9,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -25,7 +24,9 @@ use serde::Serialize;
 use crate::cli::BookArgs;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::openings::{draw, write_atomically};
-use crate::cmd::{BarGuard, Failure, counting_bar, print, print_json, shown_path, thousands};
+use crate::cmd::{
+    BarGuard, Failure, counting_bar, print, print_json, read_small_file, shown_path, thousands,
+};
 
 /// The largest book file read: the built-in book is at most 16 MB.
 const MAX_BOOK_BYTES: u64 = 64 << 20;
@@ -56,17 +57,7 @@ pub fn load(path: Option<&Path>) -> Result<&'static Book> {
         return Ok(Book::embedded()?);
     };
     let shown = shown_path(path);
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read book {shown}"))?;
-    if !meta.is_file() {
-        bail!("book {shown} is not a regular file");
-    }
-    if meta.len() > MAX_BOOK_BYTES {
-        bail!("book {shown} is larger than {} MB: not an openings book", MAX_BOOK_BYTES >> 20);
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_BOOK_BYTES).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read book {shown}"))?;
+    let bytes = read_small_file(path, "book", MAX_BOOK_BYTES)?;
     let book = Book::parse(Cow::Owned(bytes), &shown)?;
     // One book per process: leaking it gives it the built-in book's type.
     Ok(Box::leak(Box::new(book)))

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use chaosclock::PassRule;
 use chaosclock::generate::fixed_sets;
 use chaosclock::table::Tablebase;
@@ -33,6 +33,14 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::ManifestArgs;
+use crate::cmd::read_text_file;
+
+/// The largest manifest read (the 12-slot one is about 200 KB).
+const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// The largest `--file-log` or `--run-log` read (a line a file, or a line
+/// a minute of a run: a few hundred KB for the 12-slot table).
+const MAX_LOG_BYTES: u64 = 64 << 20;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::generate::FileLogLine;
 use crate::cmd::openings::{count_from_tables, write_atomically};
@@ -116,8 +124,7 @@ impl Manifest {
     /// # Errors
     /// The file cannot be read or is not a manifest (one line naming it).
     pub fn read(path: &Path) -> Result<Manifest> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the manifest {}", path.display()))?;
+        let text = read_text_file(path, "the manifest", MAX_MANIFEST_BYTES)?;
         serde_json::from_str(&text)
             .map_err(|e| anyhow!("{} is not a table manifest: {e}", path.display()))
     }
@@ -244,8 +251,7 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
 /// # Errors
 /// The log cannot be read, or has a line that is not a file log line.
 fn read_file_log(path: &Path) -> Result<HashMap<String, FileLogLine>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read --file-log {}", path.display()))?;
+    let text = read_text_file(path, "--file-log", MAX_LOG_BYTES)?;
     let mut lines = HashMap::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line: FileLogLine = serde_json::from_str(line).map_err(|e| {
@@ -301,8 +307,7 @@ fn add_up(
 /// # Errors
 /// It cannot be read or describes no run.
 fn read_run_log(path: &Path) -> Result<RunStats> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read --run-log {}", path.display()))?;
+    let text = read_text_file(path, "--run-log", MAX_LOG_BYTES)?;
     RunStats::parse(&text).ok_or_else(|| {
         anyhow!(
             "--run-log {}: no run in it (no `=== run started`, progress or `run ended:` line)",

@@ -64,35 +64,56 @@ pub fn shown_path(path: &Path) -> String {
     escape_control(&path.display().to_string()).into_owned()
 }
 
-/// The text of the cfg file `path`: a regular file (symbolic links
-/// followed) of at most [`MAX_CFG_BYTES`], in UTF-8. A device, a FIFO or a
-/// directory is refused before it is opened, so `/dev/zero` cannot make the
-/// read hang; the read stops after the limit even if the file grows.
+/// The bytes of the file `path`, called `what` in errors: a regular file
+/// (symbolic links followed) of at most `limit` bytes. A device, a FIFO or
+/// a directory is refused before it is opened, so `/dev/zero` cannot make
+/// the read hang or fill the memory; the read stops after the limit even
+/// if the file grows.
 ///
 /// # Errors
 /// The file cannot be read, or is not such a file.
-pub fn read_cfg_file(path: &Path) -> Result<String> {
+pub fn read_small_file(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>> {
     let shown = shown_path(path);
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read cfg file {shown}"))?;
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {what} {shown}"))?;
     if !meta.is_file() {
-        bail!("cfg file {shown} is not a regular file");
+        bail!("{what} {shown} is not a regular file");
     }
-    let too_big =
-        || anyhow!("cfg file {shown} is larger than {MAX_CFG_BYTES} bytes: not a chaosclock.cfg");
-    if meta.len() > MAX_CFG_BYTES {
+    let too_big = || anyhow!("{what} {shown} is larger than {limit} bytes");
+    if meta.len() > limit {
         return Err(too_big());
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_CFG_BYTES + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read cfg file {shown}"))?;
-    if bytes.len() as u64 > MAX_CFG_BYTES {
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {what} {shown}"))?;
+    if bytes.len() as u64 > limit {
         return Err(too_big());
     }
+    Ok(bytes)
+}
+
+/// The text of the cfg file `path` ([`read_small_file`], at most
+/// [`MAX_CFG_BYTES`]), in UTF-8.
+///
+/// # Errors
+/// The file cannot be read, or is not such a file.
+pub fn read_cfg_file(path: &Path) -> Result<String> {
+    let bytes = read_small_file(path, "cfg file", MAX_CFG_BYTES)?;
     String::from_utf8(bytes).map_err(|e| {
         // Counted from 1, as `query -` counts.
+        let shown = shown_path(path);
         anyhow!("cfg file {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1)
     })
+}
+
+/// The text of a file written by this program (a manifest, a log): a
+/// regular UTF-8 file of at most `limit` bytes ([`read_small_file`]).
+///
+/// # Errors
+/// The file cannot be read, is not such a file, or is not UTF-8.
+pub fn read_text_file(path: &Path, what: &str, limit: u64) -> Result<String> {
+    let bytes = read_small_file(path, what, limit)?;
+    String::from_utf8(bytes).map_err(|_| anyhow!("{what} {} is not UTF-8 text", shown_path(path)))
 }
 
 /// The piece column of a move in a move list: the piece, or nothing for a

@@ -85,11 +85,23 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         (Some(m), Some(path)) => compare(m, path, &mut tb, max_live)?,
         _ => Vec::new(),
     };
+    // More entries than the tables store would only draw the same ones
+    // again (and run for hours): the sample stops at the stored nodes.
+    let nodes = chaosclock::generate::nodes_of(n, &fixed_sets(n, max_live));
+    let sample = args.sample.min(usize::try_from(nodes).unwrap_or(usize::MAX));
+    if sample < args.sample {
+        eprintln!(
+            "note: --sample {} is more than the {} nodes the tables store; {} entries are re-derived",
+            thousands(args.sample as u64),
+            thousands(nodes),
+            thousands(sample as u64)
+        );
+    }
     let bar = counting_bar(fixed_sets(n, max_live).len() as u64, "files checked");
     let report = chaosclock::verify::verify_with_progress(
         &mut tb,
         max_live,
-        args.sample,
+        sample,
         args.solves,
         args.seed,
         bar.as_ref(),
