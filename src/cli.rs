@@ -460,6 +460,25 @@ pub struct ServeArgs {
     /// The most requests waiting for the solver; more get 503 at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub queue: usize,
+
+    /// The most open connections; further ones wait, unanswered, until
+    /// one closes.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_connections: u32,
+
+    /// Seconds a connection may take to send a request head, counted from
+    /// its opening or from the end of its last answer; it is closed after
+    /// that, so an idle keep-alive connection is closed after this too.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+
+    /// A further name the server answers to in the Host header (besides
+    /// 127.0.0.1, localhost and [::1] with the bound port, when bound to
+    /// loopback); repeatable. Other names get 421 (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 /// `--pass-rule` values (the command-line face of [`PassRule`]).

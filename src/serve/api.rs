@@ -5,7 +5,8 @@
 //! Errors are `{"error": "..."}`: 400 for bad input, 404 for an unknown
 //! path, 503 when the solver is busy, 422 when a position needs more states
 //! than the server's budget (or a fair start finds no both-win opening),
-//! 500 for a damaged table.
+//! 500 for a damaged table (`guard.rs` adds 403, 405, 413, 414, 421 and
+//! 431 in the same shape).
 
 use std::sync::Arc;
 

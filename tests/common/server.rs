@@ -64,9 +64,22 @@ impl Server {
         (status, body)
     }
 
-    /// GETs `path` (already escaped); the status and the body.
+    /// Sends `request` (raw bytes) and reads the JSON body; the status and
+    /// the JSON.
+    pub fn raw_json(&self, request: &[u8]) -> (u16, Json) {
+        let (status, body) = self.raw(request);
+        let json = serde_json::from_str(&body).unwrap_or_else(|e| {
+            let head = String::from_utf8_lossy(&request[..request.len().min(200)]).into_owned();
+            panic!("{head:?}: body is not JSON ({e}): {body:?}")
+        });
+        (status, json)
+    }
+
+    /// GETs `path` (already escaped) with the server's address as `Host`;
+    /// the status and the body.
     pub fn get(&self, path: &str) -> (u16, String) {
-        let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let req =
+            format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.addr);
         self.raw(req.as_bytes())
     }
 

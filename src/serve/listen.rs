@@ -1,0 +1,76 @@
+//! The accept loop: HTTP/1.1 connections served by hyper with a bound on
+//! their number and a deadline for each request head (axum's own `serve`
+//! sets neither).
+//!
+//! - At most `--max-connections` connections are open: past that, the loop
+//!   stops accepting, so a new connection waits in the kernel's listen
+//!   queue, unanswered, until one closes (it is not refused).
+//! - A connection has `--header-timeout` seconds to send a complete request
+//!   head, counted from its opening and again from the end of each answer
+//!   (hyper's `header_read_timeout`); then it is closed without an answer.
+//!   An idle keep-alive connection is thus closed after the same time.
+//! - A head longer than [`MAX_HEAD_BYTES`] (or with more than 100 headers)
+//!   gets hyper's bare `431` and bytes that are not HTTP its bare `400`
+//!   (a status line, `content-length: 0`, no body), then the connection is
+//!   closed: hyper writes these before any handler could.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::serve::guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
+
+/// The most bytes of a request head hyper reads; above the bounds of
+/// `guard.rs`, so that a head a bit over them still gets a JSON error.
+pub const MAX_HEAD_BYTES: usize = 4 * (MAX_URI_BYTES + MAX_HEADER_BYTES);
+
+/// The limits on connections.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnLimits {
+    /// The most open connections.
+    pub max_connections: usize,
+    /// The time allowed for a request head.
+    pub header_timeout: Duration,
+}
+
+/// Serves `app` on `listener` for ever.
+pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES.max(8192))
+        .max_header_size(MAX_HEAD_BYTES);
+    let builder = Arc::new(builder);
+    loop {
+        // Wait for a free place before accepting: over the bound,
+        // connections queue in the kernel.
+        let permit =
+            Arc::clone(&permits).acquire_owned().await.expect("the semaphore is never closed");
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, do not spin.
+                eprintln!("serve: accepting a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let builder = Arc::clone(&builder);
+        tokio::spawn(async move {
+            // Errors (a timeout, a reset, a bad head) end only this
+            // connection; hyper has answered what it could.
+            let _ = builder.serve_connection(TokioIo::new(stream), service).await;
+            drop(permit);
+        });
+    }
+}
