@@ -18,6 +18,10 @@ use chaosclock::generate::CHECKPOINT;
 use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// `verify --sample` by default (small tables store fewer nodes: the
+/// sample stops at them without a note).
+pub const DEFAULT_VERIFY_SAMPLE: usize = 100_000;
+
 /// Chaos Clock (混乱时钟): look at positions, play moves and solve positions
 /// by the rules of docs/rules.md.
 ///
@@ -316,8 +320,9 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
     pub tables: PathBuf,
 
-    /// Random entries to derive again from their successors.
-    #[arg(long, value_name = "K", default_value_t = 100_000)]
+    /// Random entries to derive again from their successors (at most the
+    /// nodes the tables store).
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_VERIFY_SAMPLE)]
     pub sample: usize,
 
     /// Random positions (with at most 6 pieces not fixed) to solve and

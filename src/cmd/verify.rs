@@ -25,7 +25,7 @@ use chaosclock::table::format::dir_name;
 use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 
-use crate::cli::{TablesArgs, VerifyArgs};
+use crate::cli::{DEFAULT_VERIFY_SAMPLE, TablesArgs, VerifyArgs};
 use crate::cmd::book::compare as compare_book;
 use crate::cmd::manifest::Manifest;
 use crate::cmd::{
@@ -89,7 +89,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     // again (and run for hours): the sample stops at the stored nodes.
     let nodes = chaosclock::generate::nodes_of(n, &fixed_sets(n, max_live));
     let sample = args.sample.min(usize::try_from(nodes).unwrap_or(usize::MAX));
-    if sample < args.sample {
+    if sample < args.sample && args.sample != DEFAULT_VERIFY_SAMPLE {
         eprintln!(
             "note: --sample {} is more than the {} nodes the tables store; {} entries are re-derived",
             thousands(args.sample as u64),
