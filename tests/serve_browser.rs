@@ -175,10 +175,12 @@ async fn the_board_plays_in_a_real_browser() {
     };
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &[]);
-    let result = run(&c, &server).await;
+    run(&c, &server).await;
+    defects(&c, &server).await;
+    let tiny = Server::start(dir.path(), &["--budget", "1000"]);
+    first_load_fails(&c, &tiny).await;
     let _ = c.close().await;
     drop(driver);
-    result
 }
 
 async fn run(c: &Client, server: &Server) {
@@ -284,7 +286,89 @@ async fn run(c: &Client, server: &Server) {
 
     // A 12-slot opening draws too (the dial, without solving it).
     c.goto(&server.url("/?pos=2,8,11,9,4,12,10,6,5,7,1,3;1;0&mode=analysis")).await.unwrap();
-    let pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
-    assert_eq!(pieces.len(), 12);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while c.find_all(Locator::Css("#board g.piece")).await.unwrap().len() != 12 {
+        assert!(Instant::now() < deadline, "no 12-slot dial: {:?}", shown(c).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     screenshot(c, "6-twelve-slots").await;
+}
+
+/// Issue 22's defects 1, 5 and 10: a click during a solve does not reach
+/// the next game, the URL records the mode, and the page has an icon.
+async fn defects(c: &Client, server: &Server) {
+    let start = "3,1,2,7,8,4,5,6;1;0";
+    c.goto(&server.url(&format!("/?pos={start}"))).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    // A new 10-slot game, and at once a click on a row of the old moves.
+    let ten = "2,1,6,10,4,3,5,7,8,9;1;0";
+    c.execute(
+        &format!(
+            "newGame('{ten}');
+             const row = document.querySelector('#moves tr.move');
+             if (row) row.click();
+             for (const p of document.querySelectorAll('#board g.piece')) p.dispatchEvent(new MouseEvent('click'));"
+        ),
+        vec![],
+    )
+    .await
+    .unwrap();
+    let s = shown(c).await;
+    assert!(s.busy, "the new game solves: {s:?}");
+    let locked = c
+        .execute("return document.getElementById('board').classList.contains('locked')", vec![])
+        .await
+        .unwrap();
+    assert_eq!(locked, true, "the board is locked while it solves");
+    let s = wait_until(c, "the new game", |s| !s.busy && s.moves > 0).await;
+    assert_eq!(s.position, ten, "no move reached the new game");
+    let history = c.find_all(Locator::Css("#history li")).await.unwrap();
+    assert!(history.is_empty(), "nothing was played");
+    screenshot(c, "7-new-game-after-clicks").await;
+
+    // The mode goes into the URL, and comes back from it.
+    c.find(Locator::Css("input[name=mode][value=play-yi]")).await.unwrap().click().await.unwrap();
+    wait_until(c, "play mode", |s| !s.busy).await;
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().contains("mode=play-yi"), "{url}");
+    c.goto(url.as_str()).await.unwrap();
+    wait_until(c, "the reload", |s| !s.busy && s.moves > 0).await;
+    let checked = c
+        .execute("return document.querySelector('input[name=mode]:checked').value", vec![])
+        .await
+        .unwrap();
+    assert_eq!(checked, "play-yi");
+
+    // The icon.
+    let (status, body) = server.get("/favicon.ico");
+    assert_eq!(status, 200);
+    assert!(body.starts_with("<svg"), "{body}");
+}
+
+/// Issue 22's defect 2: when the first answer fails, "solving…" clears,
+/// the error shows, and a retry button asks again.
+async fn first_load_fails(c: &Client, server: &Server) {
+    c.goto(&server.url("/?pos=2,1,6,10,4,3,5,7,8,9")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = shown(c).await;
+        if !s.error.is_empty() {
+            assert!(!s.busy, "solving… still shown with the error: {s:?}");
+            assert!(s.error.contains("budget"), "{s:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no error shown: {s:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    c.find(Locator::Id("retry")).await.unwrap().click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = shown(c).await;
+        if !s.error.is_empty() && !s.busy {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the retry shows nothing: {s:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    screenshot(c, "8-first-load-failed").await;
 }

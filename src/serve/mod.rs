@@ -81,6 +81,8 @@ pub fn router(state: AppState, guard: Guard) -> Router {
         .route("/", get(page::index))
         .route("/app.js", get(page::app_js))
         .route("/style.css", get(page::style_css))
+        .route("/favicon.svg", get(page::favicon))
+        .route("/favicon.ico", get(page::favicon))
         .route("/api/position", get(api::position_handler))
         .route("/api/mainline", get(api::mainline_handler))
         .route("/api/analyse", get(api::analyse_handler))

@@ -10,6 +10,8 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
+/// Its icon (also answered at `/favicon.ico`, where browsers ask first).
+const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// `GET /`.
 pub async fn index() -> impl IntoResponse {
@@ -24,4 +26,9 @@ pub async fn app_js() -> impl IntoResponse {
 /// `GET /style.css`.
 pub async fn style_css() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS)
+}
+
+/// `GET /favicon.svg` and `GET /favicon.ico`.
+pub async fn favicon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], FAVICON_SVG)
 }

@@ -22,6 +22,7 @@ const cache = new Map(); // position -> answer of /api/position
 let mode = "analysis";
 let shown = null; // the answer drawn
 let token = 0; // the newest request; older answers are dropped
+let busy = false; // a position is being solved: the board takes no moves
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,13 +60,30 @@ async function answer(pos) {
   return a;
 }
 
-function showError(e) {
-  const el = $("error");
-  el.hidden = !e;
-  el.textContent = e ? `错误 error: ${e.message || e}` : "";
+/** Shows `e` (or hides the error); `retry`, if given, is offered as a
+ * button. */
+function showError(e, retry) {
+  const box = $("error");
+  box.hidden = !e;
+  box.textContent = e ? `错误 error: ${e.message || e}` : "";
+  if (e && retry) {
+    const b = document.createElement("button");
+    b.id = "retry";
+    b.innerHTML = '重试 <span class="en">retry</span>';
+    b.addEventListener("click", retry);
+    box.append(" ", b);
+  }
 }
 
-function setBusy(on) { $("busy").hidden = !on; }
+/** While busy, the board and the moves are locked (issue 22: a click
+ * during a solve must not reach the next game). */
+function setBusy(on) {
+  busy = on;
+  $("busy").hidden = !on;
+  $("board").classList.toggle("locked", on);
+  $("moves").classList.toggle("locked", on);
+  $("pass").disabled = on || $("pass").disabled;
+}
 
 /** Walks the moves of the game from the start, filling the cache. */
 async function replay(k) {
@@ -98,7 +116,7 @@ async function refresh() {
   } catch (e) {
     if (my !== token) return;
     setBusy(false);
-    showError(e);
+    showError(e, refresh);
   }
 }
 
@@ -254,6 +272,8 @@ function drawHistory() {
 function writeUrl() {
   const u = new URL(location.href);
   u.searchParams.set("pos", game.start);
+  if (mode === "analysis") u.searchParams.delete("mode");
+  else u.searchParams.set("mode", mode);
   if (game.moves.length) u.searchParams.set("moves", game.moves.slice(0, game.cursor).join(","));
   else u.searchParams.delete("moves");
   history.replaceState(null, "", u);
@@ -261,6 +281,7 @@ function writeUrl() {
 
 /** Plays `move` at the cursor (dropping the moves after it). */
 function play(move) {
+  if (busy) return;
   game.moves = game.moves.slice(0, game.cursor);
   game.marks = game.marks.slice(0, game.cursor);
   game.moves.push(move);
@@ -284,11 +305,18 @@ function maybeEngineMove(a) {
   setTimeout(() => { if (my === token) play(a.moves[0].move); }, 250);
 }
 
+/** Starts a game from `start`: its board is drawn at once and the old
+ * moves go, so nothing of the last game can be clicked while it solves. */
 function newGame(start) {
   game.start = start;
   game.moves = [];
   game.marks = [];
   game.cursor = 0;
+  shown = null;
+  document.querySelector("#moves tbody").replaceChildren();
+  $("summary").textContent = "";
+  $("history").replaceChildren();
+  if (/^[0-9,;-]+$/.test(start)) drawBoard(start, null, false);
   refresh();
 }
 
@@ -392,7 +420,6 @@ function wire() {
 }
 
 async function start() {
-  wire();
   const u = new URL(location.href);
   const m = u.searchParams.get("mode");
   if (m && ["analysis", "play-jia", "play-yi"].includes(m)) {
@@ -412,7 +439,10 @@ async function start() {
     game.start = a.position;
     $("slots").value = String(parsePosition(a.position).n);
   } catch (e) {
-    showError(e);
+    // The first answer failed (busy, over the budget): say so, and offer
+    // to ask again.
+    setBusy(false);
+    showError(e, () => { showError(null); $("board").replaceChildren(); start(); });
     return;
   }
   game.moves = moves;
@@ -426,4 +456,5 @@ async function start() {
   refresh();
 }
 
+wire();
 start();
