@@ -339,6 +339,35 @@ async fn defects(c: &Client, server: &Server) {
         .unwrap();
     assert_eq!(checked, "play-yi");
 
+    // One illegal move in the URL keeps the legal ones before it and says
+    // which was refused (defect 3); moves are read as the API reads them
+    // (defect 4).
+    c.goto(&server.url("/?pos=7,4,8,5,6,2,3,1&moves=1,9")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let s = loop {
+        let s = shown(c).await;
+        if !s.busy && !s.error.is_empty() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "no refusal shown: {s:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(s.position, "1,4,8,5,6,2,3,0;0;0", "{s:?}");
+    assert!(
+        s.error.contains("move 2 '9' is illegal") && s.error.contains("kept the move before it"),
+        "{s:?}"
+    );
+    assert_eq!(c.find_all(Locator::Css("#history li")).await.unwrap().len(), 1);
+    screenshot(c, "9-illegal-move-in-url").await;
+    c.goto(&server.url("/?pos=7,4,8,5,6,2,3,1&moves=02,PASS")).await.unwrap();
+    let s = wait_until(c, "the moves 02,PASS", |s| !s.busy && s.moves > 0).await;
+    assert_eq!(s.position, "7,4,8,5,6,0,3,2;1;-1");
+    let url = c.current_url().await.unwrap();
+    assert!(
+        url.as_str().contains("moves=2%2Cpass") || url.as_str().contains("moves=2,pass"),
+        "{url}"
+    );
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);

@@ -45,6 +45,17 @@ function positionAt(k) {
   return pos;
 }
 
+/** A move as the API reads it (`MoveText` in src/moves.rs): `pass` in any
+ * case, or a piece number (leading zeros or `+` allowed), trimmed; the
+ * text the API answers with (`pass`, `7`), or null. */
+function normalMove(text) {
+  const t = text.trim();
+  if (t.toLowerCase() === "pass") return "pass";
+  if (!/^\+?[0-9]+$/.test(t)) return null;
+  const p = Number(t);
+  return p >= 1 && p <= 255 ? String(p) : null;
+}
+
 async function api(path) {
   const r = await fetch(path);
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
@@ -427,9 +438,9 @@ async function start() {
     document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
   }
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
-  const moves = (u.searchParams.get("moves") || "").split(",").filter((x) => x);
+  const asked = (u.searchParams.get("moves") || "").split(",").filter((x) => x.trim());
   // Draw the board at once; the moves come when the server answers.
-  if (!moves.length && /^[0-9,;-]+$/.test(pos)) {
+  if (!asked.length && /^[0-9,;-]+$/.test(pos)) {
     drawBoard(pos, null, false);
     setBusy(true);
   }
@@ -445,6 +456,27 @@ async function start() {
     showError(e, () => { showError(null); $("board").replaceChildren(); start(); });
     return;
   }
+  // The legal moves of the URL, up to the first that is not (issue 22:
+  // one bad move must not lose the game).
+  const moves = [];
+  let refused = null;
+  const kept = () => (moves.length === 1 ? "kept the move before it" : `kept the ${moves.length} moves before it`);
+  try {
+    let at = game.start;
+    for (const text of asked) {
+      const mv = normalMove(text);
+      const a = await answer(at);
+      const m = mv && a.moves.find((x) => x.move === mv);
+      if (!m) {
+        refused = `move ${moves.length + 1} '${text}' is illegal in ${at}: ${kept()}`;
+        break;
+      }
+      moves.push(mv);
+      at = m.position;
+    }
+  } catch (e) {
+    refused = `${e.message || e}: ${kept()}`;
+  }
   game.moves = moves;
   game.cursor = moves.length;
   if (moves.length) {
@@ -453,7 +485,8 @@ async function start() {
       .then((r) => { game.marks = r.plies.map((p) => (p.mistake ? "mistake" : p.only ? "only" : "")); drawHistory(); })
       .catch(() => {});
   }
-  refresh();
+  await refresh();
+  if (refused) showError(new Error(refused));
 }
 
 wire();
