@@ -368,6 +368,26 @@ async fn defects(c: &Client, server: &Server) {
         "{url}"
     );
 
+    // In play mode one undo takes back your move and the engine's reply:
+    // it is your turn again, with moves to click (defect 6).
+    c.goto(&server.url("/?pos=2,1,4,3,6,5;1;0&mode=play-jia")).await.unwrap();
+    let mine =
+        wait_until(c, "my first turn", |s| !s.busy && side(&s.position) == "0" && s.moves > 0)
+            .await;
+    c.find(Locator::Css("#moves tr.move")).await.unwrap().click().await.unwrap();
+    wait_until(c, "my second turn or the end", |s| {
+        !s.busy
+            && s.position != mine.position
+            && (side(&s.position) == "0" || s.status.contains("终局"))
+    })
+    .await;
+    c.find(Locator::Id("undo")).await.unwrap().click().await.unwrap();
+    let s = wait_until(c, "my first turn again", |s| !s.busy && s.position == mine.position).await;
+    assert!(s.moves > 0 && side(&s.position) == "0", "{s:?}");
+    let movable =
+        c.find_all(Locator::Css("#board g.piece.movable, #hand-jia .pc.movable")).await.unwrap();
+    assert!(!movable.is_empty(), "nothing to click after undo");
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);

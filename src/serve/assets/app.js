@@ -318,6 +318,29 @@ function maybeEngineMove(a) {
 
 /** Starts a game from `start`: its board is drawn at once and the old
  * moves go, so nothing of the last game can be clicked while it solves. */
+/** The side to move after `k` moves, if known. */
+function sideAt(k) {
+  const p = positionAt(k);
+  return p ? parsePosition(p).side : null;
+}
+
+/** Takes a move back; in play mode back to your own turn, so your move
+ * and the engine's reply go together (issue 22: one undo used to land on
+ * the engine's turn, where nothing could be clicked). */
+function undo() {
+  if (game.cursor === 0) return;
+  let k = game.cursor - 1;
+  const engine = engineSide();
+  if (engine) {
+    while (k > 0 && sideAt(k) === engine) k--;
+    // The engine opened the game: its first move stays.
+    if (sideAt(k) === engine) k = Math.min(1, game.moves.length);
+    if (k >= game.cursor) return;
+  }
+  game.cursor = k;
+  refresh();
+}
+
 function newGame(start) {
   game.start = start;
   game.moves = [];
@@ -388,9 +411,7 @@ async function showBestLine() {
 
 function wire() {
   $("pass").addEventListener("click", () => play("pass"));
-  $("undo").addEventListener("click", () => {
-    if (game.cursor > 0) { game.cursor--; refresh(); }
-  });
+  $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", () => {
     if (game.cursor < game.moves.length) { game.cursor++; refresh(); }
   });
