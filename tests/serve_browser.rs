@@ -388,6 +388,26 @@ async fn defects(c: &Client, server: &Server) {
         c.find_all(Locator::Css("#board g.piece.movable, #hand-jia .pc.movable")).await.unwrap();
     assert!(!movable.is_empty(), "nothing to click after undo");
 
+    // A chaosclock.cfg of several lines, pasted (defect 7).
+    let cfg = "# saved by the desktop program\nboard=5, 2, 1, 4, 3, 0\nside-to-move=0\n";
+    c.execute(
+        "document.getElementById('paste').value = arguments[0]; document.getElementById('load').click();",
+        vec![json!(cfg)],
+    )
+    .await
+    .unwrap();
+    let s = wait_until(c, "the cfg", |s| !s.busy && s.position == "2,1,4,3,6,5;1;0" && s.moves > 0)
+        .await;
+    assert_eq!(s.moves, 7, "{s:?}");
+    // The same file, from the file picker.
+    let file = tempfile::Builder::new().suffix(".cfg").tempfile().unwrap();
+    std::fs::write(file.path(), cfg.replace("side-to-move=0", "side-to-move=1")).unwrap();
+    let picker = c.find(Locator::Id("cfg-file")).await.unwrap();
+    picker.send_keys(&file.path().display().to_string()).await.unwrap();
+    wait_until(c, "the cfg file", |s| !s.busy && s.position == "2,1,4,3,6,5;0;0" && s.moves > 0)
+        .await;
+    screenshot(c, "10-cfg-file").await;
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);

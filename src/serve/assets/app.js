@@ -427,7 +427,22 @@ function wire() {
     }
   });
   $("load").addEventListener("click", () => loadText($("paste").value));
-  $("paste").addEventListener("keydown", (e) => { if (e.key === "Enter") loadText($("paste").value); });
+  // A position is one line: Enter loads it; a cfg file has several, so
+  // Shift+Enter makes a new line and Ctrl+Enter always loads.
+  $("paste").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || !e.shiftKey)) {
+      e.preventDefault();
+      loadText($("paste").value);
+    }
+  });
+  $("cfg-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    if (file.size > 65536) return showError(new Error(`${file.name} is larger than 65536 bytes: not a chaosclock.cfg`));
+    const text = await file.text();
+    $("paste").value = text;
+    loadText(text);
+  });
   $("copy").addEventListener("click", async () => {
     const text = $("position").textContent;
     try { await navigator.clipboard.writeText(text); } catch (_) { $("paste").value = text; }
@@ -445,7 +460,7 @@ function wire() {
     });
   }
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
     if (e.key === "ArrowLeft") $("undo").click();
     if (e.key === "ArrowRight") $("redo").click();
   });
