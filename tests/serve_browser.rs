@@ -408,6 +408,24 @@ async fn defects(c: &Client, server: &Server) {
         .await;
     screenshot(c, "10-cfg-file").await;
 
+    // A click on a move row plays it; the row that then lands under the
+    // still pointer does not turn the board into its preview (defect 8).
+    c.goto(&server.url("/?pos=2,1,4,3,6,5;1;0")).await.unwrap();
+    let before = wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    c.find(Locator::Css("#moves tr.move")).await.unwrap().click().await.unwrap();
+    wait_until(c, "the move played", |s| !s.busy && s.position != before.position && s.moves > 0)
+        .await;
+    let preview = "const row = document.querySelector('#moves tr.move');
+                   row.dispatchEvent(new MouseEvent('mouseenter'));
+                   return document.getElementById('board').classList.contains('preview');";
+    assert_eq!(
+        c.execute(preview, vec![]).await.unwrap(),
+        false,
+        "a preview without a pointer move"
+    );
+    let moved = format!("document.dispatchEvent(new MouseEvent('mousemove')); {preview}");
+    assert_eq!(c.execute(&moved, vec![]).await.unwrap(), true, "the preview after a pointer move");
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);

@@ -23,6 +23,9 @@ let mode = "analysis";
 let shown = null; // the answer drawn
 let token = 0; // the newest request; older answers are dropped
 let busy = false; // a position is being solved: the board takes no moves
+// Hover previews wait for the pointer to move after a click: the new rows
+// that land under a still pointer are not being pointed at (issue 22).
+let previews = true;
 
 const $ = (id) => document.getElementById(id);
 
@@ -238,9 +241,13 @@ function drawMoves(a) {
     tr.dataset.move = m.move;
     tr.dataset.value = m.value;
     tr.innerHTML = `<td>${moveText(m)}</td><td>${valueBadge(m.value)}</td><td>${m.depth ?? "–"}</td>`;
-    tr.addEventListener("mouseenter", () => drawBoard(m.position, null, true));
-    tr.addEventListener("mouseleave", () => shown && drawBoard(shown.position, shown, false));
-    tr.addEventListener("click", () => { if (!isEngineTurn(a)) play(m.move); });
+    tr.addEventListener("mouseenter", () => { if (previews && !busy) drawBoard(m.position, null, true); });
+    tr.addEventListener("mouseleave", () => shown && !busy && drawBoard(shown.position, shown, false));
+    tr.addEventListener("click", () => {
+      if (isEngineTurn(a)) return;
+      previews = false;
+      play(m.move);
+    });
     body.appendChild(tr);
   }
   $("line").replaceChildren();
@@ -459,6 +466,7 @@ function wire() {
       refresh();
     });
   }
+  document.addEventListener("mousemove", () => { previews = true; });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
     if (e.key === "ArrowLeft") $("undo").click();
