@@ -426,6 +426,26 @@ async fn defects(c: &Client, server: &Server) {
     let moved = format!("document.dispatchEvent(new MouseEvent('mousemove')); {preview}");
     assert_eq!(c.execute(&moved, vec![]).await.unwrap(), true, "the preview after a pointer move");
 
+    // On a phone (390 × 844) the evaluation is above the fold and the rows
+    // and buttons are 40 px touch targets (defect 9).
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&server.url("/?pos=2,1,4,3,6,5;1;0&moves=2")).await.unwrap();
+    wait_until(c, "the moves on a phone", |s| !s.busy && s.moves > 0).await;
+    let geometry = c
+        .execute(
+            "const r = (q) => document.querySelector(q).getBoundingClientRect();
+             return [window.innerHeight, r('#summary').top, r('#moves tr.move').height,
+                     r('#history li').height, r('#undo').height];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let g: Vec<f64> = geometry.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    screenshot(c, "11-phone").await;
+    assert!(g[1] + 40.0 < g[0], "the evaluation starts at {} of {} px", g[1], g[0]);
+    assert!(g[2] >= 40.0 && g[3] >= 40.0 && g[4] >= 40.0, "touch targets {g:?}");
+    c.set_window_size(1280, 1000).await.unwrap();
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);
