@@ -446,6 +446,23 @@ async fn defects(c: &Client, server: &Server) {
     assert!(g[2] >= 40.0 && g[3] >= 40.0 && g[4] >= 40.0, "touch targets {g:?}");
     c.set_window_size(1280, 1000).await.unwrap();
 
+    // The hooks of docs/serve.md, and the last move marked on its slots:
+    // 乙 walked 2 from slot 1 to slot 3 (2,1,4,3,6,5 -> moves=2).
+    c.goto(&server.url("/?pos=2,1,4,3,6,5;1;0&moves=2")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    let hooks = c
+        .execute(
+            "const q = (s) => document.querySelectorAll(s).length;
+             return [q('#board [data-slot=\"3\"]'), q('#moves [data-move]'), q('#history [data-ply=\"1\"]'),
+                     q('#status'), q('#undo'), q('#redo'), q('[data-mode=\"play-jia\"]'),
+                     document.querySelector('[data-last-move=\"from\"]').getAttribute('data-slot'),
+                     document.querySelector('[data-last-move=\"to\"]').getAttribute('data-slot')];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(hooks, json!([2, 5, 1, 1, 1, 1, 1, "1", "3"]), "{hooks}");
+
     // The icon.
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);

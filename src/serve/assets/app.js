@@ -142,6 +142,20 @@ function el(name, attrs, parent) {
   return e;
 }
 
+/** The slots of the move that led to `text` if it is the game's position
+ * at the cursor: `from` (a walk's origin) and `to` (where the piece went). */
+function lastMove(text) {
+  if (game.cursor === 0 || positionAt(game.cursor) !== text) return null;
+  const before = positionAt(game.cursor - 1);
+  const mv = game.moves[game.cursor - 1];
+  if (!before || mv === "pass") return null;
+  const p = parsePosition(before);
+  const k = Number(mv);
+  const from = p.slots.indexOf(k) + 1;
+  if (from === 0) return { from: null, to: k }; // placed from the hand
+  return { from, to: ((from + k - 1) % p.n) + 1 };
+}
+
 /** Draws `text` (a position) on the dial; `a` (its answer) gives the legal
  * moves that make pieces clickable, unless `preview`. */
 function drawBoard(text, a, preview) {
@@ -159,11 +173,14 @@ function drawBoard(text, a, preview) {
     }
   }
   const banned = p.last > 0 && p.slots.includes(p.last) && p.slots[p.last - 1] !== p.last ? p.last : 0;
+  const last = preview ? null : lastMove(text);
   const pieceR = p.n > 8 ? 24 : 28;
   for (let s = 1; s <= p.n; s++) {
     const angle = (2 * Math.PI * s) / p.n;
     const x = c + r * Math.sin(angle), y = c - r * Math.cos(angle);
-    el("circle", { cx: x, cy: y, r: pieceR + 3, class: "slot" }, svg);
+    const slot = el("circle", { cx: x, cy: y, r: pieceR + 3, class: "slot", "data-slot": s }, svg);
+    if (!preview && last && last.from === s) slot.setAttribute("data-last-move", "from");
+    if (!preview && last && last.to === s) slot.setAttribute("data-last-move", "to");
     const t = el("text", { x: c + rNum * Math.sin(angle), y: c - rNum * Math.cos(angle), class: "slotnum" }, svg);
     t.textContent = s;
     const piece = p.slots[s - 1];
@@ -172,7 +189,7 @@ function drawBoard(text, a, preview) {
     if (piece === s) cls.push("fixed");
     if (piece === banned) cls.push("banned");
     if (walks.has(piece)) cls.push("movable");
-    const g = el("g", { class: cls.join(" "), "data-piece": piece }, svg);
+    const g = el("g", { class: cls.join(" "), "data-piece": piece, "data-slot": s }, svg);
     el("circle", { cx: x, cy: y, r: pieceR }, g);
     const label = el("text", { x, y }, g);
     label.textContent = piece === s ? `${piece}` : piece;
@@ -279,6 +296,7 @@ function drawHistory() {
       (mark === "only" ? ' <span class="mark-only" title="唯一着 only move">!</span>' : "") +
       (mark === "mistake" ? ' <span class="mark-mistake" title="失误 mistake">?</span>' : "");
     li.dataset.mark = mark;
+    li.dataset.ply = String(i + 1);
     if (i + 1 === game.cursor) li.classList.add("current");
     li.addEventListener("click", () => { game.cursor = i + 1; refresh(); });
     ol.appendChild(li);
