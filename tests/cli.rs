@@ -419,3 +419,26 @@ fn tips_and_files_that_are_not_files() {
     }
     assert!(start.elapsed().as_secs() < 10);
 }
+
+/// Issue 24: a values-only file copied into a directory of tables with
+/// depths is the file named, not the healthy file opened after it.
+#[test]
+fn a_foreign_file_is_the_one_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::bin::ok_in(d, &["generate", "--slots", "6", "--tables", "a"]);
+    common::bin::ok_in(d, &["generate", "--slots", "6", "--values-only", "--tables", "b"]);
+    std::fs::copy(d.join("b/n6-always/f0000.cctb"), d.join("a/n6-always/f0000.cctb")).unwrap();
+    let want = "error: corrupt table a/n6-always/f0000.cctb: it holds values only, compressed but the other 39 tables of a/n6-always hold depths";
+    for args in [
+        &["query", "2,1,4,3,6,5", "--tables", "a", "--no-solve"][..],
+        &["verify", "--slots", "6", "--tables", "a"],
+    ] {
+        let out = common::bin::run_in(d, args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with(want), "{args:?}: {err}");
+    }
+    let out = common::bin::run_in(d, &["generate", "--slots", "6", "--tables", "a"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("f0000.cctb holds values only") && err.contains("remove it"), "{err}");
+}

@@ -46,7 +46,7 @@ impl std::fmt::Display for GenerateError {
             GenerateError::Table(e) => e.fmt(f),
             GenerateError::Mixed { path, encoding } => write!(
                 f,
-                "{} holds {}, which cannot be mixed with the tables asked for: use another --tables directory{}",
+                "{} holds {}, which cannot be mixed with the tables asked for: remove it if it does not belong (generate makes it again), use another --tables directory{}",
                 path.display(),
                 format::encoding_name(*encoding),
                 if *encoding == ENCODING_SCORES {

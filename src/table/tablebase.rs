@@ -113,19 +113,55 @@ impl Tablebase {
     pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
         let depths = file.has_depths();
         if self.depths.is_some_and(|d| d != depths) {
-            return Err(TableError::Corrupt {
-                path: file.path().to_path_buf(),
-                what: format!(
-                    "it holds {} but other tables of {} {}",
-                    format::encoding_name(file.header().encoding),
-                    self.dir.display(),
-                    if depths { "hold values only" } else { "hold depths" }
-                ),
-            });
+            return Err(self.foreign(&file));
         }
         self.depths = Some(depths);
         self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
         Ok(())
+    }
+
+    /// The error for a directory that mixes the two kinds of tables, found
+    /// when `file` was opened: it names the file of the kind fewer files of
+    /// the directory hold (the one copied in from elsewhere, usually), not
+    /// merely the one opened last (issue 24).
+    fn foreign(&self, file: &TableFile) -> TableError {
+        // Every file of the directory, by kind (the error path only).
+        let mut kinds: Vec<(PathBuf, bool, u8)> = Vec::new();
+        let all = format::free_pieces(self.n, 0);
+        for bits in 0..1u32 << self.n {
+            let fixed = (bits << 1) as u16 & all;
+            if symmetry::canonical_fixed(self.n, fixed).1 != fixed {
+                continue;
+            }
+            let path = self.path(fixed);
+            if let Ok(t) = TableFile::open(&path, self.n, self.rule, fixed) {
+                kinds.push((path, t.has_depths(), t.header().encoding));
+            }
+        }
+        let with_depths = kinds.iter().filter(|k| k.1).count();
+        let values_only = kinds.len() - with_depths;
+        // The kind fewer files hold; on a tie, the file just opened.
+        let odd = match with_depths.cmp(&values_only) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => file.has_depths(),
+        };
+        let (path, encoding) = kinds
+            .iter()
+            .find(|k| k.1 == odd)
+            .map_or((file.path().to_path_buf(), file.header().encoding), |k| (k.0.clone(), k.2));
+        let others = if odd { values_only } else { with_depths };
+        TableError::Corrupt {
+            path,
+            what: format!(
+                "it holds {} but the other {} table{} of {} hold {}",
+                format::encoding_name(encoding),
+                others,
+                if others == 1 { "" } else { "s" },
+                self.dir.display(),
+                if odd { "values only" } else { "depths" }
+            ),
+        }
     }
 
     /// Whether the opened files hold depths; `None` before any is opened.
