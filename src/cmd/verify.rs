@@ -87,7 +87,8 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     };
     // More entries than the tables store would only draw the same ones
     // again (and run for hours): the sample stops at the stored nodes.
-    let nodes = chaosclock::generate::nodes_of(n, &fixed_sets(n, max_live));
+    let sets = fixed_sets(n, max_live);
+    let nodes = chaosclock::generate::nodes_of(n, &sets);
     let sample = args.sample.min(usize::try_from(nodes).unwrap_or(usize::MAX));
     if sample < args.sample && args.sample != DEFAULT_VERIFY_SAMPLE {
         eprintln!(
@@ -97,7 +98,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
             thousands(sample as u64)
         );
     }
-    let bar = counting_bar(fixed_sets(n, max_live).len() as u64, "files checked");
+    let bar = counting_bar(sets.len() as u64, "files checked");
     let report = chaosclock::verify::verify_with_progress(
         &mut tb,
         max_live,
