@@ -204,7 +204,13 @@ fn the_page_and_its_assets_are_served() {
     let (status, html) = server.get("/");
     assert_eq!(status, 200);
     assert!(html.contains("混乱时钟") && html.contains("/app.js"));
-    for (path, want) in [("/app.js", "parsePosition"), ("/style.css", "--jia")] {
+    let assets = [
+        ("/app.js", "parsePosition"),
+        ("/i18n.js", "function notation"),
+        ("/graph.js", "function drawGraph"),
+        ("/style.css", "--jia"),
+    ];
+    for (path, want) in assets {
         let (status, body) = server.get(path);
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(want), "{path}");
@@ -224,10 +230,27 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
     let start = "2,8,11,9,4,12,10,6,5,7,1,3";
     let game = "6,3,10,11,8,9,2,1,6,9,12,7,10,5,4,7";
     let path = format!("/api/analyse?pos={start}&moves={game}");
+    let schema = common::schema::schema();
+    let progress_fields = &schema["API `/api/progress`"];
     let busy = std::thread::scope(|s| {
         let slow = s.spawn(|| server.ok(&path));
         std::thread::sleep(Duration::from_millis(500));
         let busy = server.json("/api/position?pos=2,1,4,3,6,5");
+        // The solve under way, as the page shows it while it waits.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let progress = loop {
+            let p = server.ok("/api/progress");
+            common::schema::check_object(&p, "", progress_fields, "/api/progress");
+            if p["states"].as_u64() > Some(0) || slow.is_finished() {
+                break p;
+            }
+            assert!(Instant::now() < deadline, "no progress: {p}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        if !slow.is_finished() {
+            assert_eq!(progress["solving"], true, "{progress}");
+            assert_eq!(progress["position"], format!("{start};1;0"), "{progress}");
+        }
         let analysis = slow.join().unwrap();
         let first = &analysis["plies"][0];
         assert_eq!(first["move"], "6");
@@ -238,6 +261,9 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
         busy
     });
     assert_eq!(busy.0, 503, "{}", busy.1);
+    let idle = server.ok("/api/progress");
+    common::schema::check_object(&idle, "", progress_fields, "/api/progress");
+    assert_eq!((idle["solving"].as_bool(), idle["states"].as_u64()), (Some(false), Some(0)));
     assert!(busy.1["error"].as_str().unwrap().contains("busy"));
     // Every later position comes from the kept graph at once.
     let mut pos = start.to_string();

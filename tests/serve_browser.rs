@@ -177,6 +177,7 @@ async fn the_board_plays_in_a_real_browser() {
     let server = Server::start(dir.path(), &[]);
     run(&c, &server).await;
     defects(&c, &server).await;
+    players(&c, &server).await;
     let tiny = Server::start(dir.path(), &["--budget", "1000"]);
     first_load_fails(&c, &tiny).await;
     let _ = c.close().await;
@@ -270,6 +271,20 @@ async fn run(c: &Client, server: &Server) {
     assert!(!history.is_empty());
     let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
     assert!(status.contains("终局"), "{status}");
+    // The summary of the game: the result for me, my mistakes and only
+    // moves, and "analyse this game", which keeps the game.
+    let summary = c.find(Locator::Id("game-summary")).await.unwrap().text().await.unwrap();
+    assert!(summary.contains("对局结束") && summary.contains("你的失误"), "{summary}");
+    let end = shown(c).await.position;
+    c.find(Locator::Id("analyse-game")).await.unwrap().click().await.unwrap();
+    let s = wait_until(c, "analysis of the game", |s| !s.busy && s.position == end).await;
+    let checked = c
+        .execute("return document.querySelector('input[name=mode]:checked').value", vec![])
+        .await
+        .unwrap();
+    assert_eq!(checked, "analysis", "{s:?}");
+    let hidden = c.execute("return document.getElementById('game-summary').hidden", vec![]);
+    assert_eq!(hidden.await.unwrap(), true);
 
     // Click a piece in the hand: it is placed.
     c.goto(&server.url("/?pos=0,0,3,4;0;0&mode=analysis")).await.unwrap();
@@ -353,12 +368,17 @@ async fn defects(c: &Client, server: &Server) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_eq!(s.position, "1,4,8,5,6,2,3,0;0;0", "{s:?}");
+    assert!(s.error.contains("第 2 步 '9'") && s.error.contains("保留了之前的 1 步"), "{s:?}");
+    assert_eq!(c.find_all(Locator::Css("#history li")).await.unwrap().len(), 1);
+    screenshot(c, "9-illegal-move-in-url").await;
+    // The same error in English, after the language switch.
+    c.find(Locator::Css("[data-lang=en]")).await.unwrap().click().await.unwrap();
+    let s = shown(c).await;
     assert!(
         s.error.contains("move 2 '9' is illegal") && s.error.contains("kept the move before it"),
         "{s:?}"
     );
-    assert_eq!(c.find_all(Locator::Css("#history li")).await.unwrap().len(), 1);
-    screenshot(c, "9-illegal-move-in-url").await;
+    c.find(Locator::Css("[data-lang=zh]")).await.unwrap().click().await.unwrap();
     c.goto(&server.url("/?pos=7,4,8,5,6,2,3,1&moves=02,PASS")).await.unwrap();
     let s = wait_until(c, "the moves 02,PASS", |s| !s.busy && s.moves > 0).await;
     assert_eq!(s.position, "7,4,8,5,6,0,3,2;1;-1");
@@ -467,6 +487,156 @@ async fn defects(c: &Client, server: &Server) {
     let (status, body) = server.get("/favicon.ico");
     assert_eq!(status, 200);
     assert!(body.starts_with("<svg"), "{body}");
+}
+
+/// The text of the first cell of move `mv`'s row.
+async fn row_text(c: &Client, mv: &str) -> String {
+    let row = c.find(Locator::Css(&format!("#moves tr[data-move='{mv}'] td"))).await.unwrap();
+    row.text().await.unwrap()
+}
+
+/// Runs `script` with `document` dispatching a keydown of `key`.
+async fn key(c: &Client, key: &str) {
+    let script =
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: arguments[0], bubbles: true}))";
+    c.execute(script, vec![json!(key)]).await.unwrap();
+}
+
+/// What players expect (issue 22): the notation, the language switch, the
+/// hint, the keyboard, the evaluation graph, hiding the evaluation, and
+/// the progress of a solve with its cancel button.
+async fn players(c: &Client, server: &Server) {
+    // Moves in the players' notation: 乙 walks 2 from slot 1 to slot 3 and
+    // takes 4; 6 walks round and off the board.
+    let start = "2,1,4,3,6,5;1;0";
+    c.goto(&server.url(&format!("/?pos={start}"))).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves == 7).await;
+    assert_eq!(row_text(c, "2").await, "走2吃4");
+    assert_eq!(row_text(c, "5").await, "走5吃6正位");
+    assert_eq!(row_text(c, "6").await, "走6回手");
+    assert_eq!(row_text(c, "pass").await, "不走");
+
+    // The language switch: English everywhere, kept in the URL.
+    c.find(Locator::Css("[data-lang=en]")).await.unwrap().click().await.unwrap();
+    assert_eq!(row_text(c, "2").await, "walk 2 takes 4");
+    assert_eq!(row_text(c, "6").await, "walk 6 off the board");
+    let s = shown(c).await;
+    assert_eq!(s.status, "乙 (even) to move", "{s:?}");
+    let head = c.find(Locator::Css("#moves th")).await.unwrap().text().await.unwrap();
+    assert_eq!(head, "Move");
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().contains("lang=en"), "{url}");
+    screenshot(c, "12-english").await;
+    c.find(Locator::Css("[data-lang=zh]")).await.unwrap().click().await.unwrap();
+    assert_eq!(shown(c).await.status, "乙走棋");
+
+    // A placement that takes the opponent's piece moves again.
+    c.goto(&server.url("/?pos=0,3,0,4;1;0")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    assert_eq!(row_text(c, "2").await, "落2吃3再走");
+
+    // The hint (on in analysis): the best walks' pieces, and only them.
+    c.goto(&server.url(&format!("/?pos={start}"))).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves == 7).await;
+    let api = server.ok(&format!("/api/position?pos={start}"));
+    let best: Vec<String> = api["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["best"] == true && m["kind"] == "walk")
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    let hinted = c
+        .execute(
+            "return [...document.querySelectorAll('#board g.piece.hint')].map((g) => g.dataset.piece)",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let mut hinted: Vec<String> =
+        hinted.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let mut want = best.clone();
+    hinted.sort();
+    want.sort();
+    assert_eq!(hinted, want);
+    screenshot(c, "13-hint").await;
+    c.find(Locator::Id("hint")).await.unwrap().click().await.unwrap();
+    assert!(c.find_all(Locator::Css("#board .hint")).await.unwrap().is_empty());
+    c.find(Locator::Id("hint")).await.unwrap().click().await.unwrap();
+
+    // The keyboard: Enter on a focused move row plays it, and the focus
+    // comes back to the moves; Home, End and the arrows walk the game.
+    let row = c.find(Locator::Css("#moves tr.move")).await.unwrap();
+    let first = row.attr("data-move").await.unwrap().unwrap();
+    c.execute("arguments[0].focus()", vec![serde_json::to_value(&row).unwrap()]).await.unwrap();
+    row.send_keys("\u{E007}").await.unwrap();
+    let after = wait_until(c, "the keyboard move", |s| !s.busy && s.position != start).await;
+    let focused =
+        c.execute("return document.activeElement.matches('#moves tr.move')", vec![]).await.unwrap();
+    assert_eq!(focused, true, "the focus is back on the moves");
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().contains(&format!("moves={first}")), "{url}");
+    // A second move, then the keys.
+    c.find(Locator::Css("#moves tr.move")).await.unwrap().click().await.unwrap();
+    let end = wait_until(c, "a second move", |s| !s.busy && s.position != after.position).await;
+    key(c, "Home").await;
+    wait_until(c, "Home", |s| !s.busy && s.position == start).await;
+    key(c, "End").await;
+    wait_until(c, "End", |s| !s.busy && s.position == end.position).await;
+    key(c, "ArrowLeft").await;
+    wait_until(c, "ArrowLeft", |s| !s.busy && s.position == after.position).await;
+    key(c, "ArrowRight").await;
+    wait_until(c, "ArrowRight", |s| !s.busy && s.position == end.position).await;
+
+    // The evaluation graph: a point per position, clicking one goes there.
+    let points = c.find_all(Locator::Css("#graph [data-graph-ply]")).await.unwrap();
+    assert_eq!(points.len(), 3);
+    screenshot(c, "14-graph").await;
+    c.execute(
+        "document.querySelector('#graph [data-graph-ply=\"0\"]').dispatchEvent(new MouseEvent('click'))",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_until(c, "the graph's first point", |s| !s.busy && s.position == start).await;
+
+    // Playing with the evaluation hidden: no values, no hint, no graph, the
+    // moves in a fixed order.
+    c.goto(&server.url(&format!("/?pos={start}&mode=play-jia"))).await.unwrap();
+    wait_until(c, "my turn", |s| !s.busy && side(&s.position) == "0" && s.moves > 0).await;
+    c.find(Locator::Id("hide-eval")).await.unwrap().click().await.unwrap();
+    let summary = c.find(Locator::Id("summary")).await.unwrap().text().await.unwrap();
+    assert!(summary.contains("评估已隐藏"), "{summary}");
+    let valued = c.find_all(Locator::Css("#moves tr[data-value], #board .hint")).await.unwrap();
+    assert!(valued.is_empty(), "values shown while hidden");
+    let graph_hidden = c
+        .execute("return document.getElementById('graph').classList.contains('hidden')", vec![])
+        .await
+        .unwrap();
+    assert_eq!(graph_hidden, true);
+    screenshot(c, "15-hidden-evaluation").await;
+    c.find(Locator::Id("hide-eval")).await.unwrap().click().await.unwrap();
+
+    // A 12-slot opening solving (not the documented one, which this server
+    // has solved already): its progress from the server, then cancel.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5,8,7,10,9,12,11")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let progress = loop {
+        let text = c.find(Locator::Id("progress")).await.unwrap().text().await.unwrap();
+        if text.contains("枚举") || text.contains("求解") {
+            break text;
+        }
+        let s = shown(c).await;
+        assert!(s.busy, "the solve ended before its progress showed: {s:?}");
+        assert!(Instant::now() < deadline, "no progress shown: {text}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    eprintln!("progress shown: {progress}");
+    screenshot(c, "16-progress").await;
+    c.find(Locator::Id("cancel")).await.unwrap().click().await.unwrap();
+    let s = shown(c).await;
+    assert!(!s.busy && s.error.contains("已取消"), "{s:?}");
+    assert!(c.find(Locator::Id("retry")).await.is_ok(), "a retry after the cancel");
 }
 
 /// Issue 22's defect 2: when the first answer fails, "solving…" clears,

@@ -447,6 +447,45 @@ fn clock_seed() -> u64 {
     now.map_or(1, |d| d.as_nanos() as u64 ^ 0x5DEE_CE66)
 }
 
+/// `/api/progress`: the solve under way, if any.
+#[derive(Debug, Serialize)]
+pub struct ProgressJson {
+    solving: bool,
+    position: Option<String>,
+    phase: Option<&'static str>,
+    states: u64,
+    total: Option<u64>,
+    seconds: f64,
+}
+
+/// `GET /api/progress`: how far the solve under way has come (the page
+/// shows it while it waits for an answer). Never waits for the solver.
+pub async fn progress_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<ProgressJson> {
+    query(raw, &[])?;
+    let json = match state.engine.progress() {
+        Some(p) => ProgressJson {
+            solving: true,
+            position: Some(p.position.to_string()),
+            phase: Some(if p.enumerating { "enumerating" } else { "solving" }),
+            states: p.states,
+            total: p.total,
+            seconds: (p.seconds * 10.0).round() / 10.0,
+        },
+        None => ProgressJson {
+            solving: false,
+            position: None,
+            phase: None,
+            states: 0,
+            total: None,
+            seconds: 0.0,
+        },
+    };
+    Ok(Json(json))
+}
+
 /// Any path not served: 404.
 pub async fn not_found(uri: Uri) -> ApiError {
     let path: String = uri.path().chars().take(200).collect();

@@ -1,4 +1,4 @@
-//! The analysis board: one HTML page, its script and its style sheet,
+//! The analysis board: one HTML page, its scripts and its style sheet,
 //! compiled into the binary (nothing is fetched from elsewhere).
 
 use axum::http::header;
@@ -8,6 +8,10 @@ use axum::response::IntoResponse;
 const INDEX_HTML: &str = include_str!("assets/index.html");
 /// Its script.
 const APP_JS: &str = include_str!("assets/app.js");
+/// The words of the page in Chinese and English, and the move notation.
+const I18N_JS: &str = include_str!("assets/i18n.js");
+/// The evaluation graph.
+const GRAPH_JS: &str = include_str!("assets/graph.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -21,6 +25,16 @@ pub async fn index() -> impl IntoResponse {
 /// `GET /app.js`.
 pub async fn app_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS)
+}
+
+/// `GET /i18n.js`.
+pub async fn i18n_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], I18N_JS)
+}
+
+/// `GET /graph.js`.
+pub async fn graph_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], GRAPH_JS)
 }
 
 /// `GET /style.css`.

@@ -14,12 +14,14 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position};
+use indicatif::ProgressBar;
 use tokio::sync::Semaphore;
 
 use crate::cmd::answer::Answer;
@@ -77,12 +79,48 @@ impl Solved {
     }
 }
 
+/// The solve under way, as `/api/progress` reports it.
+#[derive(Debug, Clone)]
+struct Current {
+    position: Position,
+    /// A hidden bar the solver counts on ([`chaosclock::solve::solve_bounded`]).
+    bar: ProgressBar,
+    started: Instant,
+}
+
+/// How far the solve under way has come.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// The position being solved.
+    pub position: Position,
+    /// Whether it is still enumerating the reachable states (else solving
+    /// them).
+    pub enumerating: bool,
+    /// States enumerated so far, or solved so far.
+    pub states: u64,
+    /// The states to solve, once known.
+    pub total: Option<u64>,
+    /// Seconds since the solve began.
+    pub seconds: f64,
+}
+
+/// Clears the solve under way when dropped (also when the solve fails).
+struct Underway<'a>(&'a Mutex<Option<Current>>);
+
+impl Drop for Underway<'_> {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap_or_else(unpoison) = None;
+    }
+}
+
 /// The answering side of the server, shared by every request.
 #[derive(Debug)]
 pub struct Engine {
     root: Option<PathBuf>,
     tables: Mutex<Vec<Tablebase>>,
     kept: Mutex<Vec<Arc<Solved>>>,
+    /// The solve under way, if any.
+    current: Mutex<Option<Current>>,
     solver: Arc<Semaphore>,
     /// Requests solving or waiting for the solver.
     waiting: AtomicUsize,
@@ -121,6 +159,7 @@ impl Engine {
             root,
             tables: Mutex::new(Vec::new()),
             kept: Mutex::new(Vec::new()),
+            current: Mutex::new(None),
             solver: Arc::new(Semaphore::new(1)),
             waiting: AtomicUsize::new(0),
             limits,
@@ -224,7 +263,12 @@ impl Engine {
         let solved = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let budget = engine.limits.budget.states;
-            let solution = source::solve(&root, rule, budget, None)?;
+            let bar = ProgressBar::hidden();
+            let current = Current { position: root, bar: bar.clone(), started: Instant::now() };
+            *engine.current.lock().unwrap_or_else(unpoison) = Some(current);
+            let underway = Underway(&engine.current);
+            let solution = source::solve(&root, rule, budget, Some(&bar))?;
+            drop(underway);
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
             Ok::<_, SolveError>(solved)
@@ -239,6 +283,19 @@ impl Engine {
             SolveError::Table(e) => EngineError::Internal(e.to_string()),
         })?;
         Ok(solved)
+    }
+
+    /// How far the solve under way has come, if one is.
+    pub fn progress(&self) -> Option<Progress> {
+        let current = self.current.lock().unwrap_or_else(unpoison).clone()?;
+        let total = current.bar.length().filter(|&len| len > 0);
+        Some(Progress {
+            position: current.position,
+            enumerating: total.is_none(),
+            states: current.bar.position(),
+            total,
+            seconds: current.started.elapsed().as_secs_f64(),
+        })
     }
 
     /// Keeps `solved`, dropping the least recently used solutions while

@@ -54,7 +54,9 @@ pub struct Solution {
 }
 
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
-/// shows the progress (its length is set here).
+/// shows the progress: while the states are enumerated its length is 0
+/// and its position counts them; then its length is the states to solve
+/// and its position counts those solved.
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&ProgressBar>) -> Solution {
     solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
 }
@@ -139,6 +141,7 @@ pub fn solve_bounded(
         last = total;
         if let Some(b) = bar {
             b.set_message(format!("enumerating: {total} states"));
+            b.set_position(total as u64);
         }
         if total > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });

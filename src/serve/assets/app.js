@@ -1,21 +1,13 @@
 // The analysis board of `chaosclock serve`: draws a position as a clock
 // face, lists every legal move with its exact result from /api/position,
-// plays moves by clicking, and plays against perfect play.
+// plays moves by clicking or with the keyboard, and plays against perfect
+// play. Words come from i18n.js, the evaluation graph from graph.js.
 //
 // State: a start position and the moves played from it (`game`), and how
 // many of them are shown (`cursor`, for undo and redo). The URL holds
-// `pos` (the start) and `moves`, so a link shows the same game.
+// `pos` (the start), `moves`, `mode` and `lang`, so a link shows the same
+// game.
 "use strict";
-
-const LABELS = {
-  4: ["己赢", "self-win"], 3: ["共赢", "both-win"], 2: ["同输", "both-lose"],
-  1: ["己输", "self-lose"], 0: ["无果", "no-result"],
-};
-const OVER = {
-  "jia-wins": "甲胜 甲 (odd) wins", "yi-wins": "乙胜 乙 (even) wins",
-  "both-win": "共赢 both win", "both-lose": "同输 both lose",
-};
-const SIDE = { jia: "甲 (odd)", yi: "乙 (even)" };
 
 const game = { start: null, moves: [], cursor: 0, marks: [] };
 const cache = new Map(); // position -> answer of /api/position
@@ -26,6 +18,10 @@ let busy = false; // a position is being solved: the board takes no moves
 // Hover previews wait for the pointer to move after a click: the new rows
 // that land under a still pointer are not being pointed at (issue 22).
 let previews = true;
+// After a move made with the keyboard, the focus goes back to the moves.
+let keyFocus = null;
+// The request under way (its AbortController) and what it asks for.
+let request = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,7 +32,7 @@ function parsePosition(text) {
   return { slots, n: slots.length, side: side === "0" ? "jia" : "yi", last: Number(last || 0) };
 }
 
-/** The position after `k` moves of the game. */
+/** The position after `k` moves of the game, if its answers are known. */
 function positionAt(k) {
   let pos = game.start;
   for (let i = 0; i < k; i++) {
@@ -52,17 +48,49 @@ function positionAt(k) {
  * case, or a piece number (leading zeros or `+` allowed), trimmed; the
  * text the API answers with (`pass`, `7`), or null. */
 function normalMove(text) {
-  const t = text.trim();
-  if (t.toLowerCase() === "pass") return "pass";
-  if (!/^\+?[0-9]+$/.test(t)) return null;
-  const p = Number(t);
+  const tx = text.trim();
+  if (tx.toLowerCase() === "pass") return "pass";
+  if (!/^\+?[0-9]+$/.test(tx)) return null;
+  const p = Number(tx);
   return p >= 1 && p <= 255 ? String(p) : null;
 }
 
+/** An error the page can say in either language: a key of i18n.js and
+ * its arguments, and the server's own words (English), if any. */
+class PageError extends Error {
+  constructor(key, args = [], detail = "") {
+    super(detail || key);
+    this.key = key;
+    this.args = args;
+    this.detail = detail;
+  }
+  text() {
+    const head = t(this.key, ...this.args);
+    // In English the server's sentence says it all.
+    if (this.detail && lang === "en" && this.key.startsWith("http.")) return this.detail;
+    return this.detail ? `${head}（${this.detail}）` : head;
+  }
+}
+
+/** GETs `path` of the API; the request can be cancelled (`cancelRequest`).
+ * Throws a PageError naming the status, with the server's message. */
 async function api(path) {
-  const r = await fetch(path);
-  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  const ctl = new AbortController();
+  request = { ctl, path };
+  let r;
+  try {
+    r = await fetch(path, { signal: ctl.signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new PageError("http.network");
+  } finally {
+    if (request && request.ctl === ctl) request = null;
+  }
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    const key = WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other";
+    throw new PageError(key, [r.status], body.error || "");
+  }
   return body;
 }
 
@@ -76,27 +104,90 @@ async function answer(pos) {
 
 /** Shows `e` (or hides the error); `retry`, if given, is offered as a
  * button. */
+let errorShown = null;
 function showError(e, retry) {
+  errorShown = e ? { e, retry } : null;
   const box = $("error");
   box.hidden = !e;
-  box.textContent = e ? `错误 error: ${e.message || e}` : "";
-  if (e && retry) {
+  box.replaceChildren();
+  if (!e) return;
+  box.textContent = t("error", e instanceof PageError ? e.text() : e.message || e);
+  if (retry) {
     const b = document.createElement("button");
     b.id = "retry";
-    b.innerHTML = '重试 <span class="en">retry</span>';
+    b.textContent = t("retry");
     b.addEventListener("click", retry);
     box.append(" ", b);
   }
 }
 
+let progressTimer = null;
+
 /** While busy, the board and the moves are locked (issue 22: a click
- * during a solve must not reach the next game). */
+ * during a solve must not reach the next game), and after a moment the
+ * server's progress shows, with a cancel button. */
 function setBusy(on) {
   busy = on;
   $("busy").hidden = !on;
   $("board").classList.toggle("locked", on);
   $("moves").classList.toggle("locked", on);
   $("pass").disabled = on || $("pass").disabled;
+  clearInterval(progressTimer);
+  progressTimer = null;
+  $("progress").textContent = "";
+  if (on) {
+    const began = performance.now();
+    progressTimer = setInterval(() => showProgress(began), 500);
+  }
+}
+
+/** Asks the server how far its solve has come, and shows it. */
+async function showProgress(began) {
+  const secs = t("seconds", ((performance.now() - began) / 1000).toFixed(1));
+  let p = null;
+  try {
+    const r = await fetch("/api/progress");
+    if (r.ok) p = await r.json();
+  } catch (_) { /* the time alone */ }
+  if (!busy) return;
+  let what = "";
+  if (p && p.solving) {
+    const asked = request && new URLSearchParams(request.path.split("?")[1] || "").get("pos");
+    if (asked && !samePosition(asked, p.position)) what = t("progress.waiting");
+    else if (p.phase === "enumerating") what = t("progress.enumerating", count(p.states));
+    else what = t("progress.solving", Math.floor((100 * p.states) / Math.max(1, p.total)), count(p.total));
+  }
+  $("progress").textContent = what ? `${what} · ${secs}` : secs;
+}
+
+/** Whether two positions in the interchange format are the same (the
+ * short forms `board` and `board;side` are completed). */
+function samePosition(a, b) {
+  const full = (x) => {
+    const parts = x.replace(/\s/g, "").split(";");
+    return [parts[0], parts[1] ?? "1", parts[2] ?? "0"].join(";");
+  };
+  return full(a) === full(b);
+}
+
+/** Stops waiting for the answer under way. The server may go on solving
+ * (and keep the solution); the page goes back to where it was. */
+function cancelRequest() {
+  if (!busy) return;
+  token++;
+  if (request) request.ctl.abort();
+  setBusy(false);
+  const at = game.start && positionAt(game.cursor);
+  if (at && shown && shown.position === at) return; // the best line: nothing else waits
+  if (at && game.cursor > 0 && !cache.has(at)) {
+    // A move was waiting for its answer: take it back.
+    game.moves = game.moves.slice(0, game.cursor - 1);
+    game.marks = game.marks.slice(0, game.cursor - 1);
+    game.cursor--;
+    refresh();
+    return;
+  }
+  showError(new PageError("cancelled"), game.start ? refresh : () => { showError(null); start(); });
 }
 
 /** Walks the moves of the game from the start, filling the cache. */
@@ -121,17 +212,26 @@ async function refresh() {
     const a = await answer(pos);
     if (my !== token) return;
     shown = a;
-    drawBoard(a.position, a, false);
-    drawMoves(a);
-    drawHistory();
-    writeUrl();
     setBusy(false);
+    redraw();
+    writeUrl();
     maybeEngineMove(a);
   } catch (e) {
-    if (my !== token) return;
+    if (my !== token || e.name === "AbortError") return;
     setBusy(false);
     showError(e, refresh);
   }
+}
+
+/** Draws everything for the answer shown, in the chosen language. */
+function redraw() {
+  if (!shown) return;
+  drawBoard(shown.position, shown, false);
+  drawMoves(shown);
+  drawHistory();
+  drawEvalGraph();
+  drawGameSummary();
+  restoreFocus();
 }
 
 const NS = "http://www.w3.org/2000/svg";
@@ -156,6 +256,31 @@ function lastMove(text) {
   return { from, to: ((from + k - 1) % p.n) + 1 };
 }
 
+/** Whether the evaluation is hidden: in play mode with the option on,
+ * until the game is over. */
+function evalHidden(a) {
+  return mode !== "analysis" && $("hide-eval").checked && !(a && a.over);
+}
+
+/** Whether the best moves are marked on the board. */
+function hinting(a) {
+  return $("hint").checked && !!a && !isEngineTurn(a) && !evalHidden(a);
+}
+
+/** Makes `node` a keyboard target that runs `act` on Enter or Space. */
+function actionable(node, label, act, focusKey) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", act);
+  node.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    keyFocus = focusKey;
+    act();
+  });
+}
+
 /** Draws `text` (a position) on the dial; `a` (its answer) gives the legal
  * moves that make pieces clickable, unless `preview`. */
 function drawBoard(text, a, preview) {
@@ -163,47 +288,65 @@ function drawBoard(text, a, preview) {
   const svg = $("board");
   svg.replaceChildren();
   svg.classList.toggle("preview", preview);
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 z", class: "hint-head" }, marker);
   const c = 200, rFace = 192, r = 138, rNum = 178;
   el("circle", { cx: c, cy: c, r: rFace, class: "face" }, svg);
-  const walks = new Set(), places = new Set();
-  if (a && !preview && !isEngineTurn(a)) {
+  const walks = new Map(), places = new Map();
+  const playable = a && !preview && !isEngineTurn(a);
+  if (playable) {
     for (const m of a.moves) {
-      if (m.kind === "walk") walks.add(Number(m.move));
-      if (m.kind === "place") places.add(Number(m.move));
+      if (m.kind === "walk") walks.set(Number(m.move), m);
+      if (m.kind === "place") places.set(Number(m.move), m);
     }
   }
+  const hint = !preview && hinting(a) ? new Set(a.moves.filter((m) => m.best).map((m) => m.move)) : new Set();
   const banned = p.last > 0 && p.slots.includes(p.last) && p.slots[p.last - 1] !== p.last ? p.last : 0;
   const last = preview ? null : lastMove(text);
   const pieceR = p.n > 8 ? 24 : 28;
-  for (let s = 1; s <= p.n; s++) {
+  const at = (s, radius = r) => {
     const angle = (2 * Math.PI * s) / p.n;
-    const x = c + r * Math.sin(angle), y = c - r * Math.cos(angle);
+    return [c + radius * Math.sin(angle), c - radius * Math.cos(angle)];
+  };
+  const arrows = [];
+  for (let s = 1; s <= p.n; s++) {
+    const [x, y] = at(s);
     const slot = el("circle", { cx: x, cy: y, r: pieceR + 3, class: "slot", "data-slot": s }, svg);
     if (!preview && last && last.from === s) slot.setAttribute("data-last-move", "from");
     if (!preview && last && last.to === s) slot.setAttribute("data-last-move", "to");
-    const t = el("text", { x: c + rNum * Math.sin(angle), y: c - rNum * Math.cos(angle), class: "slotnum" }, svg);
-    t.textContent = s;
+    const [nx, ny] = at(s, rNum);
+    el("text", { x: nx, y: ny, class: "slotnum" }, svg).textContent = s;
     const piece = p.slots[s - 1];
     if (!piece) continue;
     const cls = ["piece", piece % 2 ? "jia" : "yi"];
     if (piece === s) cls.push("fixed");
     if (piece === banned) cls.push("banned");
     if (walks.has(piece)) cls.push("movable");
+    if (hint.has(String(piece)) && walks.has(piece)) {
+      cls.push("hint");
+      if (piece !== p.n) arrows.push([s, ((s - 1 + piece) % p.n) + 1]);
+    }
     const g = el("g", { class: cls.join(" "), "data-piece": piece, "data-slot": s }, svg);
     el("circle", { cx: x, cy: y, r: pieceR }, g);
-    const label = el("text", { x, y }, g);
-    label.textContent = piece === s ? `${piece}` : piece;
-    const title = el("title", {}, g);
-    title.textContent = piece === s ? `${piece} 正位 fixed` : piece === banned ? `${piece} 禁走 banned this ply` : `${piece}`;
-    if (walks.has(piece)) g.addEventListener("click", () => play(String(piece)));
+    el("text", { x, y }, g).textContent = piece;
+    el("title", {}, g).textContent = piece === s ? t("fixed", piece) : piece === banned ? t("may-not-walk", piece) : `${piece}`;
+    if (walks.has(piece)) {
+      actionable(g, notation(p, walks.get(piece)), () => play(String(piece)), "board");
+    }
+  }
+  // The hint: an arrow from each best walk's piece to where it lands.
+  for (const [from, to] of arrows) {
+    const [x1, y1] = at(from), [x2, y2] = at(to);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const k = (pieceR + 2) / len;
+    el("line", { x1: x1 + (x2 - x1) * k, y1: y1 + (y2 - y1) * k, x2: x2 - (x2 - x1) * k, y2: y2 - (y2 - y1) * k, class: "hint-arrow", "marker-end": "url(#arrowhead)" }, svg);
   }
   // The centre: who moves, or the result.
   const over = a && !preview ? a.over : null;
-  const mid = el("text", { x: c, y: c - 10, class: "center" }, svg);
-  mid.textContent = over ? OVER[over] : `${p.side === "jia" ? "甲" : "乙"} 走 to move`;
-  const sub = el("text", { x: c, y: c + 14, class: "center small" }, svg);
-  const ban = banned ? `禁 banned: ${banned}` : "";
-  sub.textContent = preview ? `预览 preview${ban ? ` · ${ban}` : ""}` : ban;
+  el("text", { x: c, y: c - 10, class: "center" }, svg).textContent = over ? t(`over.${over}`) : t("to-move.short", t(p.side));
+  const ban = banned ? t("banned.short", banned) : "";
+  el("text", { x: c, y: c + 14, class: "center small" }, svg).textContent = preview ? `${t("preview")}${ban ? ` · ${ban}` : ""}` : ban;
   // The hands: pieces not on the board.
   for (const side of ["jia", "yi"]) {
     const box = document.querySelector(`#hand-${side} .pieces`);
@@ -216,8 +359,9 @@ function drawBoard(text, a, preview) {
       span.dataset.hand = q;
       if (places.has(q) && p.side === side) {
         span.classList.add("movable");
-        span.title = `落子 place ${q}`;
-        span.addEventListener("click", () => play(String(q)));
+        if (hint.has(String(q))) span.classList.add("hint");
+        span.title = t("place.title", q);
+        actionable(span, notation(p, places.get(q)), () => play(String(q)), "board");
       }
       box.appendChild(span);
     }
@@ -227,47 +371,57 @@ function drawBoard(text, a, preview) {
     if (!document.body.dataset.drawnMs) document.body.dataset.drawnMs = String(Math.round(performance.now()));
     $("position").textContent = text;
     $("status").textContent = over
-      ? `终局 game over: ${OVER[over]}`
-      : `${SIDE[p.side]} 走棋 to move${banned ? ` · 禁走 banned ${banned}` : ""}`;
+      ? t("game-over", t(`over.${over}`))
+      : `${t("to-move", t(p.side))}${banned ? ` · ${t("banned", banned)}` : ""}`;
     $("pass").disabled = !(a && a.moves.some((m) => m.kind === "pass")) || isEngineTurn(a);
+    $("pass").classList.toggle("hint", hint.has("pass"));
   }
 }
 
 function valueBadge(v) {
-  const [zh, en] = LABELS[v];
-  return `<span class="badge v${v}">${zh}</span> <span class="v${v}">${en}</span>`;
+  return `<span class="badge v${v}">${t(`v.${v}`)}</span>`;
 }
 
-function moveText(m) {
-  if (m.kind === "pass") return "不走 pass";
-  return `${m.kind === "walk" ? "走" : "落"} ${m.move} <span class="en">${m.kind}</span>`;
-}
-
-/** The moves panel: every legal move, best first. */
+/** The moves panel: every legal move, best first (in a fixed order, and
+ * without values, while the evaluation is hidden). */
 function drawMoves(a) {
-  const side = a.side === "jia" ? "甲" : "乙";
-  const depth = a.depth === null ? "" : ` · ${a.depth} 步 plies`;
-  $("summary").innerHTML = a.over
-    ? `终局 game over: ${OVER[a.over]}`
-    : `${side}: ${valueBadge(a.value)}${depth} <span class="en">(${a.source === "tables" ? "残局库 tables" : "求解 solved"})</span>`;
+  const hidden = evalHidden(a);
+  const p = parsePosition(a.position);
+  if (a.over) {
+    $("summary").textContent = t("game-over", t(`over.${a.over}`));
+  } else if (hidden) {
+    $("summary").textContent = `${t(a.side)}: ${t("eval-hidden")}`;
+  } else {
+    const depth = a.depth === null ? "" : ` · ${t("plies", a.depth)}`;
+    $("summary").innerHTML = `${t(a.side)}: ${valueBadge(a.value)}${depth} <span class="source">(${t(`source.${a.source}`)})</span>`;
+  }
+  document.body.classList.toggle("eval-hidden", hidden);
   const body = document.querySelector("#moves tbody");
   body.replaceChildren();
-  for (const m of a.moves) {
+  let moves = a.moves;
+  if (hidden) {
+    const order = (m) => (m.kind === "walk" ? 0 : m.kind === "place" ? 1000 : 2000) + (Number(m.move) || 0);
+    moves = [...moves].sort((x, y) => order(x) - order(y));
+  }
+  for (const m of moves) {
     const tr = document.createElement("tr");
-    tr.className = `move${m.best ? " best" : ""}`;
+    tr.className = `move${m.best && !hidden ? " best" : ""}`;
     tr.dataset.move = m.move;
-    tr.dataset.value = m.value;
-    tr.innerHTML = `<td>${moveText(m)}</td><td>${valueBadge(m.value)}</td><td>${m.depth ?? "–"}</td>`;
+    if (!hidden) tr.dataset.value = m.value;
+    const result = hidden ? "" : valueBadge(m.value);
+    const depth = hidden ? "" : m.depth ?? "–";
+    tr.innerHTML = `<td>${notation(p, m)}</td><td>${result}</td><td>${depth}</td>`;
     tr.addEventListener("mouseenter", () => { if (previews && !busy) drawBoard(m.position, null, true); });
     tr.addEventListener("mouseleave", () => shown && !busy && drawBoard(shown.position, shown, false));
-    tr.addEventListener("click", () => {
+    actionable(tr, notation(p, m), () => {
       if (isEngineTurn(a)) return;
       previews = false;
       play(m.move);
-    });
+    }, "moves");
     body.appendChild(tr);
   }
   $("line").replaceChildren();
+  $("bestline").disabled = hidden || !!a.over;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.moves.length;
 }
@@ -282,27 +436,100 @@ function markOf(a, move) {
   return a.moves.filter((x) => rank(x.value) === best).length === 1 ? "only" : "";
 }
 
+/** The plies of the game as far as their answers are known: the position
+ * before each, its answer, the move, its notation and its mark. */
+function plies() {
+  const out = [];
+  let pos = game.start;
+  for (let i = 0; i < game.moves.length; i++) {
+    const a = cache.get(pos);
+    const m = a && a.moves.find((x) => x.move === game.moves[i]);
+    if (!m) break;
+    if (!game.marks[i]) game.marks[i] = markOf(a, game.moves[i]);
+    out.push({ ply: i + 1, before: pos, a, move: m, text: notation(parsePosition(pos), m), mark: game.marks[i] });
+    pos = m.position;
+  }
+  return out;
+}
+
 function drawHistory() {
   const ol = $("history");
   ol.replaceChildren();
-  let pos = game.start;
-  game.moves.forEach((mv, i) => {
-    const a = cache.get(pos);
+  const hidden = evalHidden(shown);
+  for (const p of plies()) {
     const li = document.createElement("li");
-    const side = a ? (a.side === "jia" ? "甲" : "乙") : "";
-    const mark = game.marks[i] || (a ? markOf(a, mv) : "");
-    game.marks[i] = mark;
-    li.innerHTML = `${side} ${mv === "pass" ? "不走 pass" : mv}` +
-      (mark === "only" ? ' <span class="mark-only" title="唯一着 only move">!</span>' : "") +
-      (mark === "mistake" ? ' <span class="mark-mistake" title="失误 mistake">?</span>' : "");
+    const mark = hidden ? "" : p.mark;
+    li.innerHTML = `${t(p.a.side)} ${p.text}` +
+      (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
+      (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
     li.dataset.mark = mark;
-    li.dataset.ply = String(i + 1);
-    if (i + 1 === game.cursor) li.classList.add("current");
-    li.addEventListener("click", () => { game.cursor = i + 1; refresh(); });
+    li.dataset.ply = String(p.ply);
+    if (p.ply === game.cursor) li.classList.add("current");
+    actionable(li, `${t("ply", p.ply)}: ${p.text}`, () => goTo(p.ply), "history");
     ol.appendChild(li);
-    const m = a && a.moves.find((x) => x.move === mv);
-    pos = m ? m.position : pos;
-  });
+  }
+}
+
+/** The evaluation graph over the game (hidden with the evaluation). */
+function drawEvalGraph() {
+  const svg = $("graph");
+  const hidden = evalHidden(shown);
+  svg.classList.toggle("hidden", hidden);
+  if (hidden) return svg.replaceChildren();
+  const points = [];
+  const first = game.start && cache.get(game.start);
+  if (first) points.push({ ply: 0, row: graphRow(first), mark: "", title: game.start });
+  for (const p of plies()) {
+    const a = cache.get(p.move.position);
+    if (!a) break;
+    points.push({ ply: p.ply, row: graphRow(a), mark: p.mark, title: `${t("ply", p.ply)}: ${t(p.a.side)} ${p.text}` });
+  }
+  drawGraph(svg, points, game.cursor, goTo);
+}
+
+/** At the end of a game played against the engine: the result for you,
+ * your mistakes and only moves, and what next. */
+function drawGameSummary() {
+  const box = $("game-summary");
+  const you = mode === "play-jia" ? "jia" : mode === "play-yi" ? "yi" : null;
+  const over = shown && shown.over;
+  box.hidden = !(you && over && game.cursor === game.moves.length);
+  box.replaceChildren();
+  if (box.hidden) return;
+  const result = over === "both-win" || over === "both-lose"
+    ? t(`summary.${over}`)
+    : over === `${you}-wins` ? t("summary.won") : t("summary.lost");
+  const mine = plies().filter((p) => p.a.side === you);
+  const list = (mark) => mine.filter((p) => p.mark === mark).map((p) => `${t("ply", p.ply)} ${p.text}`).join("，") || t("summary.none");
+  box.innerHTML = `<h3>${t("summary.title")}: <span class="result">${result}</span></h3>`;
+  for (const [key, mark] of [["summary.mistakes", "mistake"], ["summary.only", "only"]]) {
+    const line = document.createElement("p");
+    line.className = `summary-${mark}`;
+    line.textContent = t(key, list(mark));
+    box.append(line);
+  }
+  const row = document.createElement("div");
+  row.className = "row";
+  const analyse = document.createElement("button");
+  analyse.id = "analyse-game";
+  analyse.textContent = t("summary.analyse");
+  analyse.addEventListener("click", () => setMode("analysis"));
+  const again = document.createElement("button");
+  again.id = "new-game";
+  again.textContent = t("summary.new");
+  again.addEventListener("click", fairStart);
+  row.append(analyse, again);
+  box.append(row);
+}
+
+/** Puts the focus back where the keyboard left it. */
+function restoreFocus() {
+  const where = keyFocus;
+  keyFocus = null;
+  const target = where === "moves" ? document.querySelector("#moves tr.move")
+    : where === "board" ? document.querySelector("#board .piece.movable, .hand .pc.movable")
+    : where === "history" ? document.querySelector("#history li.current") : null;
+  if (target) target.focus();
 }
 
 function writeUrl() {
@@ -312,6 +539,8 @@ function writeUrl() {
   else u.searchParams.set("mode", mode);
   if (game.moves.length) u.searchParams.set("moves", game.moves.slice(0, game.cursor).join(","));
   else u.searchParams.delete("moves");
+  if (lang === "zh") u.searchParams.delete("lang");
+  else u.searchParams.set("lang", lang);
   history.replaceState(null, "", u);
 }
 
@@ -322,6 +551,13 @@ function play(move) {
   game.marks = game.marks.slice(0, game.cursor);
   game.moves.push(move);
   game.cursor++;
+  refresh();
+}
+
+/** Shows the position after `k` moves. */
+function goTo(k) {
+  if (busy || k < 0 || k > game.moves.length || k === game.cursor) return;
+  game.cursor = k;
   refresh();
 }
 
@@ -341,8 +577,6 @@ function maybeEngineMove(a) {
   setTimeout(() => { if (my === token) play(a.moves[0].move); }, 250);
 }
 
-/** Starts a game from `start`: its board is drawn at once and the old
- * moves go, so nothing of the last game can be clicked while it solves. */
 /** The side to move after `k` moves, if known. */
 function sideAt(k) {
   const p = positionAt(k);
@@ -353,7 +587,7 @@ function sideAt(k) {
  * and the engine's reply go together (issue 22: one undo used to land on
  * the engine's turn, where nothing could be clicked). */
 function undo() {
-  if (game.cursor === 0) return;
+  if (game.cursor === 0 || busy) return;
   let k = game.cursor - 1;
   const engine = engineSide();
   if (engine) {
@@ -362,10 +596,11 @@ function undo() {
     if (sideAt(k) === engine) k = Math.min(1, game.moves.length);
     if (k >= game.cursor) return;
   }
-  game.cursor = k;
-  refresh();
+  goTo(k);
 }
 
+/** Starts a game from `start`: its board is drawn at once and the old
+ * moves go, so nothing of the last game can be clicked while it solves. */
 function newGame(start) {
   game.start = start;
   game.moves = [];
@@ -375,6 +610,8 @@ function newGame(start) {
   document.querySelector("#moves tbody").replaceChildren();
   $("summary").textContent = "";
   $("history").replaceChildren();
+  $("graph").replaceChildren();
+  $("game-summary").hidden = true;
   if (/^[0-9,;-]+$/.test(start)) drawBoard(start, null, false);
   refresh();
 }
@@ -391,17 +628,37 @@ function randomOpening(n) {
   }
 }
 
+/** A proven both-win opening of the chosen size, from the server. */
+async function fairStart() {
+  const my = ++token;
+  try {
+    showError(null);
+    setBusy(true);
+    const f = await api(`/api/fair-start?slots=${$("slots").value}`);
+    if (my !== token) return;
+    newGame(f.position);
+  } catch (e) {
+    if (my !== token || e.name === "AbortError") return;
+    setBusy(false);
+    showError(e);
+  }
+}
+
 async function loadText(text) {
   text = text.trim();
   if (!text) return;
+  const my = ++token;
   try {
     const isCfg = /[=\n]/.test(text);
     const q = isCfg ? `cfg=${encodeURIComponent(text)}` : `pos=${encodeURIComponent(text)}`;
+    showError(null);
     setBusy(true);
     const a = await api(`/api/position?${q}`);
+    if (my !== token) return;
     cache.set(a.position, a);
     newGame(a.position);
   } catch (e) {
+    if (my !== token || e.name === "AbortError") return;
     setBusy(false);
     showError(e);
   }
@@ -409,48 +666,67 @@ async function loadText(text) {
 
 async function showBestLine() {
   const pos = shown && shown.position;
-  if (!pos) return;
+  if (!pos || busy) return;
+  const my = ++token;
   try {
     setBusy(true);
     const l = await api(`/api/mainline?pos=${encodeURIComponent(pos)}`);
+    if (my !== token) return;
     setBusy(false);
     const ol = $("line");
     ol.replaceChildren();
+    let before = l.position;
     for (const p of l.line) {
       const li = document.createElement("li");
-      li.innerHTML = `${p.side === "jia" ? "甲" : "乙"} ${p.move === "pass" ? "不走 pass" : p.move} ${valueBadge(p.value)}`;
+      li.innerHTML = `${t(p.side)} ${notation(parsePosition(before), p)} ${valueBadge(p.value)}`;
       li.addEventListener("mouseenter", () => drawBoard(p.position, null, true));
       li.addEventListener("mouseleave", () => shown && drawBoard(shown.position, shown, false));
       ol.appendChild(li);
+      before = p.position;
     }
     if (l.over) {
       const li = document.createElement("li");
-      li.textContent = `终局 ${OVER[l.over]}`;
+      li.textContent = t("game-over", t(`over.${l.over}`));
       ol.appendChild(li);
     }
   } catch (e) {
+    if (my !== token || e.name === "AbortError") return;
     setBusy(false);
     showError(e);
   }
 }
 
+/** Switches to `m` (analysis, play-jia or play-yi). */
+function setMode(m) {
+  mode = m;
+  document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+  // The hint is on for analysis and off for play, until changed.
+  $("hint").checked = m === "analysis";
+  // Playing goes on from the position shown: the moves after it go.
+  if (mode !== "analysis") {
+    game.moves = game.moves.slice(0, game.cursor);
+    game.marks = game.marks.slice(0, game.cursor);
+  }
+  refresh();
+}
+
+/** Switches the language of the page. */
+function setLang(l) {
+  lang = l;
+  try { localStorage.setItem("chaosclock.lang", l); } catch (_) { /* not kept */ }
+  applyWords();
+  redraw();
+  if (errorShown) showError(errorShown.e, errorShown.retry);
+  if (game.start) writeUrl();
+}
+
 function wire() {
   $("pass").addEventListener("click", () => play("pass"));
   $("undo").addEventListener("click", undo);
-  $("redo").addEventListener("click", () => {
-    if (game.cursor < game.moves.length) { game.cursor++; refresh(); }
-  });
+  $("redo").addEventListener("click", () => goTo(game.cursor + 1));
+  $("cancel").addEventListener("click", cancelRequest);
   $("random").addEventListener("click", () => newGame(randomOpening(Number($("slots").value))));
-  $("fair").addEventListener("click", async () => {
-    try {
-      setBusy(true);
-      const f = await api(`/api/fair-start?slots=${$("slots").value}`);
-      newGame(f.position);
-    } catch (e) {
-      setBusy(false);
-      showError(e);
-    }
-  });
+  $("fair").addEventListener("click", fairStart);
   $("load").addEventListener("click", () => loadText($("paste").value));
   // A position is one line: Enter loads it; a cfg file has several, so
   // Shift+Enter makes a new line and Ctrl+Enter always loads.
@@ -463,7 +739,7 @@ function wire() {
   $("cfg-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    if (file.size > 65536) return showError(new Error(`${file.name} is larger than 65536 bytes: not a chaosclock.cfg`));
+    if (file.size > 65536) return showError(new PageError("file-too-large", [file.name]));
     const text = await file.text();
     $("paste").value = text;
     loadText(text);
@@ -474,21 +750,28 @@ function wire() {
   });
   $("bestline").addEventListener("click", showBestLine);
   for (const r of document.querySelectorAll('input[name="mode"]')) {
-    r.addEventListener("change", () => {
-      mode = r.value;
-      // Playing goes on from the position shown: the moves after it go.
-      if (mode !== "analysis") {
-        game.moves = game.moves.slice(0, game.cursor);
-        game.marks = game.marks.slice(0, game.cursor);
-      }
-      refresh();
-    });
+    r.addEventListener("change", () => setMode(r.value));
+  }
+  $("hint").addEventListener("change", redraw);
+  $("hide-eval").addEventListener("change", redraw);
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.addEventListener("click", () => setLang(b.dataset.lang));
   }
   document.addEventListener("mousemove", () => { previews = true; });
+  // ← → Home End move through the game, Escape cancels a solve.
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
-    if (e.key === "ArrowLeft") $("undo").click();
-    if (e.key === "ArrowRight") $("redo").click();
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    const keys = {
+      ArrowLeft: () => (mode === "analysis" ? goTo(game.cursor - 1) : undo()),
+      ArrowRight: () => goTo(game.cursor + 1),
+      Home: () => goTo(0),
+      End: () => goTo(game.moves.length),
+      Escape: cancelRequest,
+    };
+    if (!keys[e.key]) return;
+    e.preventDefault();
+    keys[e.key]();
   });
 }
 
@@ -498,20 +781,22 @@ async function start() {
   if (m && ["analysis", "play-jia", "play-yi"].includes(m)) {
     mode = m;
     document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+    $("hint").checked = m === "analysis";
   }
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
   const asked = (u.searchParams.get("moves") || "").split(",").filter((x) => x.trim());
   // Draw the board at once; the moves come when the server answers.
-  if (!asked.length && /^[0-9,;-]+$/.test(pos)) {
-    drawBoard(pos, null, false);
-    setBusy(true);
-  }
+  if (!asked.length && /^[0-9,;-]+$/.test(pos)) drawBoard(pos, null, false);
+  const my = ++token;
+  setBusy(true);
   try {
     const a = await api(`/api/position?pos=${encodeURIComponent(pos)}`);
+    if (my !== token) return;
     cache.set(a.position, a);
     game.start = a.position;
     $("slots").value = String(parsePosition(a.position).n);
   } catch (e) {
+    if (my !== token || e.name === "AbortError") return;
     // The first answer failed (busy, over the budget): say so, and offer
     // to ask again.
     setBusy(false);
@@ -522,34 +807,37 @@ async function start() {
   // one bad move must not lose the game).
   const moves = [];
   let refused = null;
-  const kept = () => (moves.length === 1 ? "kept the move before it" : `kept the ${moves.length} moves before it`);
+  const kept = () => (moves.length === 1 ? t("url-kept.1") : t("url-kept", moves.length));
   try {
     let at = game.start;
     for (const text of asked) {
       const mv = normalMove(text);
       const a = await answer(at);
-      const m = mv && a.moves.find((x) => x.move === mv);
-      if (!m) {
-        refused = `move ${moves.length + 1} '${text}' is illegal in ${at}: ${kept()}`;
+      const found = mv && a.moves.find((x) => x.move === mv);
+      if (!found) {
+        refused = new PageError("url-illegal", [moves.length + 1, text, at, kept]);
         break;
       }
       moves.push(mv);
-      at = m.position;
+      at = found.position;
     }
   } catch (e) {
-    refused = `${e.message || e}: ${kept()}`;
+    if (e.name === "AbortError") return;
+    refused = new Error(`${e instanceof PageError ? e.text() : e.message || e}: ${kept()}`);
   }
   game.moves = moves;
   game.cursor = moves.length;
   if (moves.length) {
     // The marks of a shared game, from the server's analysis.
-    api(`/api/analyse?pos=${encodeURIComponent(game.start)}&moves=${moves.join(",")}`)
-      .then((r) => { game.marks = r.plies.map((p) => (p.mistake ? "mistake" : p.only ? "only" : "")); drawHistory(); })
+    fetch(`/api/analyse?pos=${encodeURIComponent(game.start)}&moves=${moves.join(",")}`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+      .then((r) => { game.marks = r.plies.map((p) => (p.mistake ? "mistake" : p.only ? "only" : "")); redraw(); })
       .catch(() => {});
   }
   await refresh();
-  if (refused) showError(new Error(refused));
+  if (refused) showError(refused);
 }
 
+applyWords();
 wire();
 start();

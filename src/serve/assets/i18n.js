@@ -1,0 +1,248 @@
+// The words of the analysis board in Chinese (the default) and English,
+// and moves in the players' notation (走7吃11, 落2吃5再走, 不走).
+//
+// Every text the page shows comes from `t(key, ...args)` in the language
+// chosen (`lang`): the static text of index.html through its
+// `data-i18n` (text) and `data-i18n-placeholder` attributes, the rest from
+// app.js. A key missing in English falls back to Chinese.
+"use strict";
+
+const WORDS = {
+  zh: {
+    title: "混乱时钟 · 分析",
+    h1: "混乱时钟",
+    "mode.analysis": "分析",
+    "mode.play-jia": "执甲",
+    "mode.play-yi": "执乙",
+    jia: "甲",
+    yi: "乙",
+    "hand.jia": "甲",
+    "hand.yi": "乙",
+    pass: "不走",
+    undo: "↶ 悔棋",
+    redo: "↷ 重做",
+    slots: "格数",
+    random: "随机开局",
+    fair: "公平开局",
+    paste: "局面，如 2,8,11,9,4,12,10,6,5,7,1,3；或 chaosclock.cfg 的内容（Ctrl+Enter 载入）",
+    load: "载入",
+    file: "文件",
+    copy: "复制",
+    position: "局面",
+    "th.move": "着法",
+    "th.result": "结果",
+    "th.depth": "步数",
+    bestline: "最佳变化",
+    history: "棋谱",
+    graph: "评估曲线",
+    hint: "提示最佳着",
+    "hide-eval": "对局时隐藏评估",
+    "legend.marks": "! 唯一着 · ? 失误",
+    "v.4": "己赢", "v.3": "共赢", "v.2": "同输", "v.1": "己输", "v.0": "无果",
+    "over.jia-wins": "甲胜", "over.yi-wins": "乙胜",
+    "over.both-win": "共赢", "over.both-lose": "同输",
+    "g.jia": "甲胜", "g.yi": "乙胜",
+    "to-move": "{0}走棋",
+    "to-move.short": "{0} 走",
+    banned: "禁走 {0}",
+    "banned.short": "禁 {0}",
+    preview: "预览",
+    "game-over": "终局：{0}",
+    fixed: "{0} 正位",
+    "may-not-walk": "{0} 本步禁走",
+    "place.title": "落 {0}",
+    plies: "{0} 步",
+    "source.tables": "残局库",
+    "source.solve": "求解",
+    "source.book": "开局库",
+    "eval-hidden": "评估已隐藏",
+    busy: "计算中…",
+    cancel: "取消",
+    "progress.enumerating": "枚举局面：{0} 个",
+    "progress.solving": "求解：{0}%，共 {1} 个局面",
+    "progress.waiting": "等待求解器",
+    seconds: "{0} 秒",
+    error: "错误：{0}",
+    retry: "重试",
+    cancelled: "已取消",
+    "http.400": "输入有误",
+    "http.404": "找不到",
+    "http.422": "这个局面超出服务器的求解预算",
+    "http.500": "服务器出错",
+    "http.503": "求解器正忙，请几秒后再试",
+    "http.other": "请求失败（HTTP {0}）",
+    "http.network": "无法连接服务器",
+    "url-illegal": "第 {0} 步 '{1}' 在 {2} 不合法：{3}",
+    "url-kept": "保留了之前的 {0} 步",
+    "url-kept.1": "保留了之前的 1 步",
+    "file-too-large": "{0} 超过 65536 字节，不是 chaosclock.cfg",
+    "ply": "第 {0} 步",
+    "summary.title": "对局结束",
+    "summary.won": "你赢了",
+    "summary.lost": "你输了",
+    "summary.both-win": "共赢",
+    "summary.both-lose": "同输",
+    "summary.mistakes": "你的失误：{0}",
+    "summary.only": "你的唯一着：{0}",
+    "summary.none": "无",
+    "summary.analyse": "分析这盘",
+    "summary.new": "新局",
+    "n.pass": "不走",
+    "n.walk": "走{0}",
+    "n.takes": "吃{0}",
+    "n.fixed": "正位",
+    "n.off": "回手",
+    "n.place": "落{0}",
+    "n.again": "再走",
+  },
+  en: {
+    title: "Chaos Clock · analysis",
+    h1: "Chaos Clock",
+    "mode.analysis": "Analysis",
+    "mode.play-jia": "Play 甲 (odd)",
+    "mode.play-yi": "Play 乙 (even)",
+    jia: "甲 (odd)",
+    yi: "乙 (even)",
+    "hand.jia": "甲 odd",
+    "hand.yi": "乙 even",
+    pass: "Pass",
+    undo: "↶ Undo",
+    redo: "↷ Redo",
+    slots: "Slots",
+    random: "Random opening",
+    fair: "Fair start",
+    paste: "position, e.g. 2,8,11,9,4,12,10,6,5,7,1,3, or the text of a chaosclock.cfg (Ctrl+Enter loads)",
+    load: "Load",
+    file: "File",
+    copy: "Copy",
+    position: "Position",
+    "th.move": "Move",
+    "th.result": "Result",
+    "th.depth": "Depth",
+    bestline: "Best line",
+    history: "Moves played",
+    graph: "Evaluation",
+    hint: "Show the best move",
+    "hide-eval": "Hide the evaluation while playing",
+    "legend.marks": "! only move · ? mistake",
+    "v.4": "self-win", "v.3": "both-win", "v.2": "both-lose", "v.1": "self-lose", "v.0": "no-result",
+    "over.jia-wins": "甲 (odd) wins", "over.yi-wins": "乙 (even) wins",
+    "over.both-win": "both win", "over.both-lose": "both lose",
+    "g.jia": "甲 wins", "g.yi": "乙 wins",
+    "to-move": "{0} to move",
+    "to-move.short": "{0} to move",
+    banned: "{0} may not walk",
+    "banned.short": "banned: {0}",
+    preview: "preview",
+    "game-over": "Game over: {0}",
+    fixed: "{0} fixed",
+    "may-not-walk": "{0} may not walk this ply",
+    "place.title": "place {0}",
+    plies: "{0} plies",
+    "source.tables": "tables",
+    "source.solve": "solved",
+    "source.book": "openings book",
+    "eval-hidden": "evaluation hidden",
+    busy: "Solving…",
+    cancel: "Cancel",
+    "progress.enumerating": "enumerating: {0} states",
+    "progress.solving": "solving: {0}% of {1} states",
+    "progress.waiting": "waiting for the solver",
+    seconds: "{0} s",
+    error: "Error: {0}",
+    retry: "Retry",
+    cancelled: "cancelled",
+    "http.400": "bad input",
+    "http.404": "not found",
+    "http.422": "this position is over the server's solve budget",
+    "http.500": "server error",
+    "http.503": "the solver is busy: try again in a few seconds",
+    "http.other": "the request failed (HTTP {0})",
+    "http.network": "cannot reach the server",
+    "url-illegal": "move {0} '{1}' is illegal in {2}: {3}",
+    "url-kept": "kept the {0} moves before it",
+    "url-kept.1": "kept the move before it",
+    "file-too-large": "{0} is larger than 65536 bytes: not a chaosclock.cfg",
+    "ply": "ply {0}",
+    "summary.title": "Game over",
+    "summary.won": "You won",
+    "summary.lost": "You lost",
+    "summary.both-win": "Both win",
+    "summary.both-lose": "Both lose",
+    "summary.mistakes": "Your mistakes: {0}",
+    "summary.only": "Your only moves: {0}",
+    "summary.none": "none",
+    "summary.analyse": "Analyse this game",
+    "summary.new": "New game",
+    "n.pass": "pass",
+    "n.walk": "walk {0}",
+    "n.takes": " takes {0}",
+    "n.fixed": ", fixed",
+    "n.off": " off the board",
+    "n.place": "place {0}",
+    "n.again": ", moves again",
+  },
+};
+
+/** The languages, and the one chosen: the URL's `lang`, else the last
+ * choice on this browser, else Chinese. */
+const LANGS = ["zh", "en"];
+let lang = (() => {
+  const asked = new URL(location.href).searchParams.get("lang");
+  if (LANGS.includes(asked)) return asked;
+  try {
+    const saved = localStorage.getItem("chaosclock.lang");
+    if (LANGS.includes(saved)) return saved;
+  } catch (_) { /* no storage: the default */ }
+  return "zh";
+})();
+
+/** The text of `key` in the chosen language, with `{0}`, `{1}`, ...
+ * replaced by `args` (a function among them is called, so that it can
+ * give words of the language chosen later). */
+function t(key, ...args) {
+  const text = WORDS[lang][key] ?? WORDS.zh[key] ?? key;
+  return text.replace(/\{(\d)\}/g, (_, i) => {
+    const a = args[Number(i)];
+    return String(typeof a === "function" ? a() : a);
+  });
+}
+
+/** A number with thousands separators. */
+function count(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+/** Writes the static text of the page in the chosen language. */
+function applyWords() {
+  document.documentElement.lang = lang === "zh" ? "zh-Hans" : "en";
+  document.title = t("title");
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll("[data-i18n-placeholder]")) {
+    e.placeholder = t(e.dataset.i18nPlaceholder);
+  }
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+  }
+}
+
+/** Move `m` of the API (`move`, `kind`) played in the position `before`
+ * (parsed: `slots`, `n`), in the players' notation of the chosen
+ * language: 走7吃11 (a walk and what it took; 正位 when the piece lands on
+ * its own slot, 回手 when piece N walks round and off the board),
+ * 落2吃5再走 (a placement, what it took, and the extra move when that was
+ * the opponent's piece), 不走 (a pass). */
+function notation(before, m) {
+  if (m.kind === "pass") return t("n.pass");
+  const k = Number(m.move);
+  if (m.kind === "place") {
+    const took = before.slots[k - 1];
+    const again = took && took % 2 !== k % 2;
+    return t("n.place", k) + (took ? t("n.takes", took) : "") + (again ? t("n.again") : "");
+  }
+  const from = before.slots.indexOf(k) + 1;
+  if (k === before.n) return t("n.walk", k) + t("n.off");
+  const to = ((from - 1 + k) % before.n) + 1;
+  const took = before.slots[to - 1];
+  return t("n.walk", k) + (took ? t("n.takes", took) : "") + (to === k ? t("n.fixed") : "");
+}
