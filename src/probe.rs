@@ -53,7 +53,7 @@ pub enum ProbeError {
 
 impl ProbeError {
     /// The file of fixed set `fixed` in `tb` does not exist.
-    pub fn missing(tb: &mut Tablebase, fixed: u16) -> ProbeError {
+    pub fn missing(tb: &Tablebase, fixed: u16) -> ProbeError {
         let live = tb.slots() - fixed.count_ones() as u8;
         let values_only = tb.values_only();
         ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live, values_only }
@@ -94,7 +94,7 @@ impl From<TableError> for ProbeError {
 }
 
 /// The tables as a [`ScoreSource`], loading each file when it is first
-/// needed.
+/// needed (many threads may probe one [`Tablebase`] at once).
 impl ScoreSource for Tablebase {
     type Error = ProbeError;
 
@@ -102,7 +102,7 @@ impl ScoreSource for Tablebase {
         Tablebase::rule(self)
     }
 
-    fn score(&mut self, pos: &Position) -> Result<Score, ProbeError> {
+    fn score(&self, pos: &Position) -> Result<Score, ProbeError> {
         let fixed = pos.fixed_mask();
         if !self.load(fixed)? {
             return Err(ProbeError::missing(self, fixed));
@@ -111,34 +111,11 @@ impl ScoreSource for Tablebase {
     }
 }
 
-/// Tables whose files are loaded already ([`Tablebase::load_all`]) as a
-/// [`ScoreSource`] that many threads can read at once: a file that is not
-/// loaded is missing.
-impl ScoreSource for &Tablebase {
-    type Error = ProbeError;
-
-    fn rule(&self) -> PassRule {
-        Tablebase::rule(self)
-    }
-
-    fn score(&mut self, pos: &Position) -> Result<Score, ProbeError> {
-        Tablebase::score(self, pos)?.ok_or_else(|| {
-            let fixed = pos.fixed_mask();
-            ProbeError::Missing {
-                path: self.path(fixed),
-                n: self.slots(),
-                live: self.slots() - fixed.count_ones() as u8,
-                values_only: self.has_depths() == Some(false),
-            }
-        })
-    }
-}
-
 /// The score of `pos` from the tables, loading the file it needs.
 ///
 /// # Errors
 /// A missing or damaged file.
-pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
+pub fn score(tb: &Tablebase, pos: &Position) -> Result<Score, ProbeError> {
     ScoreSource::score(tb, pos)
 }
 
@@ -146,7 +123,7 @@ pub fn score(tb: &mut Tablebase, pos: &Position) -> Result<Score, ProbeError> {
 ///
 /// # Errors
 /// A missing or damaged file.
-pub fn moves(tb: &mut Tablebase, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
+pub fn moves(tb: &Tablebase, pos: &Position) -> Result<Vec<ScoredMove>, ProbeError> {
     scored_moves(tb, pos)
 }
 
@@ -154,7 +131,7 @@ pub fn moves(tb: &mut Tablebase, pos: &Position) -> Result<Vec<ScoredMove>, Prob
 ///
 /// # Errors
 /// A missing or damaged file, or depths that do not lead to the end.
-pub fn analyse(tb: &mut Tablebase, pos: &Position) -> Result<Analysis, ProbeError> {
+pub fn analyse(tb: &Tablebase, pos: &Position) -> Result<Analysis, ProbeError> {
     let score = score(tb, pos)?;
     let moves = moves(tb, pos)?;
     let depths = tb.has_depths() != Some(false);
@@ -209,7 +186,7 @@ const SEARCH_LIMIT: usize = 1 << 20;
 ///
 /// # Errors
 /// A missing or damaged file, or no way out (tables that disagree).
-pub fn value_line(tb: &mut Tablebase, pos: &Position) -> Result<Vec<Move>, ProbeError> {
+pub fn value_line(tb: &Tablebase, pos: &Position) -> Result<Vec<Move>, ProbeError> {
     let mut line = Vec::new();
     let mut cur = *pos;
     while cur.outcome().is_none() {

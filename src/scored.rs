@@ -36,7 +36,7 @@ pub trait ScoreSource {
     ///
     /// # Errors
     /// The source does not know `pos`.
-    fn score(&mut self, pos: &Position) -> Result<Score, Self::Error>;
+    fn score(&self, pos: &Position) -> Result<Score, Self::Error>;
 }
 
 /// Every legal move of `pos` with its score for the mover, best first
@@ -45,7 +45,7 @@ pub trait ScoreSource {
 /// # Errors
 /// The source does not know a child of `pos`.
 pub fn scored_moves<S: ScoreSource + ?Sized>(
-    source: &mut S,
+    source: &S,
     pos: &Position,
 ) -> Result<Vec<ScoredMove>, S::Error> {
     let mut out = Vec::new();
@@ -69,7 +69,7 @@ pub fn scored_moves<S: ScoreSource + ?Sized>(
 /// # Errors
 /// The source does not know a position on the way.
 pub fn best_line<S: ScoreSource + ?Sized>(
-    source: &mut S,
+    source: &S,
     pos: &Position,
 ) -> Result<Vec<Move>, S::Error> {
     let mut line = Vec::new();

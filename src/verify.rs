@@ -62,7 +62,7 @@ pub fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
 /// # Errors
 /// A missing or damaged file.
 pub fn verify(
-    tb: &mut Tablebase,
+    tb: &Tablebase,
     max_live: u8,
     sample: usize,
     solves: usize,
@@ -78,7 +78,7 @@ pub fn verify(
 /// # Errors
 /// A missing or damaged file.
 pub fn verify_with_progress(
-    tb: &mut Tablebase,
+    tb: &Tablebase,
     max_live: u8,
     sample: usize,
     solves: usize,

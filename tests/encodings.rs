@@ -19,7 +19,7 @@ use rayon::prelude::*;
 /// Compares every record of the `n`-slot tables under `values` and
 /// `depths`; returns the number of nodes compared.
 fn compare(values: &Path, depths: &Path, n: u8, rule: PassRule) -> u64 {
-    let (mut v, mut d) = (Tablebase::new(values, n, rule), Tablebase::new(depths, n, rule));
+    let (v, d) = (Tablebase::new(values, n, rule), Tablebase::new(depths, n, rule));
     let mut nodes = 0;
     for f in fixed_sets(n, n) {
         assert!(v.load(f).unwrap() && d.load(f).unwrap(), "file {f:#x} in both");

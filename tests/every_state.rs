@@ -84,7 +84,7 @@ fn every_8_slot_state_from_symmetric_tables_equals_solve() {
         for (encoding, depths) in [(ENCODING_PACKED, false), (ENCODING_SCORES, true)] {
             let dir = tempfile::tempdir().unwrap();
             make(dir.path(), n, rule, encoding);
-            let mut tb = Tablebase::new(dir.path(), n, rule);
+            let tb = Tablebase::new(dir.path(), n, rule);
             tb.load_all().unwrap();
             let wrong: Vec<String> = states
                 .par_iter()

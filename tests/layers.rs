@@ -28,6 +28,36 @@ fn src_has_no_import_loops() {
     assert!(loops.is_empty(), "import loops in src/:\n{}", loops.join("\n"));
 }
 
+/// docs/architecture.md names every file of `src/` (but `lib.rs`,
+/// `main.rs` and the `mod.rs` of folders it names) and of `scripts/`, so
+/// the map keeps up with the code.
+#[test]
+fn the_architecture_names_every_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("src"), root.join("scripts")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let name = f.file_name().unwrap().to_str().unwrap();
+            !["lib.rs", "main.rs", "mod.rs"].contains(&name) && !map.contains(&format!("`{name}`"))
+        })
+        .map(|f| f.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert!(missing.is_empty(), "docs/architecture.md does not name: {missing:?}");
+}
+
 #[test]
 fn a_loop_between_top_level_modules_is_found() {
     let dir = tree(&[

@@ -464,6 +464,21 @@ async fn defects(c: &Client, server: &Server) {
     screenshot(c, "11-phone").await;
     assert!(g[1] + 40.0 < g[0], "the evaluation starts at {} of {} px", g[1], g[0]);
     assert!(g[2] >= 40.0 && g[3] >= 40.0 && g[4] >= 40.0, "touch targets {g:?}");
+    // Further down on the phone: the options, the graph within the screen's
+    // width, and 40 px language buttons.
+    let lower = c
+        .execute(
+            "const r = (q) => document.querySelector(q).getBoundingClientRect();
+             document.getElementById('graph').scrollIntoView();
+             return [window.innerWidth, r('#graph').right, r('[data-lang=en]').height,
+                     document.querySelectorAll('#graph [data-graph-ply]').length];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let l: Vec<f64> = lower.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    screenshot(c, "11b-phone-graph").await;
+    assert!(l[1] <= l[0] && l[2] >= 40.0 && l[3] == 2.0, "graph and language buttons {l:?}");
     c.set_window_size(1280, 1000).await.unwrap();
 
     // The hooks of docs/serve.md, and the last move marked on its slots:

@@ -27,7 +27,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Ta
     let cfg =
         Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits: Limits::default() };
     generate(&cfg, None).unwrap();
-    let mut tb = Tablebase::new(root, n, rule);
+    let tb = Tablebase::new(root, n, rule);
     for f in chaosclock::generate::fixed_sets(n, max_live) {
         assert!(tb.load(f).unwrap());
     }
@@ -95,12 +95,12 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
     let dir = tempfile::tempdir().unwrap();
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         make_as(dir.path(), 8, rule, 6, ENCODING_PACKED);
-        let mut tb = Tablebase::new(dir.path(), 8, rule);
+        let tb = Tablebase::new(dir.path(), 8, rule);
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
             let root = random_position(&mut rng, 8, 2 + i % 5);
             let sol = solve_many(Variant::new(8, rule), &[root], None);
-            let a = probe::analyse(&mut tb, &root).unwrap();
+            let a = probe::analyse(&tb, &root).unwrap();
             assert!(!a.depths);
             let want = sol.score(&root).unwrap();
             assert_eq!(a.score.value, want.value, "{root}");
@@ -127,6 +127,39 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
                 assert_eq!(end, want.value, "{root}: line ends at {cur}");
             }
         }
+    }
+}
+
+/// One tablebase probed by many threads at once, each file opened by
+/// whichever thread needs it first, answers as one thread does (issue
+/// 24): scores, moves and lines, with depths and values only (compressed).
+#[test]
+fn many_threads_probing_one_tablebase_agree_with_one_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, encoding) in [(8, ENCODING_SCORES), (8, ENCODING_PACKED)] {
+        let root = dir.path().join(format!("e{encoding}"));
+        make_as(&root, n, PassRule::Always, n, encoding);
+        let mut rng = Rng(u64::from(encoding) * 7 + 1);
+        let positions: Vec<Position> =
+            (0..400).map(|i| random_position(&mut rng, n, i % 5)).collect();
+        let one = Tablebase::new(&root, n, PassRule::Always);
+        let want: Vec<_> =
+            positions.iter().map(|p| format!("{:?}", probe::analyse(&one, p))).collect();
+        // Fresh, so that the threads race to open the files.
+        let shared = std::sync::Arc::new(Tablebase::new(&root, n, PassRule::Always));
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (shared, positions, want) = (&shared, &positions, &want);
+                s.spawn(move || {
+                    // Each thread in its own order.
+                    for k in 0..positions.len() {
+                        let i = (k * (2 * t + 1) + t * 97) % positions.len();
+                        let got = format!("{:?}", probe::analyse(shared, &positions[i]));
+                        assert_eq!(got, want[i], "{} (thread {t})", positions[i]);
+                    }
+                });
+            }
+        });
     }
 }
 
@@ -254,7 +287,7 @@ fn damaged_files_give_errors_in(encoding: u8) {
             _ => bad = (0..rng.below(4000)).map(|_| rng.below(256) as u8).collect(),
         }
         std::fs::write(&path, &bad).unwrap();
-        let mut tb = Tablebase::new(dir.path(), 6, PassRule::Always);
+        let tb = Tablebase::new(dir.path(), 6, PassRule::Always);
         let what = |e| corrupt(e, &path, trial);
         match (trial % 3, tb.load(0)) {
             // A file cut short is refused when opened, for its length.
@@ -307,7 +340,7 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
     let mut rng = Rng(0xfeed);
     for i in 0..60 {
         let root = random_position(&mut rng, 8, 1 + i % 3);
-        let mut tb = Tablebase::new(dir.path(), 8, PassRule::Always);
+        let tb = Tablebase::new(dir.path(), 8, PassRule::Always);
         tb.load_all().unwrap();
         let with = solve_with(Variant::new(8, PassRule::Always), &[root], Some(tb), None).unwrap();
         let without = solve_many(Variant::new(8, PassRule::Always), &[root], None);
@@ -335,13 +368,13 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
 fn probe_agrees_with_solve_and_names_missing_tables() {
     let dir = tempfile::tempdir().unwrap();
     make(dir.path(), 8, PassRule::Always, 5);
-    let mut tb = Tablebase::new(dir.path(), 8, PassRule::Always);
+    let tb = Tablebase::new(dir.path(), 8, PassRule::Always);
     let mut rng = Rng(0xbeef);
     for _ in 0..300 {
         let fixed = 3 + rng.below(4) as usize;
         let root = random_position(&mut rng, 8, fixed);
         let sol = solve_many(Variant::new(8, PassRule::Always), &[root], None);
-        let a = probe::analyse(&mut tb, &root).unwrap();
+        let a = probe::analyse(&tb, &root).unwrap();
         assert_eq!(Some(a.score), sol.score(&root), "{root}");
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
         let want: Vec<_> = sol.moves(&root).iter().map(|m| (m.mv, m.score)).collect();
@@ -356,7 +389,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
         );
     }
     let opening: Position = "2,1,4,3,6,5,8,7".parse().unwrap();
-    let err = probe::analyse(&mut tb, &opening).unwrap_err().to_string();
+    let err = probe::analyse(&tb, &opening).unwrap_err().to_string();
     // The library names the file and what it holds; the binary adds the
     // advice (tests/query_fallback.rs).
     assert!(
@@ -374,8 +407,8 @@ fn verify_finds_no_mismatch_in_good_tables() {
         (PassRule::WhenStuck, ENCODING_VALUES),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let mut tb = make_as(dir.path(), 8, rule, 6, encoding);
-        let report = chaosclock::verify::verify(&mut tb, 6, 3000, 40, 7).unwrap();
+        let tb = make_as(dir.path(), 8, rule, 6, encoding);
+        let report = chaosclock::verify::verify(&tb, 6, 3000, 40, 7).unwrap();
         assert_eq!(report.mismatches, Vec::<String>::new());
         assert_eq!(report.rederived, 3000);
         assert_eq!(report.solved, 40);

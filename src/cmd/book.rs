@@ -155,7 +155,7 @@ impl Values {
 /// The values of the `n`-slot openings: complete tables in `root`, else
 /// a solve up to [`SOLVE_MAX_SLOTS`], else none.
 fn values_for(n: u8, rule: PassRule, root: &Path) -> Result<Option<Values>> {
-    let mut tb = Tablebase::new(root, n, rule);
+    let tb = Tablebase::new(root, n, rule);
     let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
     if files > 0 && files == chaosclock::generate::fixed_sets(n, n).len() {
         return Ok(Some(Values::Tables(tb)));
@@ -166,10 +166,9 @@ fn values_for(n: u8, rule: PassRule, root: &Path) -> Result<Option<Values>> {
     let openings = draw::all(n);
     let solution = solve_with(Variant::new(n, rule), &openings, None, None)
         .context("solving every opening")?;
-    let mut source = &solution;
     let mut map = HashMap::new();
     for pos in &openings {
-        let score = chaosclock::scored::ScoreSource::score(&mut source, pos)?;
+        let score = chaosclock::scored::ScoreSource::score(&solution, pos)?;
         map.insert(pos.key(), score.value);
     }
     Ok(Some(Values::Solved(map)))

@@ -188,8 +188,8 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
         bail!("cannot write --output {}: no directory {}", shown_path(out), shown_path(dir))
     }
     let root = &args.tables.tables;
-    let mut tb = Tablebase::new(root, n, rule);
-    check_complete(&mut tb, max_live, root)?;
+    let tb = Tablebase::new(root, n, rule);
+    check_complete(&tb, max_live, root)?;
     let mut sets = fixed_sets(n, max_live);
     sets.sort_unstable();
     for &f in &sets {

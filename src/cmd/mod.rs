@@ -310,7 +310,7 @@ pub fn generate_advice(
 /// # Errors
 /// A missing file, named with the `--max-live` up to which the directory
 /// is complete (if any) and the `generate` command that makes the rest.
-pub fn check_complete(tb: &mut Tablebase, max_live: u8, root: &Path) -> Result<()> {
+pub fn check_complete(tb: &Tablebase, max_live: u8, root: &Path) -> Result<()> {
     let (n, rule) = (tb.slots(), tb.rule());
     let sets = fixed_sets(n, max_live);
     let live = |f: u16| n - f.count_ones() as u8;

@@ -93,7 +93,7 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
     }
     let position = PositionArgs { pos: args.pos.clone(), cfg: args.cfg.clone() };
     let pos = load_position(&position)?;
-    let mut tb = Tablebase::new(&args.tables, pos.slots(), rule);
+    let tb = Tablebase::new(&args.tables, pos.slots(), rule);
     let bar = solve_bar();
     // The book's value at once on stderr, before a solve that may take a
     // while (stdout stays `solve`'s answer).
@@ -106,7 +106,7 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
         }
     };
     let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
-    let found = find(&mut tb, &pos, &args.tables, rule, budget, bar.as_ref(), announce);
+    let found = find(&tb, &pos, &args.tables, rule, budget, bar.as_ref(), announce);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -171,7 +171,7 @@ impl Found {
 /// A damaged table; a missing one without `budget`; a solve over the
 /// budget.
 fn find(
-    tb: &mut Tablebase,
+    tb: &Tablebase,
     pos: &Position,
     root: &Path,
     rule: PassRule,

@@ -159,7 +159,7 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
 /// # Errors
 /// A damaged file.
 fn default_tables(n: u8, rule: PassRule) -> Result<Option<(Tablebase, usize)>> {
-    let mut tb = Tablebase::new(Path::new(DEFAULT_TABLES), n, rule);
+    let tb = Tablebase::new(Path::new(DEFAULT_TABLES), n, rule);
     let files = tb.load_all().with_context(|| {
         format!("tables in {} (use --no-tables to solve without them)", tb.dir().display())
     })?;
@@ -182,7 +182,7 @@ fn default_tables(n: u8, rule: PassRule) -> Result<Option<(Tablebase, usize)>> {
 /// # Errors
 /// There is none, or one is damaged.
 fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)> {
-    let mut tb = Tablebase::new(root, n, rule);
+    let tb = Tablebase::new(root, n, rule);
     let files = tb.load_all()?;
     if files == 0 {
         bail!(

@@ -52,11 +52,7 @@ pub fn from_rules(pos: &Position, rule: PassRule) -> Option<Answer> {
 ///
 /// # Errors
 /// A file it needs is missing ([`ProbeError::Missing`]) or damaged.
-pub fn from_tables(
-    tb: &mut Tablebase,
-    pos: &Position,
-    rule: PassRule,
-) -> Result<Answer, ProbeError> {
+pub fn from_tables(tb: &Tablebase, pos: &Position, rule: PassRule) -> Result<Answer, ProbeError> {
     let a = probe::analyse(tb, pos)?;
     let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line);
     answer.depths = a.depths;

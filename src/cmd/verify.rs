@@ -79,10 +79,10 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     let tables = TablesArgs { slots: Some(slots), max_live, tables: root.clone() };
     let (n, max_live) = tables.checked()?;
     let start = Instant::now();
-    let mut tb = Tablebase::new(root, n, rule);
-    check_complete(&mut tb, max_live, root)?;
+    let tb = Tablebase::new(root, n, rule);
+    check_complete(&tb, max_live, root)?;
     let differences = match (&manifest, &args.manifest) {
-        (Some(m), Some(path)) => compare(m, path, &mut tb, max_live)?,
+        (Some(m), Some(path)) => compare(m, path, &tb, max_live)?,
         _ => Vec::new(),
     };
     // More entries than the tables store would only draw the same ones
@@ -100,7 +100,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     }
     let bar = counting_bar(sets.len() as u64, "files checked");
     let report = chaosclock::verify::verify_with_progress(
-        &mut tb,
+        &tb,
         max_live,
         sample,
         args.solves,
@@ -214,12 +214,7 @@ fn size_in(root: &Path, rule: PassRule) -> Result<u8> {
 /// # Errors
 /// The manifest is of other tables (size, pass rule, kind or a smaller
 /// `--max-live`), or a file is damaged.
-fn compare(
-    manifest: &Manifest,
-    path: &Path,
-    tb: &mut Tablebase,
-    max_live: u8,
-) -> Result<Vec<String>> {
+fn compare(manifest: &Manifest, path: &Path, tb: &Tablebase, max_live: u8) -> Result<Vec<String>> {
     let (n, rule) = (tb.slots(), tb.rule());
     let mut sets = fixed_sets(n, max_live);
     sets.sort_unstable();

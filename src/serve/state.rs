@@ -1,8 +1,10 @@
 //! Where the server's answers come from: the tables when they cover a
 //! position, else a solve in memory, under limits.
 //!
-//! - Tables: one [`Tablebase`] per board size and pass rule, opened lazily
-//!   under `--tables DIR` and kept (behind a mutex: a probe is short).
+//! - Tables: one [`Tablebase`] per board size and pass rule under
+//!   `--tables DIR`, made when first asked for and shared: a probe takes
+//!   `&self` and opens each file once, so many requests probe at once with
+//!   no lock (the list of tablebases is locked only to find one).
 //! - Solves: at most one at a time (a solve uses every core), at most
 //!   `queue` requests waiting for it, the others get "busy" at once; each
 //!   solve stops once it has enumerated more than `budget` states.
@@ -117,7 +119,7 @@ impl Drop for Underway<'_> {
 #[derive(Debug)]
 pub struct Engine {
     root: Option<PathBuf>,
-    tables: Mutex<Vec<Tablebase>>,
+    tables: Mutex<Vec<Arc<Tablebase>>>,
     kept: Mutex<Vec<Arc<Solved>>>,
     /// The solve under way, if any.
     current: Mutex<Option<Current>>,
@@ -177,17 +179,8 @@ impl Engine {
         rule: PassRule,
     ) -> Result<Option<Answer>, EngineError> {
         let Some(root) = &self.root else { return Ok(None) };
-        let mut tables = self.tables.lock().unwrap_or_else(unpoison);
-        let n = pos.slots();
-        let i = match tables.iter().position(|t| t.slots() == n && t.rule() == rule) {
-            Some(i) => i,
-            None => {
-                tables.push(Tablebase::new(root, n, rule));
-                tables.len() - 1
-            }
-        };
-        let tb = &mut tables[i];
-        match source::from_tables(tb, pos, rule) {
+        let tb = self.tablebase(root, pos.slots(), rule);
+        match source::from_tables(&tb, pos, rule) {
             Ok(answer) => Ok(Some(answer)),
             Err(ProbeError::Missing { .. }) => Ok(None),
             Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
@@ -205,21 +198,24 @@ impl Engine {
         rule: PassRule,
     ) -> Result<Option<Vec<ScoredMove>>, EngineError> {
         let Some(root) = &self.root else { return Ok(None) };
-        let mut tables = self.tables.lock().unwrap_or_else(unpoison);
-        let Some(tb) = tables.iter_mut().find(|t| t.slots() == pos.slots() && t.rule() == rule)
-        else {
-            drop(tables);
-            // Opens the tables of this size (and tells whether they cover it).
-            return match self.table_answer(pos, rule)? {
-                Some(a) => Ok(Some(a.moves)),
-                None => Ok(None),
-            };
-        };
-        match probe::moves(tb, pos) {
+        let tb = self.tablebase(root, pos.slots(), rule);
+        match probe::moves(&tb, pos) {
             Ok(m) => Ok(Some(m)),
             Err(ProbeError::Missing { .. }) => Ok(None),
             Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
         }
+    }
+
+    /// The tablebase of `n` slots and `rule` under `root`, made when first
+    /// asked for.
+    fn tablebase(&self, root: &std::path::Path, n: u8, rule: PassRule) -> Arc<Tablebase> {
+        let mut tables = self.tables.lock().unwrap_or_else(unpoison);
+        if let Some(tb) = tables.iter().find(|t| t.slots() == n && t.rule() == rule) {
+            return Arc::clone(tb);
+        }
+        let tb = Arc::new(Tablebase::new(root, n, rule));
+        tables.push(Arc::clone(&tb));
+        tb
     }
 
     /// A kept solution holding `pos` under `rule`, marked as just used.

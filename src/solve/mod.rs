@@ -237,7 +237,7 @@ impl Solution {
     /// # Panics
     /// If `pos` was not reached.
     pub fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
-        scored_moves(&mut { self }, pos).expect("children of reached states are reached")
+        scored_moves(self, pos).expect("children of reached states are reached")
     }
 
     /// A line of best play from a reachable state to the end of the game
@@ -246,7 +246,7 @@ impl Solution {
     /// # Panics
     /// If `pos` was not reached.
     pub fn line(&self, pos: &Position) -> Vec<Move> {
-        best_line(&mut { self }, pos).expect("states on a line of reached states are reached")
+        best_line(self, pos).expect("states on a line of reached states are reached")
     }
 
     /// All reachable states with their scores (double passes excluded).
@@ -277,14 +277,14 @@ impl std::fmt::Display for NotReached {
 
 impl std::error::Error for NotReached {}
 
-impl ScoreSource for &Solution {
+impl ScoreSource for Solution {
     type Error = NotReached;
 
     fn rule(&self) -> PassRule {
         self.reached.variant.rule
     }
 
-    fn score(&mut self, pos: &Position) -> Result<Score, NotReached> {
+    fn score(&self, pos: &Position) -> Result<Score, NotReached> {
         Solution::score(self, pos).ok_or(NotReached(*pos))
     }
 }

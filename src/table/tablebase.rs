@@ -1,8 +1,15 @@
 //! [`Tablebase`]: the files of one board size and pass rule in one
 //! directory, opened when first needed, answering for every position
 //! through the symmetry (module docs of [`crate::table`]).
+//!
+//! Probing takes `&self`: each file is looked for and opened at most once,
+//! behind its own [`OnceLock`] (as shakmaty-syzygy does), so one
+//! `Tablebase` (in an `Arc`) serves many threads with no lock around
+//! probing. Two threads that open the same file at once both map it and
+//! one of the two maps is kept; they are the same file.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
@@ -14,35 +21,34 @@ use crate::table::format::{self, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, node_number};
 use crate::value::Value;
 
-/// The tables of one board size and pass rule in one directory.
+/// The tables of one board size and pass rule in one directory. It is
+/// `Send + Sync`, and every probe takes `&self`.
 #[derive(Debug)]
 pub struct Tablebase {
     dir: PathBuf,
     n: u8,
     rule: PassRule,
-    /// Per fixed set F, at index F >> 1 (bit 0 is never set).
-    files: Vec<FileSlot>,
-    /// Whether the files opened so far hold depths: all or none do, as
-    /// values-only files would give depth files wrong depths.
-    depths: Option<bool>,
-}
-
-/// What a [`Tablebase`] knows of one file.
-#[derive(Debug)]
-enum FileSlot {
-    /// Not looked for yet.
-    Unknown,
-    /// Looked for and not there.
-    Missing,
-    Open(TableFile),
+    /// Per fixed set F, at index F >> 1 (bit 0 is never set): unset until
+    /// the file is looked for, then the open file, or `None` if it is not
+    /// there.
+    files: Vec<OnceLock<Option<TableFile>>>,
+    /// Whether the files hold depths, set by the first file opened: all or
+    /// none do, as values-only files would give depth files wrong depths.
+    depths: OnceLock<bool>,
 }
 
 impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
-        let files = (0..1usize << n).map(|_| FileSlot::Unknown).collect();
-        Tablebase { dir: root.join(format::dir_name(n, rule)), n, rule, files, depths: None }
+        let files = (0..1usize << n).map(|_| OnceLock::new()).collect();
+        Tablebase {
+            dir: root.join(format::dir_name(n, rule)),
+            n,
+            rule,
+            files,
+            depths: OnceLock::new(),
+        }
     }
 
     /// The directory holding the files.
@@ -71,22 +77,23 @@ impl Tablebase {
     ///
     /// # Errors
     /// The file exists but is damaged.
-    pub fn load(&mut self, fixed: u16) -> Result<bool, TableError> {
+    pub fn load(&self, fixed: u16) -> Result<bool, TableError> {
         debug_assert_eq!(fixed & !format::free_pieces(self.n, 0), 0, "a set of pieces");
         let fixed = symmetry::canonical_fixed(self.n, fixed).1;
-        match self.files[usize::from(fixed >> 1)] {
-            FileSlot::Open(_) => return Ok(true),
-            FileSlot::Missing => return Ok(false),
-            FileSlot::Unknown => {}
+        let slot = &self.files[usize::from(fixed >> 1)];
+        if let Some(file) = slot.get() {
+            return Ok(file.is_some());
         }
         let path = self.path(fixed);
-        if !path.exists() {
-            self.files[usize::from(fixed >> 1)] = FileSlot::Missing;
-            return Ok(false);
-        }
-        let file = TableFile::open(&path, self.n, self.rule, fixed)?;
-        self.insert(fixed, file)?;
-        Ok(true)
+        let file = if path.exists() {
+            let file = TableFile::open(&path, self.n, self.rule, fixed)?;
+            self.check_kind(&file)?;
+            Some(file)
+        } else {
+            None
+        };
+        // Another thread may have set it meanwhile: the same answer.
+        Ok(slot.get_or_init(|| file).is_some())
     }
 
     /// Opens every file present in the directory (each fixed set); returns
@@ -94,7 +101,7 @@ impl Tablebase {
     ///
     /// # Errors
     /// A damaged file.
-    pub fn load_all(&mut self) -> Result<usize, TableError> {
+    pub fn load_all(&self) -> Result<usize, TableError> {
         let all = format::free_pieces(self.n, 0);
         let mut count = 0;
         for bits in 0..1u32 << self.n {
@@ -106,17 +113,26 @@ impl Tablebase {
         Ok(count)
     }
 
-    /// Adds an already opened file.
+    /// Adds an already opened file (the generator's, as it completes
+    /// each), in place of whatever was known of it.
     ///
     /// # Errors
     /// Its record encoding differs from the files added before.
     pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
-        let depths = file.has_depths();
-        if self.depths.is_some_and(|d| d != depths) {
-            return Err(self.foreign(&file));
+        self.check_kind(&file)?;
+        self.files[usize::from(fixed >> 1)] = OnceLock::from(Some(file));
+        Ok(())
+    }
+
+    /// Checks that `file` holds the kind of records (depths or values
+    /// only) the files opened before hold.
+    ///
+    /// # Errors
+    /// It does not.
+    fn check_kind(&self, file: &TableFile) -> Result<(), TableError> {
+        if *self.depths.get_or_init(|| file.has_depths()) != file.has_depths() {
+            return Err(self.foreign(file));
         }
-        self.depths = Some(depths);
-        self.files[usize::from(fixed >> 1)] = FileSlot::Open(file);
         Ok(())
     }
 
@@ -166,14 +182,14 @@ impl Tablebase {
 
     /// Whether the opened files hold depths; `None` before any is opened.
     pub fn has_depths(&self) -> Option<bool> {
-        self.depths
+        self.depths.get().copied()
     }
 
     /// Whether the files in the directory hold values only: the opened
     /// ones, or else the first one that opens (to name the right
     /// `generate` command when a file is missing).
-    pub fn values_only(&mut self) -> bool {
-        if self.depths.is_none()
+    pub fn values_only(&self) -> bool {
+        if self.depths.get().is_none()
             && let Ok(entries) = std::fs::read_dir(&self.dir)
         {
             for e in entries.flatten() {
@@ -206,10 +222,7 @@ impl Tablebase {
     /// The opened file of the representative fixed set `fixed`, if any.
     #[inline]
     fn stored_file(&self, fixed: u16) -> Option<&TableFile> {
-        match self.files.get(usize::from(fixed >> 1))? {
-            FileSlot::Open(f) => Some(f),
-            FileSlot::Unknown | FileSlot::Missing => None,
-        }
+        self.files.get(usize::from(fixed >> 1))?.get()?.as_ref()
     }
 
     /// The summary of the node of `pos`, `Ok(None)` if its file is not

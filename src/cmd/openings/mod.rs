@@ -133,7 +133,7 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     }
     // Every file is opened (its header checked) before anything is
     // written; a damaged record shows only when it is read.
-    let mut tb = Tablebase::new(&args.tables, n, rule);
+    let tb = Tablebase::new(&args.tables, n, rule);
     let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
     // Files exist for the representatives of the symmetry only.
     let all = chaosclock::generate::fixed_sets(n, n).len();

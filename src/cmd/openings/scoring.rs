@@ -99,7 +99,7 @@ pub(super) fn book_scores(section: &Section, batch: &[Position]) -> Vec<Scored> 
 /// The value of `pos` from `source` and, if `want` and it is both-win,
 /// the moves that keep both-win, best first.
 fn score_opening<S: ScoreSource>(
-    source: &mut S,
+    source: &S,
     pos: &Position,
     want: bool,
 ) -> Result<Scored, S::Error> {
@@ -118,8 +118,7 @@ pub(super) fn table_scores(tb: &Tablebase, batch: &[Position], want: bool) -> Re
     batch
         .par_iter()
         .map(|pos| {
-            score_opening(&mut { tb }, pos, want)
-                .with_context(|| format!("reading the tables for {pos}"))
+            score_opening(tb, pos, want).with_context(|| format!("reading the tables for {pos}"))
         })
         .collect()
 }
@@ -135,7 +134,7 @@ pub(super) fn solve_scores(
 ) -> Result<Vec<Scored>> {
     let tb = match tables {
         Some(dir) => {
-            let mut tb = Tablebase::new(dir, variant.slots, variant.rule);
+            let tb = Tablebase::new(dir, variant.slots, variant.rule);
             tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
             Some(tb)
         }
@@ -144,6 +143,5 @@ pub(super) fn solve_scores(
     let solution = solve_with(variant, batch, tb, bar).context("solving with the tables")?;
     work.states += solution.states() as u64;
     work.calls += 1;
-    let mut source = &solution;
-    batch.iter().map(|pos| Ok(score_opening(&mut source, pos, want)?)).collect()
+    batch.iter().map(|pos| Ok(score_opening(&solution, pos, want)?)).collect()
 }
