@@ -9,8 +9,10 @@
 #![warn(missing_docs, missing_debug_implementations)]
 #![deny(unsafe_code)]
 
+pub mod answer;
 pub mod book;
 mod desktop_cfg;
+pub mod draw;
 mod escape;
 pub mod generate;
 pub mod index;

@@ -6,9 +6,11 @@
 //! unreadable cfg, bad flags — clap's usage errors also exit 2 — or a
 //! missing or damaged table file), 1 when `verify` finds a mismatch.
 
+mod budget;
 mod cli;
 mod cmd;
 mod serve;
+mod view;
 
 use std::io;
 use std::process::ExitCode;

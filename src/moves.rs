@@ -327,6 +327,22 @@ impl Position {
         Ok(self.play_unchecked(m))
     }
 
+    /// The piece the move `m` captures here, if any: a walk onto or a
+    /// placement onto an occupied slot (piece N walking round and off the
+    /// board captures nothing).
+    pub fn captured(&self, m: Move) -> Option<u8> {
+        let slot = match m {
+            Move::Walk(p) if p == self.slots() => return None,
+            Move::Walk(p) => walk_target(self.slots(), self.slot_of(p)?, p),
+            Move::Place(p) => p,
+            Move::Pass => return None,
+        };
+        match self.piece_at(slot) {
+            0 => None,
+            q => Some(q),
+        }
+    }
+
     /// Plays `m`, which must be one of [`Position::legal_moves`].
     #[inline]
     pub fn play_unchecked(&self, m: Move) -> Position {

@@ -7,7 +7,10 @@
 //! takes longer is neither a mistake nor a best move's rival. The order of
 //! values is the one of [`Value::rank`].
 
-use crate::moves::Move;
+use std::fmt;
+
+use crate::escape::escape_control;
+use crate::moves::{IllegalMove, Move, MoveText, ParseMoveError, PassRule};
 use crate::position::Position;
 use crate::scored::ScoredMove;
 use crate::side::Side;
@@ -54,6 +57,136 @@ pub fn review_ply(before: &Position, mv: Move, moves: &[ScoredMove]) -> Option<P
         only: played == best && keeping == 1,
         mistake: played.rank() < best.rank(),
     })
+}
+
+/// One ply that was played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ply {
+    /// Who played it.
+    pub side: Side,
+    /// The move.
+    pub m: Move,
+    /// The piece it captured.
+    pub captures: Option<u8>,
+    /// The position after it.
+    pub next: Position,
+}
+
+/// A move of a game that could not be played: its number (from 1), its
+/// text, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayError {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it could not be played.
+    pub why: Unplayable,
+}
+
+/// Why a move could not be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unplayable {
+    /// It is not a move at all.
+    Malformed(ParseMoveError),
+    /// It is a move, but not a legal one in `pos`.
+    Illegal {
+        /// The position it was played in.
+        pos: Position,
+        /// The rule it breaks.
+        reason: IllegalMove,
+    },
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let number = self.number;
+        match &self.why {
+            Unplayable::Malformed(e) => write!(f, "move {number}: {e}"),
+            Unplayable::Illegal { pos, reason } => {
+                let text = escape_control(self.text.trim());
+                write!(f, "move {number} '{text}' is illegal in {pos}: ")?;
+                match (reason, pos.outcome()) {
+                    (IllegalMove::GameOver, Some(outcome)) => {
+                        write!(f, "the game is over, {outcome}")
+                    }
+                    (reason, _) => reason.fmt(f),
+                }
+            }
+        }
+    }
+}
+
+/// Its message is complete: it wraps no error.
+impl std::error::Error for PlayError {}
+
+/// Plays every move of `moves` (as written: a piece number or `pass`) from
+/// `start` under `rule`, checking each.
+///
+/// # Errors
+/// The first move that is malformed or illegal.
+pub fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec<Ply>, PlayError> {
+    let mut pos = start;
+    let mut plies = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let error = |why| PlayError { number: i + 1, text: text.clone(), why };
+        let written: MoveText = text.parse().map_err(|e| error(Unplayable::Malformed(e)))?;
+        let m = pos
+            .parse_move(written, rule)
+            .map_err(|reason| error(Unplayable::Illegal { pos, reason }))?;
+        let next = pos.play_unchecked(m);
+        plies.push(Ply { side: pos.side(), m, captures: pos.captured(m), next });
+        pos = next;
+    }
+    Ok(plies)
+}
+
+/// Why a game could not be reviewed.
+#[derive(Debug)]
+pub enum ReviewError<E> {
+    /// The moves of a position could not be scored.
+    Moves(E),
+    /// A move played has no score among its position's moves (the source
+    /// of scores disagrees with the rules).
+    Unscored {
+        /// The move.
+        mv: Move,
+        /// The position it was played in.
+        pos: Position,
+    },
+}
+
+impl<E: fmt::Display> fmt::Display for ReviewError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReviewError::Moves(e) => e.fmt(f),
+            ReviewError::Unscored { mv, pos } => write!(f, "move {mv} has no score in {pos}"),
+        }
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for ReviewError<E> {}
+
+/// Reviews every ply of a game from `start`, with `moves` scoring the legal
+/// moves of each position before a ply.
+///
+/// # Errors
+/// What `moves` returns, or a move it does not score.
+pub fn review_all<E>(
+    start: &Position,
+    plies: &[Ply],
+    mut moves: impl FnMut(&Position) -> Result<Vec<ScoredMove>, E>,
+) -> Result<Vec<PlyReview>, ReviewError<E>> {
+    let mut before = *start;
+    let mut out = Vec::with_capacity(plies.len());
+    for ply in plies {
+        let scored = moves(&before).map_err(ReviewError::Moves)?;
+        let r = review_ply(&before, ply.m, &scored)
+            .ok_or(ReviewError::Unscored { mv: ply.m, pos: before })?;
+        out.push(r);
+        before = ply.next;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -6,9 +6,7 @@
 //! damaged table files (or, rarely, a failure to write stdout); `main`
 //! prints them once and exits with code 2, or with a [`Failure`]'s own code.
 
-pub mod answer;
 pub mod book;
-pub mod budget;
 pub mod code_map;
 pub mod generate;
 pub mod manifest;
@@ -19,7 +17,6 @@ pub mod query;
 pub mod run_log;
 pub mod show;
 pub mod solve;
-pub mod source;
 pub mod verify;
 
 use std::fmt;
@@ -31,10 +28,11 @@ use chaosclock::generate::{Projection, fixed_sets, project};
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
-use chaosclock::{Move, PassRule, Position, SUPPORTED_SLOTS, Side, escape_control, parse_cfg};
+use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, escape_control, parse_cfg};
 
 use crate::cli::{DEFAULT_TABLES, PositionArgs};
 pub use crate::cmd::progress::{BarGuard, counting_bar, finish_bar};
+pub use crate::view::{piece_column, short_name, thousands};
 
 /// Reads the position given by POS or by `--cfg FILE` (exactly one).
 pub fn load_position(args: &PositionArgs) -> Result<Position> {
@@ -116,41 +114,6 @@ pub fn read_text_file(path: &Path, what: &str, limit: u64) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow!("{what} {} is not UTF-8 text", shown_path(path)))
 }
 
-/// The piece column of a move in a move list: the piece, or nothing for a
-/// pass (whose kind column already says `pass`).
-pub fn piece_column(mv: Move) -> String {
-    match mv {
-        Move::Walk(p) | Move::Place(p) => p.to_string(),
-        Move::Pass => String::new(),
-    }
-}
-
-/// The short Chinese name of a side: 甲 or 乙.
-pub fn short_name(side: Side) -> &'static str {
-    match side {
-        Side::Jia => "甲",
-        Side::Yi => "乙",
-    }
-}
-
-/// The piece a move captures in `pos`, if any (a walk onto or a placement
-/// onto an occupied slot; piece N walking off the board captures nothing).
-pub fn captured(pos: &Position, m: Move) -> Option<u8> {
-    let slot = match m {
-        Move::Walk(p) if p == pos.slots() => return None,
-        Move::Walk(p) => {
-            let from = pos.slot_of(p)?;
-            chaosclock::walk_target(pos.slots(), from, p)
-        }
-        Move::Place(p) => p,
-        Move::Pass => return None,
-    };
-    match pos.piece_at(slot) {
-        0 => None,
-        q => Some(q),
-    }
-}
-
 /// Writes `text` and a newline to stdout.
 ///
 /// # Errors
@@ -169,19 +132,6 @@ pub fn print(text: &str) -> Result<()> {
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string(value).context("encoding JSON")?;
     print(&text)
-}
-
-/// `n` with commas between groups of three digits.
-pub fn thousands(n: impl Into<u64>) -> String {
-    let digits = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The sizes N for which `root` holds tables of `rule`: a directory

@@ -7,28 +7,15 @@
 //! move that keeps the best value, or a mistake. The server's
 //! `/api/analyse` answers with the same JSON ([`AnalyseJson`]).
 
-use anyhow::{Context, Result, anyhow};
-use chaosclock::review::{PlyReview, review_ply};
-use chaosclock::scored::ScoredMove;
+use anyhow::Result;
+use chaosclock::review::{Ply, PlyReview, play_all, review_all};
 use chaosclock::solve::solve;
-use chaosclock::{IllegalMove, Move, MoveText, PassRule, Position, Side, escape_control};
+use chaosclock::{Move, PassRule, Position};
 use serde::Serialize;
 
 use crate::cli::PlayArgs;
-use crate::cmd::{captured, load_position, print, print_json, short_name};
-
-/// One ply that was played.
-#[derive(Debug, Clone, Copy)]
-pub struct Ply {
-    /// Who played it.
-    pub side: Side,
-    /// The move.
-    pub m: Move,
-    /// The piece it captured.
-    pub captures: Option<u8>,
-    /// The position after it.
-    pub next: Position,
-}
+use crate::cmd::{load_position, print, print_json, short_name};
+use crate::view::review::analyse_json;
 
 /// One played move in the JSON output.
 #[derive(Debug, Serialize)]
@@ -63,7 +50,9 @@ pub fn run(args: &PlayArgs, rule: PassRule) -> Result<()> {
     let plies = play_all(start, &args.moves, rule)?;
     if args.analyse {
         let solution = solve(&start, rule, None);
-        let reviews = review_all(&start, &plies, |pos| Ok(solution.moves(pos)))?;
+        let reviews = review_all(&start, &plies, |pos| {
+            Ok::<_, std::convert::Infallible>(solution.moves(pos))
+        })?;
         return if args.json {
             print_json(&analyse_json(&start, &reviews, rule, "solve"))
         } else {
@@ -75,31 +64,6 @@ pub fn run(args: &PlayArgs, rule: PassRule) -> Result<()> {
     } else {
         print(&to_text(&start, &plies))
     }
-}
-
-/// Plays every move, checking each.
-///
-/// # Errors
-/// A move is malformed or illegal: the message names its number, its text,
-/// the position and the rule it breaks.
-pub fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec<Ply>> {
-    let mut pos = start;
-    let mut plies = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let number = i + 1;
-        let written: MoveText = text.parse().with_context(|| format!("move {number}"))?;
-        let m = pos.parse_move(written, rule).map_err(|e| {
-            let reason = match (e, pos.outcome()) {
-                (IllegalMove::GameOver, Some(outcome)) => format!("the game is over, {outcome}"),
-                (e, _) => e.to_string(),
-            };
-            anyhow!("move {number} '{}' is illegal in {pos}: {reason}", escape_control(text.trim()))
-        })?;
-        let next = pos.play_unchecked(m);
-        plies.push(Ply { side: pos.side(), m, captures: captured(&pos, m), next });
-        pos = next;
-    }
-    Ok(plies)
 }
 
 /// The status after the last position: how the game ended, or who moves.
@@ -130,90 +94,6 @@ fn to_text(start: &Position, plies: &[Ply]) -> String {
     text.push('\n');
     text.push_str(&status(last));
     text
-}
-
-/// Reviews every ply of a game from `start`, with `moves` scoring the legal
-/// moves of each position before a ply.
-///
-/// # Errors
-/// What `moves` returns.
-pub fn review_all(
-    start: &Position,
-    plies: &[Ply],
-    mut moves: impl FnMut(&Position) -> Result<Vec<ScoredMove>>,
-) -> Result<Vec<PlyReview>> {
-    let mut before = *start;
-    let mut out = Vec::with_capacity(plies.len());
-    for ply in plies {
-        let scored = moves(&before)?;
-        let r = review_ply(&before, ply.m, &scored)
-            .ok_or_else(|| anyhow!("move {} has no score in {before}", ply.m))?;
-        out.push(r);
-        before = ply.next;
-    }
-    Ok(out)
-}
-
-/// One reviewed ply in JSON (values are codes, for the mover).
-#[derive(Debug, Serialize)]
-pub struct ReviewJson {
-    #[serde(rename = "move")]
-    text: String,
-    side: &'static str,
-    /// The position before the move.
-    position: String,
-    value: u8,
-    played: u8,
-    best: u8,
-    only: bool,
-    mistake: bool,
-}
-
-/// `play --analyse --json` and `/api/analyse`.
-#[derive(Debug, Serialize)]
-pub struct AnalyseJson {
-    /// The start.
-    position: String,
-    pass_rule: &'static str,
-    /// Where the values come from: `solve` or `tables`.
-    source: &'static str,
-    plies: Vec<ReviewJson>,
-    /// The position after the last move.
-    end: String,
-    over: Option<&'static str>,
-    /// Plies marked as mistakes.
-    mistakes: usize,
-}
-
-/// The JSON of a reviewed game.
-pub fn analyse_json(
-    start: &Position,
-    reviews: &[PlyReview],
-    rule: PassRule,
-    source: &'static str,
-) -> AnalyseJson {
-    let end = reviews.last().map_or(*start, |r| r.before.play_unchecked(r.mv));
-    AnalyseJson {
-        position: start.to_string(),
-        pass_rule: rule.name(),
-        source,
-        plies: reviews
-            .iter()
-            .map(|r| ReviewJson {
-                text: r.mv.to_string(),
-                side: r.side.name(),
-                position: r.before.to_string(),
-                value: r.value.code(),
-                played: r.played.code(),
-                best: r.best.code(),
-                only: r.only,
-                mistake: r.mistake,
-            })
-            .collect(),
-        end: end.to_string(),
-        over: end.outcome().map(|o| o.name()),
-        mistakes: reviews.iter().filter(|r| r.mistake).count(),
-    }
 }
 
 /// The text of `play --analyse`: each ply as `play` prints it, then the

@@ -23,22 +23,22 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
+use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
 use chaosclock::probe::ProbeError;
-use chaosclock::solve::SolveError;
+use chaosclock::solve::{SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Value, escape_control};
+use chaosclock::{PassRule, Position, Value, Variant, escape_control};
 use indicatif::ProgressBar;
 use serde::Serialize;
 
+use crate::budget::Budget;
 use crate::cli::{PositionArgs, QueryArgs};
-use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::budget::Budget;
 use crate::cmd::progress::solve_bar;
-use crate::cmd::source::{self, Source};
 use crate::cmd::{
     Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
 };
+use crate::view::answer::{AnswerJson, to_json, to_text};
 
 /// The JSON output of `query`: `solve`'s fields without the statistics.
 #[derive(Debug, Serialize)]
@@ -121,7 +121,7 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
     if args.json {
         print_json(&found.to_json(None, &dir))
     } else {
-        let source = match (found.source, found.states) {
+        let source = match (found.answer.source, found.states) {
             (Source::Rules, _) => {
                 "the rules: the game is over (nothing solved, no table read)".to_string()
             }
@@ -134,14 +134,13 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
                 format!("the openings book (nothing solved; no table in {dir} covers it)")
             }
         };
-        print(&format!("{}\nsource:    {source}", found.answer.to_text()))
+        print(&format!("{}\nsource:    {source}", to_text(&found.answer)))
     }
 }
 
-/// An answer and where it came from.
+/// An answer, and the states solved for it.
 struct Found {
     answer: Answer,
-    source: Source,
     /// The states solved ([`Source::Solve`] only).
     states: Option<usize>,
 }
@@ -152,9 +151,10 @@ impl Found {
     fn to_json(&self, input: Option<String>, dir: &str) -> QueryJson {
         QueryJson {
             input,
-            answer: self.answer.to_json(),
-            source: self.source.name(),
-            tables: (self.source == Source::Tables).then(|| TablesJson { dir: dir.to_string() }),
+            answer: to_json(&self.answer),
+            source: self.answer.source.name(),
+            tables: (self.answer.source == Source::Tables)
+                .then(|| TablesJson { dir: dir.to_string() }),
             states: self.states,
         }
     }
@@ -179,11 +179,11 @@ fn find(
     bar: Option<&ProgressBar>,
     announce: Option<&dyn Fn(Value)>,
 ) -> Result<Found> {
-    if let Some(answer) = source::from_rules(pos, rule) {
-        return Ok(Found { answer, source: Source::Rules, states: None });
+    if let Some(answer) = Answer::from_rules(pos, rule) {
+        return Ok(Found { answer, states: None });
     }
-    let missing = match source::from_tables(tb, pos, rule) {
-        Ok(answer) => return Ok(Found { answer, source: Source::Tables, states: None }),
+    let missing = match Answer::from_tables(tb, pos, rule) {
+        Ok(answer) => return Ok(Found { answer, states: None }),
         Err(e @ ProbeError::Missing { .. }) => e,
         Err(e) => return Err(probe_error(e, root, rule)),
     };
@@ -191,7 +191,7 @@ fn find(
     if let Some(value) = book {
         if budget.is_none() {
             let answer = Answer::from_book(*pos, rule, value);
-            return Ok(Found { answer, source: Source::Book, states: None });
+            return Ok(Found { answer, states: None });
         }
         if let Some(announce) = announce {
             announce(value);
@@ -201,16 +201,17 @@ fn find(
     else {
         return Err(probe_error(missing, root, rule));
     };
-    match source::solve(pos, rule, budget.states, bar) {
+    let variant = Variant::new(pos.slots(), rule);
+    match solve_bounded(variant, &[*pos], None, budget.states, bar) {
         Ok(solution) => {
-            let answer = source::from_solution(&solution, pos, rule);
+            let answer = Answer::from_solution(&solution, pos, rule);
             if let Some(value) = book.filter(|&v| v != answer.score.value) {
                 bail!(
                     "the openings book gives {pos} the value {value}, the solve {}: a bug, please report it",
                     answer.score.value
                 );
             }
-            Ok(Found { answer, source: Source::Solve, states: Some(solution.states()) })
+            Ok(Found { answer, states: Some(solution.states()) })
         }
         Err(e @ SolveError::TooLarge { .. }) => Err(anyhow!(
             "no table covers {pos}, and solving it in memory stopped: {e} of {}; raise --budget, or run {}",
@@ -296,7 +297,7 @@ fn batch(root: &Path, rule: PassRule, budget: Option<Budget>) -> Result<()> {
         };
         let text = match answer {
             Ok((found, dir)) => {
-                solved += usize::from(found.source == Source::Solve);
+                solved += usize::from(found.answer.source == Source::Solve);
                 serde_json::to_string(&found.to_json(Some(input.to_string()), &dir))
             }
             Err(e) => {

@@ -6,7 +6,7 @@ use chaosclock::{Diagram, Last, Move, PassRule, Position, Side, hand};
 use serde::Serialize;
 
 use crate::cli::ShowArgs;
-use crate::cmd::{captured, load_position, piece_column, print, print_json, short_name};
+use crate::cmd::{load_position, piece_column, print, print_json, short_name};
 
 /// One legal move in the JSON output.
 #[derive(Debug, Serialize)]
@@ -91,7 +91,7 @@ pub fn run(args: &ShowArgs, rule: PassRule) -> Result<()> {
     let children: Vec<Child> = pos
         .legal_moves(rule)
         .iter()
-        .map(|&m| Child { m, next: pos.play_unchecked(m), captures: captured(&pos, m) })
+        .map(|&m| Child { m, next: pos.play_unchecked(m), captures: pos.captured(m) })
         .collect();
     if args.json {
         print_json(&to_json(&pos, &children, rule))

@@ -15,6 +15,7 @@
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
+use chaosclock::answer::{Answer, Source};
 use std::path::Path;
 use std::time::Duration;
 
@@ -25,9 +26,9 @@ use chaosclock::{PassRule, Position, Variant};
 use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, SolveArgs};
-use crate::cmd::answer::{Answer, AnswerJson};
 use crate::cmd::progress::solve_bar;
 use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
+use crate::view::answer::{self, AnswerJson};
 
 /// The JSON output of `solve`.
 #[derive(Debug, Serialize)]
@@ -86,7 +87,14 @@ impl Report {
     fn new(pos: Position, rule: PassRule, solution: &Solution) -> Report {
         let score = solution.score(&pos).expect("the root of a solve is among its reached states");
         Report {
-            answer: Answer::new(pos, rule, score, solution.moves(&pos), solution.line(&pos)),
+            answer: Answer::new(
+                pos,
+                rule,
+                score,
+                solution.moves(&pos),
+                solution.line(&pos),
+                Source::Solve,
+            ),
             states: solution.states(),
             double_passes: solution.double_passes(),
             signatures: solution.signatures(),
@@ -211,7 +219,7 @@ fn peak_memory() -> Option<u64> {
 }
 
 fn to_text(r: &Report) -> String {
-    let mut t = r.answer.to_text();
+    let mut t = answer::to_text(&r.answer);
 
     // Statistics.
     let ends = format!(
@@ -259,7 +267,7 @@ fn to_text(r: &Report) -> String {
 
 fn to_json(r: &Report) -> SolveJson {
     SolveJson {
-        answer: r.answer.to_json(),
+        answer: answer::to_json(&r.answer),
         states: r.states,
         double_passes: r.double_passes,
         signatures: r.signatures,

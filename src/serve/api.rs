@@ -14,17 +14,18 @@ use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
+use chaosclock::draw::Draw;
+use chaosclock::review::{play_all, review_all};
 use chaosclock::scored::ScoredMove;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
 use serde::Serialize;
 
-use crate::cmd::answer::{Answer, AnswerJson};
-use crate::cmd::openings::draw::Draw;
-use crate::cmd::play::{AnalyseJson, analyse_json, play_all, review_all};
-use crate::cmd::source::{self, Source};
 use crate::serve::query::Query;
 use crate::serve::state::{Engine, EngineError, Solved};
+use crate::view::answer::{AnswerJson, to_json};
+use crate::view::review::{AnalyseJson, analyse_json};
 
 /// What every handler shares.
 #[derive(Debug, Clone)]
@@ -157,7 +158,7 @@ async fn answer(
     }
     let solved = state.engine.solved(&pos, rule).await?;
     let s = Arc::clone(&solved);
-    let answer = blocking(move || Ok(source::from_solution(s.solution(), &pos, rule))).await?;
+    let answer = blocking(move || Ok(Answer::from_solution(s.solution(), &pos, rule))).await?;
     Ok((answer, Scorer::Solve(solved)))
 }
 
@@ -203,7 +204,7 @@ pub async fn position_handler(
     let q = query(raw, &["pos", "cfg", "rule"])?;
     let (pos, rule) = (position(&q)?, rule(&q, state.rule)?);
     let (answer, scorer) = answer(&state, pos, rule).await?;
-    Ok(Json(PositionJson { answer: answer.to_json(), source: scorer.source() }))
+    Ok(Json(PositionJson { answer: to_json(&answer), source: scorer.source() }))
 }
 
 /// One ply of the main line.
@@ -307,7 +308,7 @@ pub async fn analyse_handler(
     if moves.len() > MAX_MOVES {
         return Err(ApiError::bad(format!("more than {MAX_MOVES} moves")));
     }
-    let plies = play_all(start, &moves, rule).map_err(|e| ApiError::bad(format!("{e:#}")))?;
+    let plies = play_all(start, &moves, rule).map_err(ApiError::bad)?;
     let (_, scorer) = answer(&state, start, rule).await?;
     let mut befores = vec![start];
     befores.extend(plies.iter().map(|p| p.next));
@@ -316,9 +317,9 @@ pub async fn analyse_handler(
     let mut i = 0;
     let reviews = review_all(&start, &plies, |_| {
         i += 1;
-        Ok(scored[i - 1].clone())
+        Ok::<_, std::convert::Infallible>(scored[i - 1].clone())
     })
-    .map_err(|e| ApiError::from(EngineError::Internal(format!("{e:#}"))))?;
+    .map_err(|e| ApiError::from(EngineError::Internal(e.to_string())))?;
     Ok(Json(analyse_json(&start, &reviews, rule, scorer.source())))
 }
 

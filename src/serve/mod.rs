@@ -26,8 +26,8 @@ use axum::middleware;
 use axum::routing::get;
 use chaosclock::PassRule;
 
+use crate::budget::{BYTES_PER_STATE, Budget};
 use crate::cli::ServeArgs;
-use crate::cmd::budget::{BYTES_PER_STATE, Budget};
 use crate::serve::api::AppState;
 use crate::serve::guard::Guard;
 use crate::serve::listen::ConnLimits;

@@ -18,17 +18,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
+use chaosclock::answer::Answer;
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::scored::ScoredMove;
-use chaosclock::solve::{Solution, SolveError};
+use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position};
+use chaosclock::{PassRule, Position, Variant};
 use indicatif::ProgressBar;
 use tokio::sync::Semaphore;
 
-use crate::cmd::answer::Answer;
-use crate::cmd::budget::Budget;
-use crate::cmd::{probe_error, source};
+use crate::budget::Budget;
 
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
@@ -180,10 +179,10 @@ impl Engine {
     ) -> Result<Option<Answer>, EngineError> {
         let Some(root) = &self.root else { return Ok(None) };
         let tb = self.tablebase(root, pos.slots(), rule);
-        match source::from_tables(&tb, pos, rule) {
+        match Answer::from_tables(&tb, pos, rule) {
             Ok(answer) => Ok(Some(answer)),
             Err(ProbeError::Missing { .. }) => Ok(None),
-            Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
+            Err(e) => Err(EngineError::Internal(e.to_string())),
         }
     }
 
@@ -202,7 +201,7 @@ impl Engine {
         match probe::moves(&tb, pos) {
             Ok(m) => Ok(Some(m)),
             Err(ProbeError::Missing { .. }) => Ok(None),
-            Err(e) => Err(EngineError::Internal(format!("{:#}", probe_error(e, root, rule)))),
+            Err(e) => Err(EngineError::Internal(e.to_string())),
         }
     }
 
@@ -263,7 +262,8 @@ impl Engine {
             let current = Current { position: root, bar: bar.clone(), started: Instant::now() };
             *engine.current.lock().unwrap_or_else(unpoison) = Some(current);
             let underway = Underway(&engine.current);
-            let solution = source::solve(&root, rule, budget, Some(&bar))?;
+            let variant = Variant::new(root.slots(), rule);
+            let solution = solve_bounded(variant, &[root], None, budget, Some(&bar))?;
             drop(underway);
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));

@@ -31,7 +31,7 @@
 //! ends with a line that says so: `# incomplete: ...`, or in JSON
 //! `{"incomplete": "..."}` (issue 14, finding 8).
 
-pub mod draw;
+pub use chaosclock::draw;
 mod list;
 mod report;
 mod scoring;
@@ -45,7 +45,6 @@ use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
 use serde::Serialize;
 
-use self::draw::Draw;
 use self::list::ListWriter;
 pub(crate) use self::list::write_atomically;
 use self::report::{Report, describe};
@@ -54,6 +53,7 @@ use self::stats::{Stats, to_svg};
 use crate::cli::OpeningsArgs;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::{BarGuard, counting_bar, generate_advice, print, print_json, thousands};
+use chaosclock::draw::Draw;
 
 /// Up to this many slots every opening is solved in one call.
 const SOLVE_ALL_MAX_SLOTS: u8 = 8;

@@ -13,7 +13,7 @@
 //! measured. Where `/proc/meminfo` cannot be read the budget is
 //! [`FALLBACK_STATES`].
 
-use crate::cmd::thousands;
+use crate::view::thousands;
 
 /// The peak resident memory of a solve in memory per state reached, in
 /// bytes: the largest measured, rounded up. Measured with `/usr/bin/time

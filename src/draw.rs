@@ -16,10 +16,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chaosclock::index::SigIndex;
-use chaosclock::random::Rng;
-use chaosclock::table::format::free_pieces;
-use chaosclock::{Last, Position, Side};
+use crate::index::SigIndex;
+use crate::random::Rng;
+use crate::table::format::free_pieces;
+use crate::{Last, Position, Side};
 
 /// The number of openings (derangements) of an `n`-slot board.
 pub fn count(n: u8) -> u64 {
@@ -229,7 +229,7 @@ mod tests {
     #[test]
     fn table_order_is_every_opening_by_rank() {
         for n in [4, 6, 8] {
-            let index = SigIndex::new(n, 0, chaosclock::table::format::free_pieces(n, 0));
+            let index = SigIndex::new(n, 0, crate::table::format::free_pieces(n, 0));
             assert_eq!(index.boards(), count(n));
             let ranks: Vec<u64> = chunks(n, Order::Table)
                 .flatten()
