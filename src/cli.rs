@@ -16,7 +16,8 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use chaosclock::generate::CHECKPOINT;
 use chaosclock::{PassRule, SUPPORTED_SLOTS};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 
 /// `verify --sample` by default (small tables store fewer nodes: the
 /// sample stops at them without a note).
@@ -35,8 +36,8 @@ pub const DEFAULT_VERIFY_SAMPLE: usize = 100_000;
 pub struct Cli {
     /// When a side may pass: at any time (docs/rules.md) or only when it has no
     /// other legal move (the original solver's rule).
-    #[arg(long, global = true, value_enum, default_value_t = PassRuleArg::Always)]
-    pub pass_rule: PassRuleArg,
+    #[arg(long, global = true, default_value = "always", value_parser = pass_rule_parser())]
+    pub pass_rule: PassRule,
 
     /// What to do.
     #[command(subcommand)]
@@ -486,22 +487,11 @@ pub struct ServeArgs {
     pub allow_host: Vec<String>,
 }
 
-/// `--pass-rule` values (the command-line face of [`PassRule`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PassRuleArg {
-    /// A side may pass at any time.
-    Always,
-    /// A side may pass only when it has no other legal move.
-    WhenStuck,
-}
-
-impl From<PassRuleArg> for PassRule {
-    fn from(rule: PassRuleArg) -> PassRule {
-        match rule {
-            PassRuleArg::Always => PassRule::Always,
-            PassRuleArg::WhenStuck => PassRule::WhenStuck,
-        }
-    }
+/// `--pass-rule`: the names and meanings of [`PassRule`] (spelled there
+/// once), read into a [`PassRule`].
+fn pass_rule_parser() -> impl TypedValueParser<Value = PassRule> {
+    let values = PassRule::ALL.map(|r| PossibleValue::new(r.name()).help(r.meaning()));
+    PossibleValuesParser::new(values).map(|name| name.parse().expect("one of the rules' names"))
 }
 
 /// The default tables root directory.

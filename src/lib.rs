@@ -100,7 +100,9 @@ pub mod verify;
 
 pub use crate::desktop_cfg::{CfgError, parse_cfg};
 pub use crate::escape::escape_control;
-pub use crate::moves::{IllegalMove, Move, MoveList, MoveText, ParseMoveError, PassRule};
+pub use crate::moves::{
+    IllegalMove, Move, MoveList, MoveText, ParseMoveError, ParsePassRuleError, PassRule,
+};
 pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};
 pub use crate::position::{
     Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS, walk_origin, walk_target,

@@ -78,7 +78,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
 
 /// Runs the chosen subcommand.
 fn run(cli: Cli) -> Result<()> {
-    let rule = cli.pass_rule.into();
+    let rule = cli.pass_rule;
     match &cli.command {
         Command::Show(args) => cmd::show::run(args, rule),
         Command::Play(args) => cmd::play::run(args, rule),

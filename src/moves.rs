@@ -21,12 +21,55 @@ pub enum PassRule {
 }
 
 impl PassRule {
-    /// The command-line name: `always` or `when-stuck`.
+    /// Every pass rule.
+    pub const ALL: [PassRule; 2] = [PassRule::Always, PassRule::WhenStuck];
+
+    /// The name, the one place it is spelled (the command line's
+    /// `--pass-rule`, JSON, the server's `rule=`, table directories):
+    /// `always` or `when-stuck`.
     pub fn name(self) -> &'static str {
         match self {
             PassRule::Always => "always",
             PassRule::WhenStuck => "when-stuck",
         }
+    }
+
+    /// What the rule says, for help texts.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            PassRule::Always => "a side may pass at any time",
+            PassRule::WhenStuck => "a side may pass only when it has no other legal move",
+        }
+    }
+}
+
+/// A name that is not a pass rule's ([`PassRule::name`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsePassRuleError(pub String);
+
+impl fmt::Display for ParsePassRuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = PassRule::ALL.iter().map(|r| r.name()).collect();
+        write!(
+            f,
+            "invalid pass rule '{}': expected {}",
+            escape_control(&self.0),
+            names.join(" or ")
+        )
+    }
+}
+
+impl std::error::Error for ParsePassRuleError {}
+
+/// Reads a pass rule by its name.
+impl FromStr for PassRule {
+    type Err = ParsePassRuleError;
+
+    fn from_str(s: &str) -> Result<PassRule, ParsePassRuleError> {
+        PassRule::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| ParsePassRuleError(s.to_string()))
     }
 }
 

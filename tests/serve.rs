@@ -156,7 +156,7 @@ fn bad_requests_get_one_line_errors_and_the_server_goes_on() {
     let want = cli_error(&["play", "2,1,4,3", "--moves", "2,x"]);
     fails(&server, "/api/analyse?pos=2,1,4,3&moves=2,x", 400, &want);
     fails(&server, "/api/position", 400, "missing parameter 'pos'");
-    fails(&server, "/api/position?pos=2,1,4,3&rule=never", 400, "invalid value 'never' for rule");
+    fails(&server, "/api/position?pos=2,1,4,3&rule=never", 400, "invalid pass rule 'never'");
     fails(&server, "/api/position?pos=2,1,4,3&file=/etc/passwd", 400, "unknown parameter 'file'");
     fails(&server, "/api/position?pos=2,1,4,3&pos=2,1,4,3", 400, "given twice");
     fails(&server, "/api/position?pos=%zz", 400, "percent-escape");

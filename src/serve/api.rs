@@ -103,15 +103,7 @@ fn position(q: &Query) -> Result<Position, ApiError> {
 
 /// Reads `rule`, else the server's default.
 fn rule(q: &Query, default: PassRule) -> Result<PassRule, ApiError> {
-    match q.get("rule") {
-        None => Ok(default),
-        Some("always") => Ok(PassRule::Always),
-        Some("when-stuck") => Ok(PassRule::WhenStuck),
-        Some(other) => Err(ApiError::bad(format!(
-            "invalid value '{}' for rule: expected always or when-stuck",
-            escape_control(other)
-        ))),
-    }
+    q.get("rule").map_or(Ok(default), |name| name.parse().map_err(ApiError::bad))
 }
 
 /// Parses the query string `raw` for an endpoint taking `known` keys.
