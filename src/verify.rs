@@ -5,13 +5,13 @@
 
 use indicatif::ProgressBar;
 
-use crate::generate::fixed_sets;
 use crate::moves::Move;
 use crate::position::{Last, Position};
 use crate::random::{Rng, random_position};
 use crate::score::Score;
 use crate::solve::solve;
 use crate::summary::Summary;
+use crate::table::fixed_sets;
 use crate::table::{TableError, Tablebase};
 
 /// What a verification found.

@@ -9,7 +9,8 @@
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, Limits, fixed_sets, generate};
+use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::table::fixed_sets;
 use chaosclock::{Last, PassRule};
 
 use chaosclock::table::Tablebase;

@@ -28,7 +28,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Ta
         Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits: Limits::default() };
     generate(&cfg, None).unwrap();
     let tb = Tablebase::new(root, n, rule);
-    for f in chaosclock::generate::fixed_sets(n, max_live) {
+    for f in chaosclock::table::fixed_sets(n, max_live) {
         assert!(tb.load(f).unwrap());
     }
     tb

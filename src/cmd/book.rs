@@ -157,7 +157,7 @@ impl Values {
 fn values_for(n: u8, rule: PassRule, root: &Path) -> Result<Option<Values>> {
     let tb = Tablebase::new(root, n, rule);
     let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
-    if files > 0 && files == chaosclock::generate::fixed_sets(n, n).len() {
+    if files > 0 && files == chaosclock::table::fixed_sets(n, n).len() {
         return Ok(Some(Values::Tables(tb)));
     }
     if n > SOLVE_MAX_SLOTS {

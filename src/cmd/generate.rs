@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{
-    Config, FileDone, Limits, Projection, Report, fixed_sets, generate, generate_with, nodes_of,
-};
+use chaosclock::generate::{Config, FileDone, Limits, Projection, Report, generate, generate_with};
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
+use chaosclock::table::{fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::{Deserialize, Serialize};

@@ -26,8 +26,8 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use chaosclock::PassRule;
-use chaosclock::generate::fixed_sets;
 use chaosclock::table::Tablebase;
+use chaosclock::table::fixed_sets;
 use chaosclock::table::format::{VERSION, file_name};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -24,9 +24,10 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{Projection, fixed_sets, project};
+use chaosclock::generate::{Projection, project};
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
+use chaosclock::table::fixed_sets;
 use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, escape_control, parse_cfg};
 

@@ -18,9 +18,9 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use chaosclock::book::Book;
-use chaosclock::generate::fixed_sets;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
+use chaosclock::table::fixed_sets;
 use chaosclock::table::format::dir_name;
 use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
@@ -88,7 +88,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
     // More entries than the tables store would only draw the same ones
     // again (and run for hours): the sample stops at the stored nodes.
     let sets = fixed_sets(n, max_live);
-    let nodes = chaosclock::generate::nodes_of(n, &sets);
+    let nodes = chaosclock::table::nodes_of(n, &sets);
     let sample = args.sample.min(usize::try_from(nodes).unwrap_or(usize::MAX));
     if sample < args.sample && args.sample != DEFAULT_VERIFY_SAMPLE {
         eprintln!(

@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::table::format::{self, ENCODING_SCORES, Header, free_pieces, sub_loose, sub_nodes};
-use crate::table::{TableFile, Tablebase};
+use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
 
 mod checkpoint;
 mod compact;
@@ -154,31 +154,6 @@ pub struct FileDone {
     pub counts: [u64; 5],
     /// Its bytes.
     pub bytes: u64,
-}
-
-/// The fixed sets to generate (the representatives of the symmetry,
-/// [`crate::symmetry`]), in dependency order.
-pub fn fixed_sets(n: u8, max_live: u8) -> Vec<u16> {
-    let all = free_pieces(n, 0);
-    let mut sets: Vec<u16> = (0..1u32 << n)
-        .map(|bits| (bits << 1) as u16 & all)
-        .filter(|f| n - f.count_ones() as u8 <= max_live)
-        .filter(|&f| crate::symmetry::canonical_fixed(n, f).1 == f)
-        .collect();
-    sets.sort_by_key(|f| (std::cmp::Reverse(f.count_ones()), *f));
-    sets
-}
-
-/// Number of nodes the files of `sets` hold.
-pub fn nodes_of(n: u8, sets: &[u16]) -> u64 {
-    sets.iter()
-        .map(|&f| {
-            let free = free_pieces(n, f);
-            (0..1usize << free.count_ones())
-                .map(|i| sub_nodes(n, f, sub_loose(free, i)))
-                .sum::<u64>()
-        })
-        .sum()
 }
 
 /// Generates (or completes) the tables of `cfg`. `bar`, if given, counts

@@ -75,7 +75,7 @@ pub fn project(n: u8, sets: &[u16], encoding: u8) -> Projection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::fixed_sets;
+    use crate::table::fixed_sets;
     use crate::table::format::ENCODING_PACKED;
 
     /// The measured sizes of tables/README.md: slots, max-live, nodes,

@@ -14,9 +14,11 @@ mod file;
 pub mod format;
 pub(crate) mod mmap;
 pub mod packed;
+mod sets;
 mod tablebase;
 pub mod values;
 
 pub use error::TableError;
 pub use file::{TableFile, fresh_id, node_number};
+pub use sets::{fixed_sets, nodes_of};
 pub use tablebase::Tablebase;

@@ -136,7 +136,7 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     let tb = Tablebase::new(&args.tables, n, rule);
     let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
     // Files exist for the representatives of the symmetry only.
-    let all = chaosclock::generate::fixed_sets(n, n).len();
+    let all = chaosclock::table::fixed_sets(n, n).len();
     if files == all {
         return Ok(Scorer::Tables(tb));
     }
