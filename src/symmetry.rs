@@ -150,8 +150,7 @@ pub fn mv(n: u8, u: u8, mv: Move) -> Move {
 /// The image of signature `sig` under unit `u`.
 #[inline]
 pub fn signature(n: u8, u: u8, sig: SigKey) -> SigKey {
-    let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
-    u32::from(mask(n, u, fixed)) << 16 | u32::from(mask(n, u, loose))
+    SigKey::new(mask(n, u, sig.fixed()), mask(n, u, sig.loose()))
 }
 
 /// The representative of `sig`'s orbit (its smallest image) and the unit
@@ -159,10 +158,10 @@ pub fn signature(n: u8, u: u8, sig: SigKey) -> SigKey {
 #[inline]
 pub fn canonical(n: u8, sig: SigKey) -> (u8, SigKey) {
     let images = Images::of(n);
-    let (fixed, loose) = (usize::from((sig >> 16) as u16), usize::from(sig as u16));
+    let (fixed, loose) = (usize::from(sig.fixed()), usize::from(sig.loose()));
     let mut best = (1, sig);
     for (k, sets) in images.sets.iter().enumerate() {
-        let image = u32::from(sets[fixed]) << 16 | u32::from(sets[loose]);
+        let image = SigKey::new(sets[fixed], sets[loose]);
         if image < best.1 {
             best = (images.units[k], image);
         }
@@ -173,8 +172,8 @@ pub fn canonical(n: u8, sig: SigKey) -> (u8, SigKey) {
 /// The representative of fixed set `fixed`'s orbit and the unit that maps
 /// `fixed` onto it.
 pub fn canonical_fixed(n: u8, fixed: u16) -> (u8, u16) {
-    let (u, sig) = canonical(n, u32::from(fixed) << 16);
-    (u, (sig >> 16) as u16)
+    let (u, sig) = canonical(n, SigKey::new(fixed, 0));
+    (u, sig.fixed())
 }
 
 /// The number of distinct images of signature `sig` (the size of its

@@ -272,7 +272,7 @@ mod tests {
     fn graph(n: u8, rule: PassRule, fixed: u16, index: &SigIndex) -> Dense<'_, NodeMoves> {
         let mut rng = crate::random::Rng::new(u64::from(fixed) << 16 | u64::from(index.loose()));
         let boards = Boards::new(index);
-        let sig = crate::signature::make(fixed, index.loose());
+        let sig = crate::signature::SigKey::new(fixed, index.loose());
         let moves = (0..2 * boards.len())
             .map(|node| {
                 let pos = position(n, &boards, node, Last::None);

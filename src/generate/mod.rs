@@ -383,7 +383,7 @@ fn write_file(
     }
     for d in &done {
         report.signatures += 1;
-        let sig = u32::from(fixed) << 16 | u32::from(sub_loose(free, d.sub));
+        let sig = crate::signature::SigKey::new(fixed, sub_loose(free, d.sub));
         report.covered += crate::symmetry::orbit_len(n, sig) * d.counts.iter().sum::<u64>();
         for (total, x) in report.counts.iter_mut().zip(d.counts) {
             *total += x;

@@ -67,16 +67,16 @@ impl<'a> Context<'a> {
     fn target(&self, sig: SigKey) -> Target<'a> {
         let (unit, stored) = crate::symmetry::canonical(self.n, sig);
         let pieces = crate::symmetry::pieces(self.n, unit);
-        let fixed = (stored >> 16) as u16;
+        let fixed = stored.fixed();
         if fixed == self.fixed {
             // The same file: a sub-table with fewer loose pieces, or the
             // image of one under a unit that maps this fixed set onto
             // itself.
-            let sub = sub_index(self.free, stored as u16);
+            let sub = sub_index(self.free, stored.loose());
             return Target { sig, file: None, sub, index: &self.indexes[sub], unit, pieces };
         }
         let file = self.tb.file(fixed).expect("files with more fixed pieces come first");
-        let sub = sub_index(free_pieces(self.n, fixed), stored as u16);
+        let sub = sub_index(free_pieces(self.n, fixed), stored.loose());
         Target { sig, file: Some(file), sub, index: file.board_index(sub), unit, pieces }
     }
 
@@ -125,7 +125,8 @@ impl<'a> Walks<'a> {
 
     /// Where child `c` (outside the sub-table) is stored.
     fn locate(&mut self, ctx: &Context<'a>, c: &Child) -> Place<'a> {
-        let slot = (c.sig.wrapping_mul(0x9E37_79B9) >> (32 - TARGETS.trailing_zeros())) as usize;
+        let slot =
+            (c.sig.bits().wrapping_mul(0x9E37_79B9) >> (32 - TARGETS.trailing_zeros())) as usize;
         let target = match self.targets[slot] {
             Some(t) if t.sig == c.sig => t,
             _ => *self.targets[slot].insert(ctx.target(c.sig)),
@@ -210,7 +211,7 @@ fn solve_sub_as<M: Moves>(
     index: &SigIndex,
 ) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
     let loose = index.loose();
-    let sig = crate::signature::SigKey::from(ctx.fixed) << 16 | u32::from(loose);
+    let sig = SigKey::new(ctx.fixed, loose);
     let nodes = 2 * index.boards() as usize;
     let boards = Boards::new(index);
     let node_at = |node: usize| {

@@ -5,7 +5,7 @@
 use crate::moves::Move;
 use crate::position::{Last, Position, walk_target};
 use crate::side::Side;
-use crate::signature::{self as sig, SigKey};
+use crate::signature::SigKey;
 
 /// A move and where it leads.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +32,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
     // Slot s (1-based) sits at bits 4s - 3 .. 4s + 1 of a node key.
     let at = |slot: u8, piece: u8| u64::from(piece) << (4 * slot - 3);
     let flip = key ^ 1;
-    let (fx, lo) = (sig::fixed(sig), sig::loose(sig));
+    let (fx, lo) = (sig.fixed(), sig.loose());
     for s in 1..=n {
         let p = pos.board[s as usize - 1];
         if p == 0 || p == s {
@@ -44,7 +44,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
         child.last = Last::None;
         let key = flip ^ at(s, p);
         if p == n {
-            let sig = sig::make(fx, lo & !(1 << p));
+            let sig = SigKey::new(fx, lo & !(1 << p));
             f(Child { mv: Move::Walk(p), pos: child, sig, key, inside: false });
             continue;
         }
@@ -57,10 +57,10 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
         let key = key ^ at(t, q) ^ at(t, p);
         let lo2 = lo & !(1 << q) & !1;
         let (sig, inside) = if t == p {
-            (sig::make(fx | 1 << p, lo2 & !(1 << p)), false)
+            (SigKey::new(fx | 1 << p, lo2 & !(1 << p)), false)
         } else {
             child.last = Last::Piece(p);
-            (sig::make(fx, lo2), q == 0)
+            (SigKey::new(fx, lo2), q == 0)
         };
         f(Child { mv: Move::Walk(p), pos: child, sig, key, inside });
     }
@@ -77,7 +77,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
             child.side = pos.side.other();
             key ^= 1;
         }
-        let sig = sig::make(fx | 1 << p, lo & !(1 << q) & !1);
+        let sig = SigKey::new(fx | 1 << p, lo & !(1 << q) & !1);
         f(Child { mv: Move::Place(p), pos: child, sig, key, inside: false });
     }
 }
@@ -87,7 +87,7 @@ pub fn expand(pos: &Position, sig: SigKey, key: u64, mut f: impl FnMut(Child)) {
 #[inline]
 pub fn mover_complete(pos: &Position, sig: SigKey) -> bool {
     let mine = pos.side.pieces_mask(pos.slots());
-    sig::fixed(sig) & mine == mine
+    sig.fixed() & mine == mine
 }
 
 #[cfg(test)]
@@ -121,14 +121,14 @@ mod tests {
             let Ok(pos) = Position::new(&board, side, Last::None) else {
                 continue;
             };
-            let sig = sig::signature(&pos);
+            let sig = crate::signature::signature(&pos);
             if mover_complete(&pos, sig) {
                 assert!(pos.outcome().is_some());
                 continue;
             }
             let mut got = Vec::new();
             expand(&pos, sig, crate::solve::node::node_key(&pos), |c| {
-                assert_eq!(c.sig, sig::signature(&c.pos), "{pos} {}", c.mv);
+                assert_eq!(c.sig, crate::signature::signature(&c.pos), "{pos} {}", c.mv);
                 assert_eq!(c.key, crate::solve::node::node_key(&c.pos), "{pos} {}", c.mv);
                 assert_eq!(c.inside, c.sig == sig);
                 got.push((c.mv, c.pos));

@@ -134,8 +134,7 @@ pub fn solve_bounded(
     bar: Option<&ProgressBar>,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
-    let covered =
-        |sig: SigKey| tables.as_ref().is_some_and(|t| t.file((sig >> 16) as u16).is_some());
+    let covered = |sig: SigKey| tables.as_ref().is_some_and(|t| t.file(sig.fixed()).is_some());
     let mut last = 0;
     let reached = reach::reach(variant, roots, &covered, |total| {
         last = total;

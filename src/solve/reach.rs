@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
 use crate::side::Side;
-use crate::signature::{self as sig, SigKey, order_key, signature};
+use crate::signature::{SigKey, order_key, signature};
 use crate::solve::expand::{Child, expand, mover_complete};
 use crate::solve::node::{last_bit, node_key, node_position};
 use crate::solve::node_table::NodeTable;
@@ -243,7 +243,7 @@ fn double_passes(n: u8, rule: PassRule, sig: SigKey, table: &NodeTable) -> usize
     // Whether the mover is complete depends only on the side (key bit 0).
     let ended = [Side::Jia, Side::Yi].map(|side| {
         let mine = side.pieces_mask(n);
-        sig::fixed(sig) & mine == mine
+        sig.fixed() & mine == mine
     });
     (0..table.slots())
         .filter(|&i| table.mask(i) & PASS != 0 && !ended[(table.key(i) & 1) as usize])

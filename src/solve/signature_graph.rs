@@ -112,7 +112,7 @@ impl<'a> ReachGraph<'a> {
         let exits = |cache: &mut [(SigKey, usize); 64], children: &[Child], out: &mut [Score]| {
             let mut at = [0usize; 20];
             for (c, a) in children.iter().zip(&mut at) {
-                let way = &mut cache[(c.sig.wrapping_mul(0x9E37_79B9) >> 26) as usize];
+                let way = &mut cache[(c.sig.bits().wrapping_mul(0x9E37_79B9) >> 26) as usize];
                 if way.0 != c.sig {
                     let j = later.index.get(&c.sig).map_or(usize::MAX, |j| j - later.offset);
                     *way = (c.sig, j);
@@ -154,12 +154,12 @@ impl<'a> ReachGraph<'a> {
         let mut nodes = std::mem::take(&mut buf.nodes);
         nodes.clear();
         if slots < PARALLEL_MIN {
-            let mut cache = [(SigKey::MAX, 0); 64];
+            let mut cache = [(SigKey::NONE, 0); 64];
             nodes.extend((0..slots).map(|slot| node(&mut cache, slot)));
         } else {
             (0..slots)
                 .into_par_iter()
-                .map_init(|| [(SigKey::MAX, 0); 64], node)
+                .map_init(|| [(SigKey::NONE, 0); 64], node)
                 .collect_into_vec(&mut nodes);
         }
         let mut first = std::mem::take(&mut buf.first);

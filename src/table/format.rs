@@ -96,7 +96,7 @@ pub fn free_pieces(n: u8, fixed: u16) -> u16 {
 /// two per board if the signature is its orbit's representative, else
 /// none.
 pub fn sub_nodes(n: u8, fixed: u16, loose: u16) -> u64 {
-    let sig = u32::from(fixed) << 16 | u32::from(loose);
+    let sig = crate::signature::SigKey::new(fixed, loose);
     if crate::symmetry::is_stored(n, sig) {
         2 * crate::index::SigIndex::new(n, fixed, loose).boards()
     } else {

@@ -261,7 +261,7 @@ impl Tablebase {
     /// [`Tablebase::summary_in`] for a stored signature.
     #[inline]
     fn stored_summary(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
-        let (fixed, loose) = ((sig >> 16) as u16, sig as u16);
+        let (fixed, loose) = (sig.fixed(), sig.loose());
         let Some(file) = self.stored_file(fixed) else {
             return Ok(None);
         };
