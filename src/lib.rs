@@ -39,13 +39,13 @@
 //! use chaosclock::answer::{Answer, Source};
 //! use chaosclock::generate::{Config, Limits, generate};
 //! use chaosclock::table::Tablebase;
-//! use chaosclock::table::format::ENCODING_SCORES;
+//! use chaosclock::table::format::Encoding;
 //! use chaosclock::{PassRule, Position, Value};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let rule = PassRule::Always;
 //! let limits = Limits::default();
-//! let cfg = Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: ENCODING_SCORES, limits };
+//! let cfg = Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits };
 //! let report = generate(&cfg, None)?;
 //! assert!(report.files_written > 0);
 //!

@@ -14,7 +14,7 @@ use chaosclock::table::fixed_sets;
 use chaosclock::{Last, PassRule};
 
 use chaosclock::table::Tablebase;
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
+use chaosclock::table::format::Encoding;
 use rayon::prelude::*;
 
 /// Compares every record of the `n`-slot tables under `values` and
@@ -49,7 +49,7 @@ fn compare(values: &Path, depths: &Path, n: u8, rule: PassRule) -> u64 {
 fn values_only_records_match_records_with_depths_for_8_slots() {
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let (v, d) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        for (dir, encoding) in [(&v, ENCODING_PACKED), (&d, ENCODING_SCORES)] {
+        for (dir, encoding) in [(&v, Encoding::Packed), (&d, Encoding::Scores)] {
             let limits = Limits::default();
             let cfg = Config {
                 root: dir.path().to_path_buf(),

@@ -15,7 +15,7 @@ use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::index::SigIndex;
 use chaosclock::solve::solve_many;
 use chaosclock::table::Tablebase;
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
+use chaosclock::table::format::Encoding;
 use chaosclock::{Last, PassRule, Position, Side, Variant};
 use rayon::prelude::*;
 
@@ -55,7 +55,7 @@ fn every_state(n: u8) -> Vec<Position> {
 }
 
 /// Makes the complete tables of `n` slots under `rule` in `dir`.
-fn make(dir: &Path, n: u8, rule: PassRule, encoding: u8) {
+fn make(dir: &Path, n: u8, rule: PassRule, encoding: Encoding) {
     let cfg = Config {
         root: dir.to_path_buf(),
         n,
@@ -81,7 +81,7 @@ fn every_8_slot_state_from_symmetric_tables_equals_solve() {
     assert_eq!(ended, 2_882_624);
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let solution = solve_many(Variant::new(n, rule), &states, None);
-        for (encoding, depths) in [(ENCODING_PACKED, false), (ENCODING_SCORES, true)] {
+        for (encoding, depths) in [(Encoding::Packed, false), (Encoding::Scores, true)] {
             let dir = tempfile::tempdir().unwrap();
             make(dir.path(), n, rule, encoding);
             let tb = Tablebase::new(dir.path(), n, rule);

@@ -23,9 +23,7 @@ use std::time::Duration;
 
 use chaosclock::PassRule;
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::table::format::{
-    BLOCK, ENCODING_PACKED, ENCODING_SCORES, FIXED_HEADER, Header, MAGIC, VERSION, checksum,
-};
+use chaosclock::table::format::{BLOCK, Encoding, FIXED_HEADER, Header, MAGIC, VERSION, checksum};
 use chaosclock::table::packed::{data_offset, first_blocks};
 use chaosclock::table::{TableError, TableFile};
 use proptest::prelude::*;
@@ -58,7 +56,7 @@ fn tables() -> &'static (tempfile::TempDir, Vec<Sample>) {
     TABLES.get_or_init(|| {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let mut samples = Vec::new();
-        for (name, encoding) in [("depths", ENCODING_SCORES), ("values", ENCODING_PACKED)] {
+        for (name, encoding) in [("depths", Encoding::Scores), ("values", Encoding::Packed)] {
             let root = dir.path().join(name);
             let cfg = Config {
                 root: root.clone(),
@@ -168,7 +166,7 @@ fn fix_checksums(bytes: &mut [u8]) {
         return;
     };
     let len = bytes.len();
-    if header.encoding == ENCODING_PACKED {
+    if header.encoding == Encoding::Packed {
         let blocks = *first_blocks(&header).last().expect("one more entry than sub-tables");
         let data = data_offset(&header, blocks);
         if data <= len {

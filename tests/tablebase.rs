@@ -14,16 +14,16 @@ use chaosclock::probe;
 use chaosclock::score::Score;
 use chaosclock::solve::terminal_value;
 use chaosclock::solve::{solve_many, solve_with};
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, ENCODING_VALUES};
+use chaosclock::table::format::Encoding;
 use chaosclock::table::{TableError, Tablebase};
 use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, files_in, random_position};
 
 fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
-    make_as(root, n, rule, max_live, ENCODING_SCORES)
+    make_as(root, n, rule, max_live, Encoding::Scores)
 }
 
-fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: u8) -> Tablebase {
+fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: Encoding) -> Tablebase {
     let cfg =
         Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits: Limits::default() };
     generate(&cfg, None).unwrap();
@@ -64,7 +64,7 @@ fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
 #[test]
 fn values_only_every_4_and_6_slot_state() {
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        for (n, encoding) in [(4, ENCODING_VALUES), (6, ENCODING_VALUES), (6, ENCODING_PACKED)] {
+        for (n, encoding) in [(4, Encoding::Values), (6, Encoding::Values), (6, Encoding::Packed)] {
             let dir = tempfile::tempdir().unwrap();
             let tb = make_as(dir.path(), n, rule, n, encoding);
             check_values(&tb, n, rule, &all_states(n));
@@ -76,7 +76,7 @@ fn values_only_every_4_and_6_slot_state() {
 fn values_only_8_slot_tables_agree_with_tables_with_depths() {
     let (values, depths) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        let v = make_as(values.path(), 8, rule, 8, ENCODING_PACKED);
+        let v = make_as(values.path(), 8, rule, 8, Encoding::Packed);
         let d = make(depths.path(), 8, rule, 8);
         let mut rng = Rng(0x5eed + rule as u64);
         for i in 0..100_000 {
@@ -94,7 +94,7 @@ fn values_only_8_slot_tables_agree_with_tables_with_depths() {
 fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
     let dir = tempfile::tempdir().unwrap();
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        make_as(dir.path(), 8, rule, 6, ENCODING_PACKED);
+        make_as(dir.path(), 8, rule, 6, Encoding::Packed);
         let tb = Tablebase::new(dir.path(), 8, rule);
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
@@ -136,10 +136,10 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
 #[test]
 fn many_threads_probing_one_tablebase_agree_with_one_thread() {
     let dir = tempfile::tempdir().unwrap();
-    for (n, encoding) in [(8, ENCODING_SCORES), (8, ENCODING_PACKED)] {
-        let root = dir.path().join(format!("e{encoding}"));
+    for (n, encoding) in [(8, Encoding::Scores), (8, Encoding::Packed)] {
+        let root = dir.path().join(format!("e{}", encoding.code()));
         make_as(&root, n, PassRule::Always, n, encoding);
-        let mut rng = Rng(u64::from(encoding) * 7 + 1);
+        let mut rng = Rng(u64::from(encoding.code()) * 7 + 1);
         let positions: Vec<Position> =
             (0..400).map(|i| random_position(&mut rng, n, i % 5)).collect();
         let one = Tablebase::new(&root, n, PassRule::Always);
@@ -166,13 +166,13 @@ fn many_threads_probing_one_tablebase_agree_with_one_thread() {
 #[test]
 fn encodings_are_not_mixed() {
     let dir = tempfile::tempdir().unwrap();
-    make_as(dir.path(), 6, PassRule::Always, 3, ENCODING_VALUES);
+    make_as(dir.path(), 6, PassRule::Always, 3, Encoding::Values);
     let cfg = Config {
         root: dir.path().to_path_buf(),
         n: 6,
         rule: PassRule::Always,
         max_live: 4,
-        encoding: ENCODING_SCORES,
+        encoding: Encoding::Scores,
         limits: Limits::default(),
     };
     let err = generate(&cfg, None).unwrap_err().to_string();
@@ -197,10 +197,10 @@ fn sampled_8_slot_states() {
 fn sampled_10_and_12_slot_states_within_max_live() {
     let mut rng = Rng(0x0fed_cba9_8765_4321);
     let cases = [
-        (10, 6, PassRule::Always, ENCODING_SCORES),
-        (10, 6, PassRule::WhenStuck, ENCODING_PACKED),
-        (12, 5, PassRule::WhenStuck, ENCODING_SCORES),
-        (12, 5, PassRule::Always, ENCODING_PACKED),
+        (10, 6, PassRule::Always, Encoding::Scores),
+        (10, 6, PassRule::WhenStuck, Encoding::Packed),
+        (12, 5, PassRule::WhenStuck, Encoding::Scores),
+        (12, 5, PassRule::Always, Encoding::Packed),
     ];
     for (n, max_live, rule, encoding) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -208,7 +208,7 @@ fn sampled_10_and_12_slot_states_within_max_live() {
         let least_fixed = usize::from(n - max_live);
         let sample: Vec<Position> =
             (0..1500).map(|i| random_position(&mut rng, n, least_fixed + i % 3)).collect();
-        if encoding == ENCODING_SCORES {
+        if encoding == Encoding::Scores {
             check(&tb, n, rule, &sample);
         } else {
             check_values(&tb, n, rule, &sample);
@@ -219,7 +219,10 @@ fn sampled_10_and_12_slot_states_within_max_live() {
 #[test]
 fn same_bytes_for_any_thread_count() {
     let mut files = Vec::new();
-    for (threads, encoding) in [1, 2, 1, 2, 1, 2].into_iter().zip([1, 1, 2, 2, 3, 3]) {
+    let encodings = [Encoding::Scores, Encoding::Values, Encoding::Packed];
+    for (threads, encoding) in
+        [1, 2, 1, 2, 1, 2].into_iter().zip(encodings.iter().flat_map(|&e| [e, e]))
+    {
         let dir = tempfile::tempdir().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| make_as(dir.path(), 6, PassRule::Always, 6, encoding));
@@ -242,7 +245,7 @@ fn memory_limits_do_not_change_the_bytes() {
         raw_in_memory: 0,
         checkpoint: std::time::Duration::ZERO,
     };
-    for encoding in [ENCODING_SCORES, ENCODING_PACKED] {
+    for encoding in [Encoding::Scores, Encoding::Packed] {
         let mut files = Vec::new();
         for limits in [Limits::default(), tiny] {
             let dir = tempfile::tempdir().unwrap();
@@ -258,18 +261,18 @@ fn memory_limits_do_not_change_the_bytes() {
             files.push(files_in(&dir.path().join("n8-when-stuck")));
         }
         assert_eq!(files[0].len(), 96, "the representatives of the 2^8 fixed sets");
-        assert!(files[0] == files[1], "encoding {encoding}");
+        assert!(files[0] == files[1], "encoding {encoding:?}");
     }
 }
 
 #[test]
 fn damaged_files_give_errors() {
-    for encoding in [ENCODING_SCORES, ENCODING_VALUES, ENCODING_PACKED] {
+    for encoding in [Encoding::Scores, Encoding::Values, Encoding::Packed] {
         damaged_files_give_errors_in(encoding);
     }
 }
 
-fn damaged_files_give_errors_in(encoding: u8) {
+fn damaged_files_give_errors_in(encoding: Encoding) {
     let dir = tempfile::tempdir().unwrap();
     make_as(dir.path(), 6, PassRule::Always, 6, encoding);
     let path = dir.path().join("n6-always").join("f0000.cctb");
@@ -401,10 +404,10 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
 #[test]
 fn verify_finds_no_mismatch_in_good_tables() {
     for (rule, encoding) in [
-        (PassRule::Always, ENCODING_SCORES),
-        (PassRule::WhenStuck, ENCODING_SCORES),
-        (PassRule::Always, ENCODING_PACKED),
-        (PassRule::WhenStuck, ENCODING_VALUES),
+        (PassRule::Always, Encoding::Scores),
+        (PassRule::WhenStuck, Encoding::Scores),
+        (PassRule::Always, Encoding::Packed),
+        (PassRule::WhenStuck, Encoding::Values),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let tb = make_as(dir.path(), 8, rule, 6, encoding);

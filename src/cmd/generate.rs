@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{Config, FileDone, Limits, Projection, Report, generate, generate_with};
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
+use chaosclock::table::format::{Encoding, dir_name};
 use chaosclock::table::{fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -102,7 +102,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
             if files == 1 { "" } else { "s" }
         );
     }
-    let encoding = if args.values_only { ENCODING_PACKED } else { ENCODING_SCORES };
+    let encoding = if args.values_only { Encoding::Packed } else { Encoding::Scores };
     let limits = Limits { checkpoint: Duration::from_secs(args.checkpoint), ..Limits::default() };
     let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding, limits };
     let log = match &args.file_log {
@@ -420,26 +420,26 @@ fn bytes(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use chaosclock::generate::project;
-    use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES};
+    use chaosclock::table::format::Encoding;
 
     use super::*;
 
     #[test]
     fn only_runs_over_20_gb_are_refused() {
         let all = fixed_sets(12, 12);
-        let depths = project(12, &all, ENCODING_SCORES);
+        let depths = project(12, &all, Encoding::Scores);
         let why = refusal(&depths, false, false).expect("about 270 GB is refused");
         assert!(why.contains("about 270 GB") && why.contains("--allow-large"), "{why}");
         assert!(why.contains("--values-only") && !why.contains('\n'), "{why}");
         assert!(refusal(&depths, false, true).is_none(), "--allow-large goes on");
         // Values only: about 7 GB, not refused.
-        let values = project(12, &all, ENCODING_PACKED);
+        let values = project(12, &all, Encoding::Packed);
         assert!(values.bytes < 8_000_000_000);
         assert!(refusal(&values, true, false).is_none());
         // The default --max-live 6, and 10 slots with depths (about 1 GB).
-        let small = project(12, &fixed_sets(12, 6), ENCODING_SCORES);
+        let small = project(12, &fixed_sets(12, 6), Encoding::Scores);
         assert!(refusal(&small, false, false).is_none());
-        let ten = project(10, &fixed_sets(10, 10), ENCODING_SCORES);
+        let ten = project(10, &fixed_sets(10, 10), Encoding::Scores);
         assert!(refusal(&ten, false, false).is_none());
     }
 }

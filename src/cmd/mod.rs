@@ -28,7 +28,7 @@ use chaosclock::generate::{Projection, project};
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
-use chaosclock::table::format::{ENCODING_PACKED, ENCODING_SCORES, dir_name};
+use chaosclock::table::format::{Encoding, dir_name};
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, escape_control, parse_cfg};
 
 use crate::cli::{DEFAULT_TABLES, PositionArgs};
@@ -194,7 +194,7 @@ pub fn projection(
     let tb = Tablebase::new(root, n, rule);
     let todo: Vec<u16> =
         fixed_sets(n, max_live).into_iter().filter(|&f| !tb.path(f).exists()).collect();
-    project(n, &todo, if values_only { ENCODING_PACKED } else { ENCODING_SCORES })
+    project(n, &todo, if values_only { Encoding::Packed } else { Encoding::Scores })
 }
 
 /// A size in bytes for people: `270 GB`, `7.1 GB`, `33.8 MB`, `21 kB`.

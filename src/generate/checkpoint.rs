@@ -160,7 +160,13 @@ mod tests {
     use crate::moves::PassRule;
 
     fn header() -> Header {
-        Header { n: 4, rule: PassRule::Always, fixed: 0, encoding: 3, nodes: vec![2, 0, 4, 6] }
+        Header {
+            n: 4,
+            rule: PassRule::Always,
+            fixed: 0,
+            encoding: crate::table::format::Encoding::Packed,
+            nodes: vec![2, 0, 4, 6],
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::table::TableError;
-use crate::table::format::{self, ENCODING_SCORES};
+use crate::table::format::Encoding;
 
 /// Why generation failed.
 #[derive(Debug)]
@@ -22,7 +22,7 @@ pub enum GenerateError {
         /// The file.
         path: PathBuf,
         /// Its encoding.
-        encoding: u8,
+        encoding: Encoding,
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
@@ -48,8 +48,8 @@ impl std::fmt::Display for GenerateError {
                 f,
                 "{} holds {}, which cannot be mixed with the tables asked for: remove it if it does not belong (generate makes it again), use another --tables directory{}",
                 path.display(),
-                format::encoding_name(*encoding),
-                if *encoding == ENCODING_SCORES {
+                encoding.name(),
+                if *encoding == Encoding::Scores {
                     " or drop --values-only"
                 } else {
                     " or add --values-only"

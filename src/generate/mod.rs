@@ -38,7 +38,7 @@ use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::table::format::{self, ENCODING_SCORES, Header, free_pieces, sub_loose, sub_nodes};
+use crate::table::format::{self, Encoding, Header, free_pieces, sub_loose, sub_nodes};
 use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
 
 mod checkpoint;
@@ -69,9 +69,9 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
-    /// Record encoding ([`ENCODING_SCORES`], [`format::ENCODING_VALUES`]
-    /// or [`format::ENCODING_PACKED`]).
-    pub encoding: u8,
+    /// Record encoding ([`Encoding::Scores`], [`format::Encoding::Values`]
+    /// or [`format::Encoding::Packed`]).
+    pub encoding: Encoding,
     /// Where to trade time for memory.
     pub limits: Limits,
 }
@@ -188,7 +188,7 @@ pub fn generate_with(
     for &f in &sets {
         let path = tb.path(f);
         match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
-            Ok(t) if t.has_depths() != (cfg.encoding == ENCODING_SCORES) => {
+            Ok(t) if t.has_depths() != (cfg.encoding == Encoding::Scores) => {
                 return Err(GenerateError::Mixed { path, encoding: t.header().encoding });
             }
             Ok(t) => {

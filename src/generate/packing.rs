@@ -343,7 +343,13 @@ mod tests {
         let path = dir.path().join("f0000.cctb");
         // Sub-tables of 1 to 3 blocks; sub-table 5 is not stored.
         let nodes: Vec<u64> = (0..16u64).map(|i| if i == 5 { 0 } else { 3000 + 700 * i }).collect();
-        let header = Header { n: 4, rule: PassRule::Always, fixed: 0, encoding: 3, nodes };
+        let header = Header {
+            n: 4,
+            rule: PassRule::Always,
+            fixed: 0,
+            encoding: crate::table::format::Encoding::Packed,
+            nodes,
+        };
         let records = |sub: usize| -> Vec<u8> {
             (0..header.nodes[sub]).map(|i| (i * 7 + sub as u64 * 13 % 251) as u8).collect()
         };

@@ -19,7 +19,7 @@
 //! 12-slot table on 2 cores (docs/table-12.md: 33.7e9 nodes in about 5
 //! hours).
 
-use crate::table::format::{self, ENCODING_SCORES, free_pieces, sub_loose, sub_nodes};
+use crate::table::format::{self, Encoding, free_pieces, sub_loose, sub_nodes};
 
 /// The nodes a second a run is projected to make (2 cores).
 pub const NODES_PER_SECOND: u64 = 2_000_000;
@@ -50,7 +50,7 @@ fn milli_bits(n: u8) -> u64 {
 
 /// The projection of the files of fixed sets `sets` on `n` slots, in
 /// `encoding`.
-pub fn project(n: u8, sets: &[u16], encoding: u8) -> Projection {
+pub fn project(n: u8, sets: &[u16], encoding: Encoding) -> Projection {
     let mut p = Projection { files: sets.len(), ..Projection::default() };
     for &f in sets {
         let free = free_pieces(n, f);
@@ -63,7 +63,7 @@ pub fn project(n: u8, sets: &[u16], encoding: u8) -> Projection {
         }
     }
     let files = 256 * p.files as u64;
-    p.bytes = if encoding == ENCODING_SCORES {
+    p.bytes = if encoding == Encoding::Scores {
         format::RECORD as u64 * p.nodes + 16 * p.signatures + files
     } else {
         (p.nodes * milli_bits(n)).div_ceil(8000) + 80 * p.signatures + files
@@ -76,7 +76,7 @@ pub fn project(n: u8, sets: &[u16], encoding: u8) -> Projection {
 mod tests {
     use super::*;
     use crate::table::fixed_sets;
-    use crate::table::format::ENCODING_PACKED;
+    use crate::table::format::Encoding;
 
     /// The measured sizes of tables/README.md: slots, max-live, nodes,
     /// bytes with depths (0: not measured), bytes values only.
@@ -93,13 +93,13 @@ mod tests {
     fn projections_bound_the_measured_sizes() {
         for (n, k, nodes, depths, values) in MEASURED {
             let sets = fixed_sets(n, k);
-            let p = project(n, &sets, ENCODING_SCORES);
+            let p = project(n, &sets, Encoding::Scores);
             assert_eq!(p.nodes, nodes, "{n} slots, max-live {k}");
             assert!(p.bytes >= depths, "{n}/{k} with depths: {} < {depths}", p.bytes);
             if depths > 0 {
                 assert!(p.bytes < depths + depths / 4 + 8192, "{n}/{k}: {}", p.bytes);
             }
-            let v = project(n, &sets, ENCODING_PACKED).bytes;
+            let v = project(n, &sets, Encoding::Packed).bytes;
             assert!(v >= values, "{n}/{k} values only: {v} < {values}");
             assert!(v < 2 * values + 16_384, "{n}/{k} values only: {v}");
         }
@@ -108,13 +108,13 @@ mod tests {
     #[test]
     fn the_complete_12_slot_table() {
         let sets = fixed_sets(12, 12);
-        let p = project(12, &sets, ENCODING_PACKED);
+        let p = project(12, &sets, Encoding::Packed);
         assert_eq!(p.nodes, 33_721_885_208);
         // Measured: 7,052,314,040 bytes in about 5 hours.
         assert!((7_052_314_040..7_300_000_000).contains(&p.bytes), "{}", p.bytes);
         assert!((4 * 3600..6 * 3600).contains(&p.seconds), "{}", p.seconds);
         // With depths: about 270 GB.
-        let d = project(12, &sets, ENCODING_SCORES).bytes;
+        let d = project(12, &sets, Encoding::Scores).bytes;
         assert!((269_000_000_000..272_000_000_000).contains(&d), "{d}");
     }
 }

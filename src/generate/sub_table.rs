@@ -16,7 +16,7 @@ use crate::score::Score;
 use crate::side::Side;
 use crate::signature::SigKey;
 use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
-use crate::table::format::{ENCODING_SCORES, encode, free_pieces, sub_index};
+use crate::table::format::{Encoding, encode, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
 use crate::value::Value;
 
@@ -198,7 +198,7 @@ pub(super) fn solve_sub(
     ctx: &Context<'_>,
     index: &SigIndex,
 ) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
-    if ctx.file.header().encoding == ENCODING_SCORES {
+    if ctx.file.header().encoding == Encoding::Scores {
         solve_sub_as::<NodeMoves>(ctx, index)
     } else {
         solve_sub_as::<ValueMoves>(ctx, index)
@@ -252,7 +252,7 @@ fn solve_sub_as<M: Moves>(
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile. Only small workspaces are kept:
     // a large one would stay allocated for the rest of the run.
-    if header.encoding == ENCODING_SCORES {
+    if header.encoding == Encoding::Scores {
         let mut work = WORKSPACE.take();
         let scores = crate::solve::retro_solve_in(&graph, &mut work);
         for &packed in scores {

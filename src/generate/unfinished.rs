@@ -13,7 +13,7 @@ use crate::generate::packing::Packing;
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::TableError;
-use crate::table::format::{BLOCK, ENCODING_PACKED, Header, checksum, decode};
+use crate::table::format::{BLOCK, Encoding, Header, checksum, decode};
 use crate::table::mmap::map_unfinished;
 
 /// A table file being written: records as they are (encodings 1 and 2) or
@@ -31,7 +31,7 @@ impl Unfinished {
         header: Header,
         raw_in_memory: u64,
     ) -> Result<Unfinished, GenerateError> {
-        Ok(if header.encoding == ENCODING_PACKED {
+        Ok(if header.encoding == Encoding::Packed {
             Unfinished::Packed(Packing::create(path, header, raw_in_memory)?)
         } else {
             Unfinished::Plain(Plain::create(path, header)?)
@@ -105,7 +105,7 @@ impl Unfinished {
         raw_in_memory: u64,
         ckpt: &Checkpoint,
     ) -> Option<Unfinished> {
-        if header.encoding == ENCODING_PACKED {
+        if header.encoding == Encoding::Packed {
             Packing::resume(path, header.clone(), raw_in_memory, ckpt).map(Unfinished::Packed)
         } else {
             Plain::resume(path, header.clone(), ckpt).map(Unfinished::Plain)

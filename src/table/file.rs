@@ -14,9 +14,7 @@ use crate::moves::PassRule;
 use crate::position::Position;
 use crate::summary::Summary;
 use crate::table::TableError;
-use crate::table::format::{
-    self, BLOCK, ENCODING_PACKED, ENCODING_SCORES, Header, checksum, decode, free_pieces,
-};
+use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
 use crate::table::{mmap, packed};
 
 /// One mapped table file.
@@ -103,7 +101,7 @@ impl TableFile {
             starts.push(at);
             at += nodes as usize;
         }
-        let (layout, first_block, blocks) = if header.encoding == ENCODING_PACKED {
+        let (layout, first_block, blocks) = if header.encoding == Encoding::Packed {
             let first_block = packed::first_blocks(&header);
             let blocks = *first_block.last().expect("one more entry than sub-tables");
             let data = packed::data_offset(&header, blocks);
@@ -182,7 +180,7 @@ impl TableFile {
 
     /// Whether the records hold depths (not only values).
     pub fn has_depths(&self) -> bool {
-        self.header.encoding == ENCODING_SCORES
+        self.header.encoding == Encoding::Scores
     }
 
     fn corrupt(&self, what: String) -> TableError {

@@ -46,29 +46,61 @@ use crate::summary::Summary;
 pub const MAGIC: [u8; 8] = *b"CCLOCKTB";
 /// Format version.
 pub const VERSION: u32 = 3;
-/// Record encoding: summaries with depths, 8 bytes a node.
-pub const ENCODING_SCORES: u8 = 1;
-/// Record encoding: values only, 1 byte a node.
-pub const ENCODING_VALUES: u8 = 2;
-/// Record encoding: the records of encoding 2 in compressed blocks (see
-/// [`crate::table::packed`] for the layout after the header).
-pub const ENCODING_PACKED: u8 = 3;
-/// Bytes per record of encoding 1.
-pub const RECORD: usize = 8;
+/// How a file stores its records (byte 14 of the header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Summaries with depths, [`RECORD`] bytes a node (code 1).
+    Scores,
+    /// Values only, 1 byte a node (code 2).
+    Values,
+    /// The records of [`Encoding::Values`] in compressed blocks (code 3;
+    /// see [`crate::table::packed`] for the layout after the header).
+    Packed,
+}
 
-/// What records of `encoding` hold, for messages.
-pub fn encoding_name(encoding: u8) -> &'static str {
-    match encoding {
-        ENCODING_SCORES => "values with depths",
-        ENCODING_VALUES => "values only",
-        _ => "values only, compressed",
+impl Encoding {
+    /// The byte in the header.
+    pub const fn code(self) -> u8 {
+        match self {
+            Encoding::Scores => 1,
+            Encoding::Values => 2,
+            Encoding::Packed => 3,
+        }
+    }
+
+    /// The encoding of a header byte, if it is one.
+    pub const fn from_code(code: u8) -> Option<Encoding> {
+        match code {
+            1 => Some(Encoding::Scores),
+            2 => Some(Encoding::Values),
+            3 => Some(Encoding::Packed),
+            _ => None,
+        }
+    }
+
+    /// What its records hold, for messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Scores => "values with depths",
+            Encoding::Values => "values only",
+            Encoding::Packed => "values only, compressed",
+        }
+    }
+
+    /// Whether its records hold depths.
+    pub const fn has_depths(self) -> bool {
+        matches!(self, Encoding::Scores)
+    }
+
+    /// Bytes per record.
+    pub const fn record_len(self) -> usize {
+        if self.has_depths() { RECORD } else { 1 }
     }
 }
 
-/// Bytes per record of `encoding` (a valid one).
-pub fn record_len(encoding: u8) -> usize {
-    if encoding == ENCODING_SCORES { RECORD } else { 1 }
-}
+/// Bytes per record of [`Encoding::Scores`].
+pub const RECORD: usize = 8;
+
 /// Payload bytes per checksummed block.
 pub const BLOCK: usize = 1 << 16;
 /// Size of the fixed part of the header.
@@ -144,8 +176,8 @@ fn pack_score(s: Option<Score>) -> u16 {
 
 /// Encodes a summary as a record of `encoding` into `out` (its length);
 /// `None` if the summary has no record (not one the solver makes).
-pub fn encode(s: &Summary, encoding: u8, rule: PassRule, out: &mut [u8]) -> Option<()> {
-    if encoding != ENCODING_SCORES {
+pub fn encode(s: &Summary, encoding: Encoding, rule: PassRule, out: &mut [u8]) -> Option<()> {
+    if !encoding.has_depths() {
         out[0] = crate::table::values::encode(s, rule)?;
     } else {
         out.copy_from_slice(&encode_scores(s));
@@ -156,7 +188,7 @@ pub fn encode(s: &Summary, encoding: u8, rule: PassRule, out: &mut [u8]) -> Opti
 /// Decodes a record of the file with `header`; `None` if it is not one
 /// [`encode`] can produce for that file.
 pub fn decode(rec: &[u8], header: &Header) -> Option<Summary> {
-    if header.encoding != ENCODING_SCORES {
+    if !header.encoding.has_depths() {
         crate::table::values::decode(rec[0], header.rule, header.n)
     } else {
         decode_scores(rec, header.n)
@@ -234,8 +266,8 @@ pub struct Header {
     pub rule: PassRule,
     /// Fixed pieces.
     pub fixed: u16,
-    /// Record encoding ([`ENCODING_SCORES`] or [`ENCODING_VALUES`]).
-    pub encoding: u8,
+    /// Record encoding ([`Encoding::Scores`] or [`Encoding::Values`]).
+    pub encoding: Encoding,
     /// Nodes per sub-table.
     pub nodes: Vec<u64>,
 }
@@ -258,7 +290,7 @@ impl Header {
 
     /// Bytes per record.
     pub fn record_len(&self) -> usize {
-        record_len(self.encoding)
+        self.encoding.record_len()
     }
 
     /// Bytes of the payload.
@@ -283,7 +315,7 @@ impl Header {
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.push(self.n);
         b.push(u8::from(self.rule == PassRule::WhenStuck));
-        b.push(self.encoding);
+        b.push(self.encoding.code());
         b.push(0);
         b.extend_from_slice(&self.fixed.to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
@@ -325,9 +357,9 @@ impl Header {
             1 => PassRule::WhenStuck,
             r => return Err(format!("unknown pass rule {r}")),
         };
-        if !(ENCODING_SCORES..=ENCODING_PACKED).contains(&encoding) {
+        let Some(encoding) = Encoding::from_code(encoding) else {
             return Err(format!("unknown record encoding {encoding}"));
-        }
+        };
         if fields[3] != 0 || u16_at(18)? != 0 {
             return Err("reserved header bytes are not 0".into());
         }
@@ -387,7 +419,7 @@ mod tests {
             n: 4,
             rule: PassRule::WhenStuck,
             fixed: 0b100,
-            encoding: ENCODING_VALUES,
+            encoding: Encoding::Values,
             nodes: vec![2, 4, 6, 8, 1, 1, 1, 1],
         };
         let b = h.to_bytes();

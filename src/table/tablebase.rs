@@ -142,7 +142,7 @@ impl Tablebase {
     /// merely the one opened last (issue 24).
     fn foreign(&self, file: &TableFile) -> TableError {
         // Every file of the directory, by kind (the error path only).
-        let mut kinds: Vec<(PathBuf, bool, u8)> = Vec::new();
+        let mut kinds: Vec<(PathBuf, bool, format::Encoding)> = Vec::new();
         let all = format::free_pieces(self.n, 0);
         for bits in 0..1u32 << self.n {
             let fixed = (bits << 1) as u16 & all;
@@ -171,7 +171,7 @@ impl Tablebase {
             path,
             what: format!(
                 "it holds {} but the other {} table{} of {} hold {}",
-                format::encoding_name(encoding),
+                encoding.name(),
                 others,
                 if others == 1 { "" } else { "s" },
                 self.dir.display(),
