@@ -83,6 +83,7 @@ mod moves;
 mod notation;
 mod position;
 pub mod probe;
+pub mod progress;
 pub mod random;
 mod render;
 pub mod review;

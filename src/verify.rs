@@ -3,7 +3,7 @@
 //! with the solver, which uses no table. Tables of values only are compared
 //! on values, tables with depths on values and depths.
 
-use indicatif::ProgressBar;
+use crate::progress::Progress;
 
 use crate::moves::Move;
 use crate::position::{Last, Position};
@@ -83,23 +83,16 @@ pub fn verify_with_progress(
     sample: usize,
     solves: usize,
     seed: u64,
-    bar: Option<&ProgressBar>,
+    bar: Option<&dyn Progress>,
 ) -> Result<VerifyReport, crate::probe::ProbeError> {
     let phase = |len: usize, msg: &'static str| {
-        if let Some(b) = bar {
-            // Length and position in one update, so no frame shows the
-            // last phase's count against the new length.
-            b.update(|state| {
-                state.set_len(len as u64);
-                state.set_pos(0);
-            });
-            b.reset_eta();
-            b.set_message(msg);
+        if let Some(p) = bar {
+            p.start(len as u64, msg);
         }
     };
     let step = || {
-        if let Some(b) = bar {
-            b.inc(1);
+        if let Some(p) = bar {
+            p.advance(1);
         }
     };
     let n = tb.slots();

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::GenerateArgs;
 use crate::cmd::code_map::CodeMap;
+use crate::cmd::progress::Drawn;
 use crate::cmd::{
     LARGE_BYTES, print, print_json, projection, run_log, shown_path, size_text, sizes_in,
     thousands, time_text,
@@ -120,8 +121,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
             scope.spawn(move || progress_log(&bar, table, &dir, &stopped, LOG_EVERY));
         }
         let report = pool.install(|| match &log {
-            Some(log) => generate_with(&cfg, Some(&bar), &|f| log.write(f)),
-            None => generate(&cfg, Some(&bar)),
+            Some(log) => generate_with(&cfg, Some(&Drawn(&bar)), &|f| log.write(f)),
+            None => generate(&cfg, Some(&Drawn(&bar))),
         });
         drop(stop);
         report

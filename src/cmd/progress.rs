@@ -21,6 +21,7 @@
 
 use std::time::Duration;
 
+use chaosclock::progress::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::cmd::{run_log, thousands};
@@ -42,6 +43,52 @@ enum Style {
     Solve,
     /// `done/total message`.
     Count,
+}
+
+/// An indicatif bar as the library's [`Progress`]: a phase sets its
+/// length and message, work done moves it on.
+#[derive(Debug, Clone, Copy)]
+pub struct Drawn<'a>(pub &'a ProgressBar);
+
+impl Drawn<'_> {
+    /// `bar`, if any, as the library's [`Progress`] (for a call's
+    /// argument: `Drawn::of(bar).as_ref().map(Drawn::dyn_ref)`).
+    pub fn of(bar: Option<&ProgressBar>) -> Option<Drawn<'_>> {
+        bar.map(Drawn)
+    }
+
+    /// As a trait object.
+    pub fn dyn_ref(&self) -> &dyn Progress {
+        self
+    }
+}
+
+impl Progress for Drawn<'_> {
+    fn start(&self, total: u64, what: &str) {
+        // Length and position in one update, so no frame shows the last
+        // phase's count against the new length.
+        self.0.update(|state| {
+            state.set_len(total);
+            state.set_pos(0);
+        });
+        self.0.reset_eta();
+        if !what.is_empty() {
+            self.0.set_message(what.to_string());
+        }
+    }
+
+    fn advance(&self, units: u64) {
+        self.0.inc(units);
+    }
+
+    fn counted(&self, done: u64, what: &str) {
+        self.0.set_message(what.to_string());
+        self.0.set_position(done);
+    }
+
+    fn shorten(&self, units: u64) {
+        self.0.dec_length(units);
+    }
 }
 
 /// The solver's bar on stderr (the library sets its message while it

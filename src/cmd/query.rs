@@ -34,7 +34,7 @@ use serde::Serialize;
 
 use crate::budget::Budget;
 use crate::cli::{PositionArgs, QueryArgs};
-use crate::cmd::progress::solve_bar;
+use crate::cmd::progress::{Drawn, solve_bar};
 use crate::cmd::{
     Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
 };
@@ -202,7 +202,8 @@ fn find(
         return Err(probe_error(missing, root, rule));
     };
     let variant = Variant::new(pos.slots(), rule);
-    match solve_bounded(variant, &[*pos], None, budget.states, bar) {
+    let drawn = Drawn::of(bar);
+    match solve_bounded(variant, &[*pos], None, budget.states, drawn.as_ref().map(Drawn::dyn_ref)) {
         Ok(solution) => {
             let answer = Answer::from_solution(&solution, pos, rule);
             if let Some(value) = book.filter(|&v| v != answer.score.value) {

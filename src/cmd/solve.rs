@@ -26,7 +26,7 @@ use chaosclock::{PassRule, Position, Variant};
 use serde::Serialize;
 
 use crate::cli::{DEFAULT_TABLES, SolveArgs};
-use crate::cmd::progress::solve_bar;
+use crate::cmd::progress::{Drawn, solve_bar};
 use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
 use crate::view::answer::{self, AnswerJson};
 
@@ -146,7 +146,9 @@ pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
     let tables = tables.map(|(tb, _)| tb);
     let bar = solve_bar();
-    let solution = solve_with(Variant::new(n, rule), &[pos], tables, bar.as_ref())?;
+    let drawn = Drawn::of(bar.as_ref());
+    let solution =
+        solve_with(Variant::new(n, rule), &[pos], tables, drawn.as_ref().map(Drawn::dyn_ref))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -28,6 +28,7 @@ use serde::Serialize;
 use crate::cli::{DEFAULT_VERIFY_SAMPLE, TablesArgs, VerifyArgs};
 use crate::cmd::book::compare as compare_book;
 use crate::cmd::manifest::Manifest;
+use crate::cmd::progress::Drawn;
 use crate::cmd::{
     Failure, check_complete, counting_bar, finish_bar, generate_advice, print, print_json,
     probe_error, shown_path, sizes_in, thousands,
@@ -99,13 +100,14 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         );
     }
     let bar = counting_bar(sets.len() as u64, "files checked");
+    let drawn = Drawn::of(bar.as_ref());
     let report = chaosclock::verify::verify_with_progress(
         &tb,
         max_live,
         sample,
         args.solves,
         args.seed,
-        bar.as_ref(),
+        drawn.as_ref().map(Drawn::dyn_ref),
     );
     finish_bar(bar);
     let report = report.map_err(|e| match e {

@@ -33,11 +33,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
+use crate::progress::Progress;
 use crate::table::format::{self, Encoding, Header, free_pieces, sub_loose, sub_nodes};
 use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
 
@@ -161,7 +161,7 @@ pub struct FileDone {
 ///
 /// # Errors
 /// An I/O error, or a table that cannot be read back.
-pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, GenerateError> {
+pub fn generate(cfg: &Config, bar: Option<&dyn Progress>) -> Result<Report, GenerateError> {
     generate_with(cfg, bar, &|_| ())
 }
 
@@ -173,7 +173,7 @@ pub fn generate(cfg: &Config, bar: Option<&ProgressBar>) -> Result<Report, Gener
 /// As [`generate`].
 pub fn generate_with(
     cfg: &Config,
-    bar: Option<&ProgressBar>,
+    bar: Option<&dyn Progress>,
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Report, GenerateError> {
     let start = Instant::now();
@@ -198,8 +198,8 @@ pub fn generate_with(
             Err(_) => todo.push(f),
         }
     }
-    if let Some(b) = bar {
-        b.set_length(nodes_of(cfg.n, &todo));
+    if let Some(p) = bar {
+        p.start(nodes_of(cfg.n, &todo), "");
     }
     for group in todo.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
         let made: Vec<(u16, FileReport)> = group
@@ -294,7 +294,7 @@ fn write_file(
     cfg: &Config,
     tb: &Tablebase,
     fixed: u16,
-    bar: Option<&ProgressBar>,
+    bar: Option<&dyn Progress>,
 ) -> Result<FileReport, GenerateError> {
     let n = cfg.n;
     let free = free_pieces(n, fixed);
@@ -320,8 +320,8 @@ fn write_file(
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
     // Work a checkpoint saved is not this run's, like the files kept: the
     // bar (and the speed the run log computes from it) counts only the rest.
-    if let Some(b) = bar {
-        b.dec_length(done.iter().map(|d| file.header().nodes[d.sub]).sum());
+    if let Some(p) = bar {
+        p.shorten(done.iter().map(|d| file.header().nodes[d.sub]).sum());
     }
     let mut saved = Instant::now();
     // Saves a checkpoint if the last one is old enough.
@@ -350,8 +350,8 @@ fn write_file(
             let (records, counts) = solve_sub(&ctx, &indexes[sub])?;
             let sum = format::checksum(&records);
             ctx.file.write_sub(sub, records)?;
-            if let Some(b) = bar {
-                b.inc(ctx.file.header().nodes[sub]);
+            if let Some(p) = bar {
+                p.advance(ctx.file.header().nodes[sub]);
             }
             Ok::<_, GenerateError>(Done { sub, counts, sum })
         };

@@ -14,17 +14,17 @@
 //!   are answered from it without solving again.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use chaosclock::answer::Answer;
 use chaosclock::probe::{self, ProbeError};
+use chaosclock::progress::Progress;
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Variant};
-use indicatif::ProgressBar;
 use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
@@ -84,14 +84,39 @@ impl Solved {
 #[derive(Debug, Clone)]
 struct Current {
     position: Position,
-    /// A hidden bar the solver counts on ([`chaosclock::solve::solve_bounded`]).
-    bar: ProgressBar,
+    /// What the solver reports.
+    counts: Arc<Counts>,
     started: Instant,
+}
+
+/// The counts of a solve, as the solver reports them ([`Progress`]):
+/// states enumerated so far, then the states to solve and those solved.
+#[derive(Debug, Default)]
+struct Counts {
+    /// The states to solve; 0 while enumerating.
+    total: AtomicU64,
+    /// States enumerated so far, or solved so far.
+    done: AtomicU64,
+}
+
+impl Progress for Counts {
+    fn start(&self, total: u64, _: &str) {
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    fn advance(&self, units: u64) {
+        self.done.fetch_add(units, Ordering::Relaxed);
+    }
+
+    fn counted(&self, done: u64, _: &str) {
+        self.done.store(done, Ordering::Relaxed);
+    }
 }
 
 /// How far the solve under way has come.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Progress {
+pub struct SolveProgress {
     /// The position being solved.
     pub position: Position,
     /// Whether it is still enumerating the reachable states (else solving
@@ -258,12 +283,13 @@ impl Engine {
         let solved = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let budget = engine.limits.budget.states;
-            let bar = ProgressBar::hidden();
-            let current = Current { position: root, bar: bar.clone(), started: Instant::now() };
+            let counts = Arc::new(Counts::default());
+            let current =
+                Current { position: root, counts: Arc::clone(&counts), started: Instant::now() };
             *engine.current.lock().unwrap_or_else(unpoison) = Some(current);
             let underway = Underway(&engine.current);
             let variant = Variant::new(root.slots(), rule);
-            let solution = solve_bounded(variant, &[root], None, budget, Some(&bar))?;
+            let solution = solve_bounded(variant, &[root], None, budget, Some(&*counts))?;
             drop(underway);
             let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
             engine.keep(Arc::clone(&solved));
@@ -282,13 +308,13 @@ impl Engine {
     }
 
     /// How far the solve under way has come, if one is.
-    pub fn progress(&self) -> Option<Progress> {
+    pub fn progress(&self) -> Option<SolveProgress> {
         let current = self.current.lock().unwrap_or_else(unpoison).clone()?;
-        let total = current.bar.length().filter(|&len| len > 0);
-        Some(Progress {
+        let total = Some(current.counts.total.load(Ordering::Relaxed)).filter(|&len| len > 0);
+        Some(SolveProgress {
             position: current.position,
             enumerating: total.is_none(),
-            states: current.bar.position(),
+            states: current.counts.done.load(Ordering::Relaxed),
             total,
             seconds: current.started.elapsed().as_secs_f64(),
         })

@@ -17,11 +17,11 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
+use crate::progress::Progress;
 use crate::score::Score;
 use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
 use crate::signature::{SigKey, order_key};
@@ -54,16 +54,15 @@ pub struct Solution {
 }
 
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
-/// shows the progress: while the states are enumerated its length is 0
-/// and its position counts them; then its length is the states to solve
-/// and its position counts those solved.
-pub fn solve(root: &Position, rule: PassRule, bar: Option<&ProgressBar>) -> Solution {
+/// is told the progress: the states enumerated so far
+/// ([`Progress::counted`]), then the states to solve and those solved.
+pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
     solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
 }
 
 /// Solves every state reachable from any of the `roots` (all of
 /// `variant`'s size) at once.
-pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&ProgressBar>) -> Solution {
+pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progress>) -> Solution {
     solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
 }
 
@@ -77,7 +76,7 @@ pub fn solve_with(
     variant: Variant,
     roots: &[Position],
     tables: Option<Tablebase>,
-    bar: Option<&ProgressBar>,
+    bar: Option<&dyn Progress>,
 ) -> Result<Solution, TableError> {
     solve_bounded(variant, roots, tables, usize::MAX, bar).map_err(|e| match e {
         SolveError::Table(e) => e,
@@ -131,16 +130,15 @@ pub fn solve_bounded(
     roots: &[Position],
     tables: Option<Tablebase>,
     budget: usize,
-    bar: Option<&ProgressBar>,
+    bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
     let covered = |sig: SigKey| tables.as_ref().is_some_and(|t| t.file(sig.fixed()).is_some());
     let mut last = 0;
     let reached = reach::reach(variant, roots, &covered, |total| {
         last = total;
-        if let Some(b) = bar {
-            b.set_message(format!("enumerating: {total} states"));
-            b.set_position(total as u64);
+        if let Some(p) = bar {
+            p.counted(total as u64, &format!("enumerating: {total} states"));
         }
         if total > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
@@ -148,10 +146,8 @@ pub fn solve_bounded(
         return Err(SolveError::TooLarge { states: last, budget });
     };
     let enumerated = start.elapsed();
-    if let Some(b) = bar {
-        b.set_length(reached.states() as u64);
-        b.set_position(0);
-        b.set_message("solving");
+    if let Some(p) = bar {
+        p.start(reached.states() as u64, "solving");
     }
     // Signatures of one order key never lead to each other: solve each such
     // group in parallel, the last group first, reading the later ones.
@@ -174,8 +170,8 @@ pub fn solve_bounded(
         };
         let solve_one = |sig: &mut SigStates| {
             let states = solve_signature(sig, variant, &view);
-            if let Some(b) = bar {
-                b.inc(states as u64);
+            if let Some(p) = bar {
+                p.advance(states as u64);
             }
         };
         let size: usize = head[begin..].iter().map(|s| s.table.len()).sum();

@@ -15,6 +15,8 @@ use chaosclock::{Move, Position, Value, Variant};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
+use crate::cmd::progress::Drawn;
+
 /// One opening with its value for 乙 and, if it is both-win and the list
 /// was asked for, the moves that keep both-win (best first); `None` when
 /// they were left out (values from the book, moves not asked for).
@@ -140,7 +142,9 @@ pub(super) fn solve_scores(
         }
         None => None,
     };
-    let solution = solve_with(variant, batch, tb, bar).context("solving with the tables")?;
+    let drawn = Drawn::of(bar);
+    let solution = solve_with(variant, batch, tb, drawn.as_ref().map(Drawn::dyn_ref))
+        .context("solving with the tables")?;
     work.states += solution.states() as u64;
     work.calls += 1;
     batch.iter().map(|pos| Ok(score_opening(&solution, pos, want)?)).collect()

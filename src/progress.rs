@@ -1,0 +1,31 @@
+//! How long work reports how far it has come, without drawing anything:
+//! the generator, the solver and `verify` call a [`Progress`], and the
+//! program decides what to show (the `chaosclock` binary draws bars on a
+//! terminal and writes lines to a log; its server counts a solve for the
+//! page).
+
+/// Receives the progress of long work, from any thread. Every method does
+/// nothing unless implemented.
+pub trait Progress: Sync {
+    /// A new phase of `total` units (counted from 0), doing `what` (an
+    /// empty `what` keeps the last one).
+    fn start(&self, total: u64, what: &str) {
+        let _ = (total, what);
+    }
+
+    /// `units` more units are done.
+    fn advance(&self, units: u64) {
+        let _ = units;
+    }
+
+    /// While the total is not known yet: `done` units so far, doing
+    /// `what`.
+    fn counted(&self, done: u64, what: &str) {
+        let _ = (done, what);
+    }
+
+    /// The phase is `units` shorter than said (work found done already).
+    fn shorten(&self, units: u64) {
+        let _ = units;
+    }
+}
