@@ -57,8 +57,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The value of any opening of 4 to 10 slots (and 12, once its section is
-//! in the book) from the openings book compiled into the library, at once:
+//! The value of any opening of 4 to 12 slots from the openings book
+//! compiled into the library, at once:
 //!
 //! ```
 //! use chaosclock::book::Book;
