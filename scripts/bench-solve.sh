@@ -9,7 +9,7 @@
 # that program exists, else the binary's own peak_memory_bytes (VmHWM).
 #
 # The bytes a state (peak memory / states) is what `query` and `serve` size
-# their default state budget by (BYTES_PER_STATE in src/cmd/budget.rs).
+# their default state budget by (BYTES_PER_STATE in src/budget.rs).
 #
 # With BENCH_RANDOM=K it solves K random 12-slot openings instead
 # (derangements, 乙 to move, drawn from BENCH_SEED, default 1, by a
