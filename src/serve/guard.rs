@@ -4,9 +4,8 @@
 //! on the API, no foreign `Origin` (403, so another site's page cannot start
 //! solves). Each refusal is a JSON error like the handlers' (`docs/serve.md`).
 //!
-//! The bounds here are below hyper's own (`listen.rs`), so a request a bit
-//! too large still gets JSON; only heads past hyper's bound get its bare
-//! status line.
+//! The bounds here are below those of `head.rs`, which refuses (also with
+//! JSON) the heads too large to reach a handler.
 
 use std::net::SocketAddr;
 

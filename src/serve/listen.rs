@@ -9,10 +9,9 @@
 //!   head, counted from its opening and again from the end of each answer
 //!   (hyper's `header_read_timeout`); then it is closed without an answer.
 //!   An idle keep-alive connection is thus closed after the same time.
-//! - A head longer than [`MAX_HEAD_BYTES`] (or with more than 100 headers)
-//!   gets hyper's bare `431` and bytes that are not HTTP its bare `400`
-//!   (a status line, `content-length: 0`, no body), then the connection is
-//!   closed: hyper writes these before any handler could.
+//! - Hyper reads the stream through [`HeadCheck`] (`head.rs`), which
+//!   refuses a head hyper would answer with its own bare status line (too
+//!   long, too many headers, not HTTP) with a JSON error instead.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,11 +23,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::serve::guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
-
-/// The most bytes of a request head hyper reads; above the bounds of
-/// `guard.rs`, so that a head a bit over them still gets a JSON error.
-pub const MAX_HEAD_BYTES: usize = 4 * (MAX_URI_BYTES + MAX_HEADER_BYTES);
+use crate::serve::head::{HeadCheck, MAX_HEAD_BYTES, MAX_HEADERS};
 
 /// The limits on connections.
 #[derive(Debug, Clone, Copy)]
@@ -46,8 +41,10 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .max_buf_size(MAX_HEAD_BYTES.max(8192))
-        .max_header_size(MAX_HEAD_BYTES);
+        // Above HeadCheck's bounds, which refuse first (with JSON).
+        .max_buf_size(2 * MAX_HEAD_BYTES)
+        .max_header_size(2 * MAX_HEAD_BYTES)
+        .max_headers(MAX_HEADERS);
     let builder = Arc::new(builder);
     loop {
         // Wait for a free place before accepting: over the bound,
@@ -67,9 +64,14 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
         let service = TowerToHyperService::new(app.clone());
         let builder = Arc::clone(&builder);
         tokio::spawn(async move {
-            // Errors (a timeout, a reset, a bad head) end only this
-            // connection; hyper has answered what it could.
-            let _ = builder.serve_connection(TokioIo::new(stream), service).await;
+            // Hyper stops at the end of the stream, which HeadCheck makes
+            // at a refused head; errors (a timeout, a reset) end only this
+            // connection, without an answer.
+            let io = TokioIo::new(HeadCheck::new(stream));
+            let conn = builder.serve_connection(io, service).without_shutdown();
+            if let Ok(parts) = conn.await {
+                parts.io.into_inner().finish().await;
+            }
             drop(permit);
         });
     }

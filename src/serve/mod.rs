@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod guard;
+pub mod head;
 pub mod listen;
 pub mod page;
 pub mod query;
