@@ -64,8 +64,8 @@ fn show_json_of_the_opening() {
     let moves = v["moves"].as_array().expect("moves is an array");
     assert_eq!(moves.len(), 13, "12 walks and a pass");
     assert!(moves.contains(&serde_json::json!({
-        "move": "6", "kind": "walk", "position": "2,6,11,9,4,12,10,0,5,7,1,3;0;6",
-        "captures": 8, "extra_move": false, "over": null
+        "move": "6", "kind": "walk", "side": "yi", "captures": 8, "extra_move": false,
+        "over": null, "position": "2,6,11,9,4,12,10,0,5,7,1,3;0;6"
     })));
     assert_eq!(moves[12]["kind"], "pass");
     assert_eq!(moves[12]["position"], "2,8,11,9,4,12,10,6,5,7,1,3;0;-1");
@@ -126,9 +126,18 @@ fn play_json_of_the_example_game() {
     assert_eq!(v["over"], "both-win");
     assert_eq!(
         v["moves"][0],
-        serde_json::json!({"move": "6", "kind": "walk", "side": "yi", "captures": 8})
+        serde_json::json!({
+            "move": "6", "kind": "walk", "side": "yi", "captures": 8, "extra_move": false,
+            "over": null, "position": "2,6,11,9,4,12,10,0,5,7,1,3;0;6"
+        })
     );
     assert_eq!(v["moves"][4]["kind"], "place");
+    // Each move leads to the next position, and the last one ends the game.
+    let moves = v["moves"].as_array().expect("moves is an array");
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m["position"], positions[i + 1], "move {}", i + 1);
+    }
+    assert_eq!(moves[15]["over"], "both-win");
     // Every position printed is one `show` accepts, and it agrees on the end.
     let end = json(&["show", positions[16].as_str().unwrap(), "--json"]);
     assert_eq!(end["over"], "both-win");
@@ -192,8 +201,8 @@ fn pass_rule_when_stuck() {
     assert_eq!(
         v["moves"],
         serde_json::json!([{
-            "move": "pass", "kind": "pass", "position": "3,2,1,4;1;-1",
-            "captures": null, "extra_move": false, "over": "yi-wins"
+            "move": "pass", "kind": "pass", "side": "jia", "captures": null,
+            "extra_move": false, "over": "yi-wins", "position": "3,2,1,4;1;-1"
         }])
     );
     ok(&["play", "3,2,1,4;0", "--moves", "pass", "--pass-rule", "when-stuck"]);

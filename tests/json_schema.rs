@@ -2,14 +2,18 @@
 //! tables (one per `## ` section: field path, type), runs each command on
 //! small boards, and checks that every documented field is present (unless
 //! optional) with its type, and that no object has an undocumented field.
+//! And a move has one shape everywhere (issue 24): every move object of
+//! every command and endpoint, and every documented one, has exactly the
+//! core fields and those of its group.
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use common::bin::{ok_in, run_with};
+use common::bin::{json_in, ok_in, run_with};
 use common::schema::{check_object, schema};
+use common::server::{Server, esc};
 use serde_json::Value as Json;
 
 /// Runs `args` in `dir` with `stdin`; returns stdout (the exit code is not
@@ -136,4 +140,131 @@ fn every_command_follows_docs_json() {
     for section in schema.keys().filter(|s| s.starts_with('`')) {
         assert!(checked.get(section.as_str()).is_some_and(|&n| n > 0), "## {section} was not run");
     }
+}
+
+/// The fields of every move object (`src/view/moves.rs`).
+const CORE: [&str; 7] = ["move", "kind", "side", "captures", "extra_move", "over", "position"];
+
+/// The score group: a move scored among the legal moves of its position.
+const SCORE: [&str; 5] = ["value", "label", "depth", "best", "keeps_value"];
+
+/// The review group: a ply of a reviewed game.
+const REVIEW: [&str; 5] = ["before", "played", "best_value", "only", "mistake"];
+
+/// The group a move object has besides the core.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Group {
+    /// The core alone.
+    None,
+    Score,
+    Review,
+}
+
+impl Group {
+    /// The exact keys of a move object with this group.
+    fn keys(self) -> BTreeSet<&'static str> {
+        let extra: &[&str] = match self {
+            Group::None => &[],
+            Group::Score => &SCORE,
+            Group::Review => &REVIEW,
+        };
+        CORE.iter().chain(extra).copied().collect()
+    }
+}
+
+/// Checks that every element of `doc[list]` has exactly the keys of
+/// `group`; returns how many there are.
+fn check_moves(doc: &Json, list: &str, group: Group, what: &str) -> usize {
+    let moves = doc[list].as_array().unwrap_or_else(|| panic!("{what}: no array {list}: {doc}"));
+    for m in moves {
+        let keys: BTreeSet<&str> = m
+            .as_object()
+            .unwrap_or_else(|| panic!("{what}: {m}"))
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(keys, group.keys(), "{what}: {list}[] has other keys than {group:?}: {m}");
+    }
+    moves.len()
+}
+
+#[test]
+fn every_move_has_one_shape() {
+    // The groups share no key, so a key means one thing in every move.
+    let all: Vec<&str> = CORE.iter().chain(&SCORE).chain(&REVIEW).copied().collect();
+    assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len(), "a key in two groups");
+
+    // Every move documented in docs/json.md: the rows `a[].b` of an array
+    // `a` whose elements have a `move`.
+    let mut documented = 0;
+    for (section, fields) in schema() {
+        let lists: BTreeSet<&str> =
+            fields.iter().filter_map(|f| f.path.strip_suffix("[].move")).collect();
+        for list in lists {
+            let prefix = format!("{list}[].");
+            let keys: BTreeSet<&str> =
+                fields.iter().filter_map(|f| f.path.strip_prefix(prefix.as_str())).collect();
+            let group = [Group::None, Group::Score, Group::Review]
+                .into_iter()
+                .find(|g| g.keys() == keys)
+                .unwrap_or_else(|| panic!("## {section}: {list}[] is no move shape: {keys:?}"));
+            assert_eq!(
+                group == Group::None,
+                section.contains("show") || section.contains("play --json")
+            );
+            documented += 1;
+        }
+    }
+    assert_eq!(documented, 9, "the sections with moves");
+
+    // Every command and endpoint that prints moves, with a capture, an
+    // extra move and a game's end among them.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    ok_in(d, &["generate", "--slots", "4"]);
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut count = |what: &'static str, n: usize| *seen.entry(what).or_default() += n;
+    for pos in ["2,1,4,3", "2,0,3,4;0;0", "3,2,1,0;0;0"] {
+        let doc = json_in(d, &["show", pos, "--json"]);
+        count("show", check_moves(&doc, "moves", Group::None, pos));
+        let doc = json_in(d, &["solve", pos, "--json"]);
+        count("solve", check_moves(&doc, "moves", Group::Score, pos));
+        let doc = json_in(d, &["query", pos, "--json"]);
+        count("query", check_moves(&doc, "moves", Group::Score, pos));
+    }
+    let server = Server::start(d, &["--tables", "tables"]);
+    for (pos, moves) in [("2,1,4,3", "1,pass,pass"), ("2,1,4,3", "2,3"), ("2,0,3,4;0;0", "1")] {
+        let what = format!("{pos} {moves}");
+        let doc = json_in(d, &["play", pos, "--moves", moves, "--json"]);
+        count("play", check_moves(&doc, "moves", Group::None, &what));
+        let doc = json_in(d, &["play", pos, "--moves", moves, "--analyse", "--json"]);
+        count("play --analyse", check_moves(&doc, "plies", Group::Review, &what));
+        // Each ply leads to the position the next one is played in.
+        let plies = doc["plies"].as_array().unwrap();
+        for pair in plies.windows(2) {
+            assert_eq!(pair[0]["position"], pair[1]["before"], "{what}");
+        }
+        assert_eq!(plies.last().unwrap()["position"], doc["end"], "{what}");
+        let path = format!("/api/analyse?pos={}&moves={moves}", esc(pos));
+        let doc = server.ok(&path);
+        count("/api/analyse", check_moves(&doc, "plies", Group::Review, &path));
+    }
+    for pos in ["2,1,4,3", "2,0,3,4;0;0", "3,2,1,0;0;0"] {
+        let path = format!("/api/position?pos={}", esc(pos));
+        count("/api/position", check_moves(&server.ok(&path), "moves", Group::Score, &path));
+        let path = format!("/api/mainline?pos={}", esc(pos));
+        count("/api/mainline", check_moves(&server.ok(&path), "line", Group::Score, &path));
+    }
+    let want = [
+        "/api/analyse",
+        "/api/mainline",
+        "/api/position",
+        "play",
+        "play --analyse",
+        "query",
+        "show",
+        "solve",
+    ];
+    assert_eq!(seen.keys().copied().collect::<Vec<_>>(), want);
+    assert!(seen.values().all(|&n| n > 0), "no moves seen: {seen:?}");
 }

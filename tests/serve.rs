@@ -86,8 +86,11 @@ fn mainline_follows_the_best_moves_to_the_end() {
         let first = &line["line"][0];
         assert_eq!(first["value"], solved["value"]);
         assert_eq!(first["depth"], solved["depth"]);
-        let last = line["line"].as_array().unwrap().last().unwrap();
+        let plies = line["line"].as_array().unwrap();
+        assert!(plies.iter().all(|p| p["best"] == true), "every ply is a best move: {line}");
+        let last = plies.last().unwrap();
         assert_eq!(last["position"], line["end"]);
+        assert_eq!(last["over"], line["over"]);
         assert!(line["over"].is_string(), "the line ends the game: {line}");
     }
 }
@@ -254,7 +257,9 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
         let analysis = slow.join().unwrap();
         let first = &analysis["plies"][0];
         assert_eq!(first["move"], "6");
-        assert_eq!((first["value"].as_u64(), first["played"].as_u64()), (Some(3), Some(3)));
+        assert_eq!((first["best_value"].as_u64(), first["played"].as_u64()), (Some(3), Some(3)));
+        assert_eq!(first["before"], format!("{start};1;0"));
+        assert_eq!(first["position"], analysis["plies"][1]["before"]);
         assert_eq!(first["only"], true, "6 is the only move keeping both-win");
         assert_eq!(first["mistake"], false);
         assert_eq!(analysis["over"], "both-win");

@@ -15,17 +15,8 @@ use serde::Serialize;
 
 use crate::cli::PlayArgs;
 use crate::cmd::{load_position, print, print_json, short_name};
+use crate::view::moves::MoveJson;
 use crate::view::review::analyse_json;
-
-/// One played move in the JSON output.
-#[derive(Debug, Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    text: String,
-    kind: &'static str,
-    side: &'static str,
-    captures: Option<u8>,
-}
 
 /// The JSON output of `play`.
 #[derive(Debug, Serialize)]
@@ -137,14 +128,10 @@ fn to_json(start: &Position, plies: &[Ply], rule: PassRule) -> PlayJson {
         over: last.outcome().map(|o| o.name()),
         side: last.side().name(),
         pass_rule: rule.name(),
-        moves: plies
-            .iter()
-            .map(|p| MoveJson {
-                text: p.m.to_string(),
-                kind: p.m.kind(),
-                side: p.side.name(),
-                captures: p.captures,
-            })
+        moves: std::iter::once(start)
+            .chain(plies.iter().map(|p| &p.next))
+            .zip(plies)
+            .map(|(before, p)| MoveJson::new(before, p.m))
             .collect(),
     }
 }

@@ -7,25 +7,7 @@ use serde::Serialize;
 
 use crate::cli::ShowArgs;
 use crate::cmd::{load_position, piece_column, print, print_json, short_name};
-
-/// One legal move in the JSON output.
-#[derive(Debug, Serialize)]
-struct MoveJson {
-    /// The move as written: a piece number or `pass`.
-    #[serde(rename = "move")]
-    text: String,
-    /// `walk`, `place` or `pass`.
-    kind: &'static str,
-    /// The position it leads to, in the interchange format.
-    position: String,
-    /// The piece it captures, if any.
-    captures: Option<u8>,
-    /// Whether the mover moves again (a placement capturing an opponent's
-    /// piece).
-    extra_move: bool,
-    /// How the game is over after it, if it is.
-    over: Option<&'static str>,
-}
+use crate::view::moves::MoveJson;
 
 /// Both hands in the JSON output.
 #[derive(Debug, Serialize)]
@@ -143,16 +125,6 @@ fn to_json(pos: &Position, children: &[Child], rule: PassRule) -> ShowJson {
         last,
         hands: HandsJson { jia: hand(pos, Side::Jia), yi: hand(pos, Side::Yi) },
         pass_rule: rule.name(),
-        moves: children
-            .iter()
-            .map(|c| MoveJson {
-                text: c.m.to_string(),
-                kind: c.m.kind(),
-                position: c.next.to_string(),
-                captures: c.captures,
-                extra_move: c.extra_move(pos),
-                over: c.next.outcome().map(|o| o.name()),
-            })
-            .collect(),
+        moves: children.iter().map(|c| MoveJson::new(pos, c.m)).collect(),
     }
 }

@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::serve::query::Query;
 use crate::serve::state::{Engine, EngineError, Solved};
 use crate::view::answer::{AnswerJson, to_json};
+use crate::view::moves::{MoveJson, depth};
 use crate::view::review::{AnalyseJson, analyse_json};
 
 /// What every handler shares.
@@ -199,22 +200,6 @@ pub async fn position_handler(
     Ok(Json(PositionJson { answer: to_json(&answer), source: scorer.source() }))
 }
 
-/// One ply of the main line.
-#[derive(Debug, Serialize)]
-pub struct LinePlyJson {
-    #[serde(rename = "move")]
-    text: String,
-    kind: &'static str,
-    side: &'static str,
-    /// The move's value for its mover.
-    value: u8,
-    label: &'static str,
-    /// Plies to the end, this one included.
-    depth: Option<u16>,
-    /// The position after the move.
-    position: String,
-}
-
 /// `/api/mainline`.
 #[derive(Debug, Serialize)]
 pub struct MainlineJson {
@@ -225,7 +210,8 @@ pub struct MainlineJson {
     label: &'static str,
     depth: Option<u16>,
     source: &'static str,
-    line: Vec<LinePlyJson>,
+    /// Each ply a move with its score group.
+    line: Vec<MoveJson>,
     /// Where the line ends.
     end: String,
     over: Option<&'static str>,
@@ -255,15 +241,7 @@ pub async fn mainline_handler(
         .zip(&scored)
         .map(|((&m, before), moves)| {
             let s = moves.iter().find(|s| s.mv == m).expect("a line move is legal");
-            LinePlyJson {
-                text: m.to_string(),
-                kind: m.kind(),
-                side: before.side().name(),
-                value: s.score.value.code(),
-                label: s.score.value.label(),
-                depth: depth(s.score, depths),
-                position: s.child.to_string(),
-            }
+            MoveJson::scored(before, s, moves, depths)
         })
         .collect();
     Ok(Json(MainlineJson {
@@ -278,11 +256,6 @@ pub async fn mainline_handler(
         end: answer.end.to_string(),
         over: answer.end.outcome().map(|o| o.name()),
     }))
-}
-
-/// A depth for JSON: none for no-result or unknown depths.
-fn depth(score: chaosclock::score::Score, known: bool) -> Option<u16> {
-    (known && score.value != Value::NoResult).then_some(score.depth)
 }
 
 /// `GET /api/analyse?pos=POS&moves=M,M,...[&rule=RULE]`: `play --analyse

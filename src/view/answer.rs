@@ -1,6 +1,7 @@
 //! An [`Answer`] as `solve` and `query` print it: its value and depth,
 //! every legal move with its score, and a line of best play, as text or as
-//! the common part of their JSON (also the server's `/api/position`).
+//! the common part of their JSON (also the server's `/api/position`), its
+//! moves in the one move shape of [`crate::view::moves`] with their scores.
 //!
 //! Answers from tables of values only have no depths: every depth prints
 //! as unknown (`null` in JSON).
@@ -10,28 +11,8 @@ use chaosclock::score::Score;
 use chaosclock::{Move, Outcome, Side, Value};
 use serde::Serialize;
 
+use crate::view::moves::{MoveJson, depth};
 use crate::view::{piece_column, short_name};
-
-/// One legal move in the JSON output.
-#[derive(Debug, Serialize)]
-pub struct MoveJson {
-    /// The move as written: a piece number or `pass`.
-    #[serde(rename = "move")]
-    text: String,
-    /// `walk`, `place` or `pass`.
-    kind: &'static str,
-    /// Value code (0..=4) for the mover.
-    value: u8,
-    label: &'static str,
-    /// Plies to the end, this move included; `null` for no-result.
-    depth: Option<u16>,
-    /// Its score equals the best move's.
-    best: bool,
-    /// Its value equals the best move's.
-    keeps_value: bool,
-    /// The position it leads to.
-    position: String,
-}
 
 /// The fields of the JSON output that `solve` and `query` share.
 #[derive(Debug, Serialize)]
@@ -142,21 +123,8 @@ pub fn to_json(a: &Answer) -> AnswerJson {
         over: a.pos.outcome().map(Outcome::name),
         value: a.score.value.code(),
         label: a.score.value.label(),
-        depth: depth_or_null(a, a.score),
-        moves: a
-            .moves
-            .iter()
-            .map(|m| MoveJson {
-                text: m.mv.to_string(),
-                kind: m.mv.kind(),
-                value: m.score.value.code(),
-                label: m.score.value.label(),
-                depth: depth_or_null(a, m.score),
-                best: a.is_best(m),
-                keeps_value: a.keeps_value(m),
-                position: m.child.to_string(),
-            })
-            .collect(),
+        depth: depth(a.score, a.depths),
+        moves: a.moves.iter().map(|m| MoveJson::scored(&a.pos, m, &a.moves, a.depths)).collect(),
         line: a.line.iter().map(Move::to_string).collect(),
         moves_left_out: a.left_out,
     }
@@ -165,11 +133,6 @@ pub fn to_json(a: &Answer) -> AnswerJson {
 /// A depth for people: `-` for no-result, `?` when depths are unknown.
 fn depth_or_unknown(a: &Answer, score: Score) -> String {
     if a.depths { depth_text(score) } else { "?".to_string() }
-}
-
-/// A depth for JSON: `null` for no-result and when depths are unknown.
-fn depth_or_null(a: &Answer, score: Score) -> Option<u16> {
-    depth_json(score).filter(|_| a.depths)
 }
 
 /// "1 ply", "2 plies".
@@ -183,11 +146,6 @@ fn depth_text(score: Score) -> String {
         Value::NoResult => "-".to_string(),
         _ => score.depth.to_string(),
     }
-}
-
-/// A depth for JSON: `null` for no-result.
-fn depth_json(score: Score) -> Option<u16> {
-    (score.value != Value::NoResult).then_some(score.depth)
 }
 
 /// What a value means for `side`, the side to move.

@@ -4,6 +4,7 @@
 //! same thing the same way. Nothing here reads tables or solves.
 
 pub mod answer;
+pub mod moves;
 pub mod review;
 
 use chaosclock::{Move, Side};

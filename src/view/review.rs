@@ -1,24 +1,12 @@
 //! A reviewed game as JSON: `play --analyse --json` and the server's
-//! `/api/analyse` (values are codes, for the side that moved).
+//! `/api/analyse`, each ply a move of [`crate::view::moves`] with its
+//! review group (values are codes, for the side that moved).
 
 use chaosclock::review::PlyReview;
 use chaosclock::{PassRule, Position};
 use serde::Serialize;
 
-/// One reviewed ply in JSON (values are codes, for the mover).
-#[derive(Debug, Serialize)]
-pub struct ReviewJson {
-    #[serde(rename = "move")]
-    text: String,
-    side: &'static str,
-    /// The position before the move.
-    position: String,
-    value: u8,
-    played: u8,
-    best: u8,
-    only: bool,
-    mistake: bool,
-}
+use crate::view::moves::MoveJson;
 
 /// `play --analyse --json` and `/api/analyse`.
 #[derive(Debug, Serialize)]
@@ -28,7 +16,7 @@ pub struct AnalyseJson {
     pass_rule: &'static str,
     /// Where the values come from: `solve` or `tables`.
     source: &'static str,
-    plies: Vec<ReviewJson>,
+    plies: Vec<MoveJson>,
     /// The position after the last move.
     end: String,
     over: Option<&'static str>,
@@ -48,19 +36,7 @@ pub fn analyse_json(
         position: start.to_string(),
         pass_rule: rule.name(),
         source,
-        plies: reviews
-            .iter()
-            .map(|r| ReviewJson {
-                text: r.mv.to_string(),
-                side: r.side.name(),
-                position: r.before.to_string(),
-                value: r.value.code(),
-                played: r.played.code(),
-                best: r.best.code(),
-                only: r.only,
-                mistake: r.mistake,
-            })
-            .collect(),
+        plies: reviews.iter().map(MoveJson::reviewed).collect(),
         end: end.to_string(),
         over: end.outcome().map(|o| o.name()),
         mistakes: reviews.iter().filter(|r| r.mistake).count(),

@@ -226,23 +226,20 @@ function applyWords() {
   }
 }
 
-/** Move `m` of the API (`move`, `kind`) played in the position `before`
- * (parsed: `slots`, `n`), in the players' notation of the chosen
- * language: 走7吃11 (a walk and what it took; 正位 when the piece lands on
- * its own slot, 回手 when piece N walks round and off the board),
- * 落2吃5再走 (a placement, what it took, and the extra move when that was
- * the opponent's piece), 不走 (a pass). */
+/** Move `m` of the API (a move object: `move`, `kind`, `captures`,
+ * `extra_move`) played in the position `before` (parsed: `slots`, `n`),
+ * in the players' notation of the chosen language: 走7吃11 (a walk and
+ * what it took; 正位 when the piece lands on its own slot, 回手 when
+ * piece N walks round and off the board), 落2吃5再走 (a placement, what
+ * it took, and the extra move when that was the opponent's piece), 不走
+ * (a pass). */
 function notation(before, m) {
   if (m.kind === "pass") return t("n.pass");
   const k = Number(m.move);
-  if (m.kind === "place") {
-    const took = before.slots[k - 1];
-    const again = took && took % 2 !== k % 2;
-    return t("n.place", k) + (took ? t("n.takes", took) : "") + (again ? t("n.again") : "");
-  }
-  const from = before.slots.indexOf(k) + 1;
+  const took = m.captures ? t("n.takes", m.captures) : "";
+  if (m.kind === "place") return t("n.place", k) + took + (m.extra_move ? t("n.again") : "");
   if (k === before.n) return t("n.walk", k) + t("n.off");
+  const from = before.slots.indexOf(k) + 1;
   const to = ((from - 1 + k) % before.n) + 1;
-  const took = before.slots[to - 1];
-  return t("n.walk", k) + (took ? t("n.takes", took) : "") + (to === k ? t("n.fixed") : "");
+  return t("n.walk", k) + took + (to === k ? t("n.fixed") : "");
 }
