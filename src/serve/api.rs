@@ -2,18 +2,15 @@
 //! into typed values (with the CLI's messages for bad input), asks the
 //! [`Engine`] off the async threads, and serializes a typed answer.
 //!
-//! Errors are `{"error": "..."}`: 400 for bad input, 404 for an unknown
-//! path, 503 when the solver is busy, 422 when a position needs more states
-//! than the server's budget (or a fair start finds no both-win opening),
-//! 500 for a damaged table (`guard.rs` adds 403, 405, 413, 414, 421 and
-//! 431 in the same shape).
+//! Errors are [`ServeError`]s (`errors.rs` gives each its status and its
+//! `{"error": "..."}` body): bad input, an unknown path, a busy solver, a
+//! position over the budget, no fair start, a damaged table.
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{RawQuery, State};
-use axum::http::{StatusCode, Uri};
-use axum::response::{IntoResponse, Response};
+use axum::http::Uri;
 use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
 use chaosclock::draw::Draw;
@@ -22,8 +19,9 @@ use chaosclock::scored::ScoredMove;
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
 use serde::Serialize;
 
+use crate::serve::errors::ServeError;
 use crate::serve::query::Query;
-use crate::serve::state::{Engine, EngineError, Solved};
+use crate::serve::state::{Engine, Solved};
 use crate::view::answer::{AnswerJson, to_json};
 use crate::view::moves::{MoveJson, depth};
 use crate::view::review::{AnalyseJson, analyse_json};
@@ -37,79 +35,31 @@ pub struct AppState {
     pub rule: PassRule,
 }
 
-/// An error answer: a status and a one-line message.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    /// A 400 with `message`.
-    pub fn bad(message: impl std::fmt::Display) -> ApiError {
-        let message = escape_control(&message.to_string()).into_owned();
-        ApiError { status: StatusCode::BAD_REQUEST, message }
-    }
-
-    /// Any status with `message`.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
-    }
-}
-
-impl From<EngineError> for ApiError {
-    fn from(e: EngineError) -> ApiError {
-        match e {
-            EngineError::Busy => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the solver is busy with other positions: try again in a few seconds",
-            ),
-            EngineError::TooLarge(m) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, m),
-            EngineError::Internal(m) => {
-                eprintln!("serve: internal error: {m}");
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m)
-            }
-        }
-    }
-}
-
-/// The body of every error.
-#[derive(Debug, Serialize)]
-struct ErrorJson {
-    error: String,
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(ErrorJson { error: self.message })).into_response()
-    }
-}
-
 /// A handler's result.
-type ApiResult<T> = Result<Json<T>, ApiError>;
+type ApiResult<T> = Result<Json<T>, ServeError>;
 
 /// Reads `pos` as the CLI reads POS (the same message for a bad one), or
 /// `cfg`, the text (never a path) of a `chaosclock.cfg`, where allowed.
-fn position(q: &Query) -> Result<Position, ApiError> {
+fn position(q: &Query) -> Result<Position, ServeError> {
     match (q.get("pos"), q.get("cfg")) {
-        (Some(text), None) => text
-            .parse::<Position>()
-            .map_err(|e| ApiError::bad(format!("position '{}': {e}", escape_control(text.trim())))),
+        (Some(text), None) => text.parse::<Position>().map_err(|e| {
+            ServeError::bad(format!("position '{}': {e}", escape_control(text.trim())))
+        }),
         (None, Some(text)) => parse_cfg(text)
-            .map_err(|e| ApiError::bad(format!("cfg text: {:#}", anyhow::Error::new(e)))),
-        (Some(_), Some(_)) => Err(ApiError::bad("give either pos or cfg, not both")),
-        (None, None) => Err(ApiError::bad("missing parameter 'pos'")),
+            .map_err(|e| ServeError::bad(format!("cfg text: {:#}", anyhow::Error::new(e)))),
+        (Some(_), Some(_)) => Err(ServeError::bad("give either pos or cfg, not both")),
+        (None, None) => Err(ServeError::bad("missing parameter 'pos'")),
     }
 }
 
 /// Reads `rule`, else the server's default.
-fn rule(q: &Query, default: PassRule) -> Result<PassRule, ApiError> {
-    q.get("rule").map_or(Ok(default), |name| name.parse().map_err(ApiError::bad))
+fn rule(q: &Query, default: PassRule) -> Result<PassRule, ServeError> {
+    q.get("rule").map_or(Ok(default), |name| name.parse().map_err(ServeError::bad))
 }
 
 /// Parses the query string `raw` for an endpoint taking `known` keys.
-fn query(raw: Option<String>, known: &[&str]) -> Result<Query, ApiError> {
-    Query::parse(raw.as_deref().unwrap_or(""), known).map_err(ApiError::bad)
+fn query(raw: Option<String>, known: &[&str]) -> Result<Query, ServeError> {
+    Query::parse(raw.as_deref().unwrap_or(""), known).map_err(ServeError::bad)
 }
 
 /// How the positions of a question are scored: the tables, or a solution
@@ -130,12 +80,11 @@ impl Scorer {
 
 /// Runs a blocking `f` off the async threads.
 async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, EngineError> + Send + 'static,
-) -> Result<T, ApiError> {
+    f: impl FnOnce() -> Result<T, ServeError> + Send + 'static,
+) -> Result<T, ServeError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| ApiError::from(EngineError::Internal(format!("a request stopped: {e}"))))?
-        .map_err(ApiError::from)
+        .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))?
 }
 
 /// The answer for `pos` with its scorer: the tables when they cover it,
@@ -144,7 +93,7 @@ async fn answer(
     state: &AppState,
     pos: Position,
     rule: PassRule,
-) -> Result<(Answer, Scorer), ApiError> {
+) -> Result<(Answer, Scorer), ServeError> {
     let engine = Arc::clone(&state.engine);
     if let Some(a) = blocking(move || engine.table_answer(&pos, rule)).await? {
         return Ok((a, Scorer::Tables));
@@ -161,7 +110,7 @@ async fn moves_of(
     scorer: &Scorer,
     positions: Vec<Position>,
     rule: PassRule,
-) -> Result<Vec<Vec<ScoredMove>>, ApiError> {
+) -> Result<Vec<Vec<ScoredMove>>, ServeError> {
     let engine = Arc::clone(&state.engine);
     let solved = match scorer {
         Scorer::Tables => None,
@@ -173,7 +122,7 @@ async fn moves_of(
             .map(|p| match &solved {
                 Some(s) => Ok(s.solution().moves(p)),
                 None => engine.table_moves(p, rule)?.ok_or_else(|| {
-                    EngineError::Internal(format!("the tables cover the start but not {p}"))
+                    ServeError::Internal(format!("the tables cover the start but not {p}"))
                 }),
             })
             .collect()
@@ -271,9 +220,9 @@ pub async fn analyse_handler(
         Some(text) => text.split(',').map(str::to_string).collect(),
     };
     if moves.len() > MAX_MOVES {
-        return Err(ApiError::bad(format!("more than {MAX_MOVES} moves")));
+        return Err(ServeError::bad(format!("more than {MAX_MOVES} moves")));
     }
-    let plies = play_all(start, &moves, rule).map_err(ApiError::bad)?;
+    let plies = play_all(start, &moves, rule).map_err(ServeError::bad)?;
     let (_, scorer) = answer(&state, start, rule).await?;
     let mut befores = vec![start];
     befores.extend(plies.iter().map(|p| p.next));
@@ -284,7 +233,7 @@ pub async fn analyse_handler(
         i += 1;
         Ok::<_, std::convert::Infallible>(scored[i - 1].clone())
     })
-    .map_err(|e| ApiError::from(EngineError::Internal(e.to_string())))?;
+    .map_err(|e| ServeError::Internal(e.to_string()))?;
     Ok(Json(analyse_json(&start, &reviews, rule, scorer.source())))
 }
 
@@ -324,17 +273,17 @@ pub async fn fair_start_handler(
 ) -> ApiResult<FairStartJson> {
     let q = query(raw, &["slots", "seed", "rule"])?;
     let rule = rule(&q, state.rule)?;
-    let slots_text = q.require("slots").map_err(ApiError::bad)?;
+    let slots_text = q.require("slots").map_err(ServeError::bad)?;
     let n: u8 =
         slots_text.parse().ok().filter(|n| SUPPORTED_SLOTS.contains(n)).ok_or_else(|| {
-            ApiError::bad(format!(
+            ServeError::bad(format!(
                 "invalid value '{}' for slots: expected one of {SUPPORTED_SLOTS:?}",
                 escape_control(slots_text)
             ))
         })?;
     let seed = match q.get("seed") {
         Some(text) => text.parse::<u64>().map_err(|_| {
-            ApiError::bad(format!(
+            ServeError::bad(format!(
                 "invalid value '{}' for seed: expected a whole number",
                 escape_control(text)
             ))
@@ -363,10 +312,7 @@ pub async fn fair_start_handler(
             }));
         }
     }
-    Err(ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        format!("none of the {tried} openings of {n} slots tried (seed {seed}) is both-win"),
-    ))
+    Err(ServeError::NoFairStart { slots: n, seed, tried: Some(tried) })
 }
 
 /// The fair start from the openings book, when it has this size: the
@@ -377,18 +323,14 @@ async fn fair_start_from_book(
     n: u8,
     rule: PassRule,
     seed: u64,
-) -> Result<Option<FairStartJson>, ApiError> {
-    let book =
-        Book::embedded().map_err(|e| ApiError::from(EngineError::Internal(e.to_string())))?;
+) -> Result<Option<FairStartJson>, ServeError> {
+    let book = Book::embedded().map_err(|e| ServeError::Internal(e.to_string()))?;
     let Some(section) = book.section(n, rule) else { return Ok(None) };
     let mut draw = Draw::new(n, seed).take(FAIR_LOOKUPS);
     let found =
         blocking(move || Ok(draw.find(|o| section.value(o.board()) == Value::BothWin))).await?;
     let Some(opening) = found else {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("no opening of {n} slots is both-win (seed {seed}; from the openings book)"),
-        ));
+        return Err(ServeError::NoFairStart { slots: n, seed, tried: None });
     };
     // The moves from the tables, or up to 8 slots from a solve (a few
     // milliseconds); larger boards leave them to the position's request.
@@ -453,10 +395,6 @@ pub async fn progress_handler(
 }
 
 /// Any path not served: 404.
-pub async fn not_found(uri: Uri) -> ApiError {
-    let path: String = uri.path().chars().take(200).collect();
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        format!("no such page or endpoint: {}", escape_control(&path)),
-    )
+pub async fn not_found(uri: Uri) -> ServeError {
+    ServeError::NotFound(uri.path().to_string())
 }

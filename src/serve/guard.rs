@@ -9,13 +9,11 @@
 
 use std::net::SocketAddr;
 
+use crate::serve::errors::ServeError;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use chaosclock::escape_control;
-
-use crate::serve::api::ApiError;
 
 /// The longest request target (path and query) read, in bytes.
 pub const MAX_URI_BYTES: usize = 4096;
@@ -92,55 +90,40 @@ pub async fn check_request(State(guard): State<Guard>, req: Request, next: Next)
     let headers = req.headers();
     let host = host(headers);
     match host {
-        None => {
-            let msg = "no Host header: this server answers only to its own address";
-            return ApiError::new(StatusCode::MISDIRECTED_REQUEST, msg).into_response();
-        }
+        None => return ServeError::ForeignHost(None).into_response(),
         Some(h) if !guard.allows(h) => {
-            let shown: String = h.chars().take(200).collect();
-            let msg = format!(
-                "this server does not answer to host '{}' (see --allow-host)",
-                escape_control(&shown)
-            );
-            return ApiError::new(StatusCode::MISDIRECTED_REQUEST, msg).into_response();
+            return ServeError::ForeignHost(Some(h.to_string())).into_response();
         }
         Some(_) => {}
     }
     let uri_len = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if uri_len > MAX_URI_BYTES {
-        let msg = format!("request target longer than {MAX_URI_BYTES} bytes");
-        return ApiError::new(StatusCode::URI_TOO_LONG, msg).into_response();
+        return ServeError::TargetTooLong { max: MAX_URI_BYTES }.into_response();
     }
     let header_bytes: usize =
         headers.iter().map(|(k, v)| k.as_str().len() + v.as_bytes().len()).sum();
     if header_bytes > MAX_HEADER_BYTES {
-        let msg = format!("request headers longer than {MAX_HEADER_BYTES} bytes");
-        return ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, msg).into_response();
+        return ServeError::HeadersTooLong { max: MAX_HEADER_BYTES }.into_response();
     }
     // A chunked body has no Content-Length: any Transfer-Encoding is a body.
     let has_body = headers.get(header::CONTENT_LENGTH).is_some_and(|v| v.as_bytes() != b"0")
         || headers.contains_key(header::TRANSFER_ENCODING);
     if has_body {
-        let msg = "requests have no body: every endpoint is a GET";
-        return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, msg).into_response();
+        return ServeError::Body.into_response();
     }
     if req.uri().path().starts_with("/api/")
         && let Some(origin) = headers.get(header::ORIGIN)
         && !own_origin(origin.as_bytes(), host)
     {
-        let shown: String = String::from_utf8_lossy(origin.as_bytes()).chars().take(200).collect();
-        let msg = format!(
-            "requests from another site's page (origin '{}') may not use the API",
-            escape_control(&shown)
-        );
-        return ApiError::new(StatusCode::FORBIDDEN, msg).into_response();
+        let origin = String::from_utf8_lossy(origin.as_bytes()).into_owned();
+        return ServeError::ForeignOrigin(origin).into_response();
     }
     next.run(req).await
 }
 
 /// A known path with a method other than GET (or HEAD): 405.
-pub async fn method_not_allowed() -> ApiError {
-    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "only GET is served: every endpoint is a GET")
+pub async fn method_not_allowed() -> ServeError {
+    ServeError::MethodNotAllowed
 }
 
 #[cfg(test)]

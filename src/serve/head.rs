@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 
+use crate::serve::errors::ServeError;
 use crate::serve::guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 
 /// The longest request head passed to hyper, in bytes; above the guard's
@@ -49,55 +50,6 @@ const LINE_BYTES: usize = MAX_URI_BYTES + 64;
 /// The time allowed for writing a refusal.
 const REFUSAL_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Why a request head was refused before hyper read it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// The bytes are not an HTTP/1.0 or HTTP/1.1 request head: 400.
-    NotHttp,
-    /// The request target is longer than [`MAX_URI_BYTES`]: 414 (hyper
-    /// itself refuses targets over 65,534 bytes, the guard the others).
-    TargetTooLong,
-    /// The head is longer than [`MAX_HEAD_BYTES`]: 431.
-    HeadTooLong,
-    /// The head has more than [`MAX_HEADERS`] headers: 431.
-    TooManyHeaders,
-}
-
-impl Refusal {
-    /// The status code and its reason phrase.
-    fn status(self) -> (u16, &'static str) {
-        match self {
-            Refusal::NotHttp => (400, "Bad Request"),
-            Refusal::TargetTooLong => (414, "URI Too Long"),
-            Refusal::HeadTooLong | Refusal::TooManyHeaders => {
-                (431, "Request Header Fields Too Large")
-            }
-        }
-    }
-
-    /// The one-line message of the JSON error.
-    fn message(self) -> String {
-        match self {
-            Refusal::NotHttp => "the request is not HTTP/1.1".to_string(),
-            Refusal::TargetTooLong => format!("request target longer than {MAX_URI_BYTES} bytes"),
-            Refusal::HeadTooLong => format!("request head longer than {MAX_HEAD_BYTES} bytes"),
-            Refusal::TooManyHeaders => format!("more than {MAX_HEADERS} request headers"),
-        }
-    }
-
-    /// The whole response: status line, headers and the JSON body.
-    pub fn response(self) -> Vec<u8> {
-        let (code, reason) = self.status();
-        let body = serde_json::json!({ "error": self.message() }).to_string();
-        format!(
-            "HTTP/1.1 {code} {reason}\r\ncontent-type: application/json\r\n\
-             content-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .into_bytes()
-    }
-}
-
 /// What the bytes read so far start with.
 #[derive(Debug, PartialEq, Eq)]
 enum Head {
@@ -108,13 +60,15 @@ enum Head {
 }
 
 /// Checks the head at the start of `bytes`.
-fn check(bytes: &[u8]) -> Result<Head, Refusal> {
+fn check(bytes: &[u8]) -> Result<Head, ServeError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut req = httparse::Request::new(&mut headers);
     match req.parse(bytes) {
-        Ok(httparse::Status::Complete(len)) if len > MAX_HEAD_BYTES => Err(Refusal::HeadTooLong),
+        Ok(httparse::Status::Complete(len)) if len > MAX_HEAD_BYTES => {
+            Err(ServeError::HeadTooLong { max: MAX_HEAD_BYTES })
+        }
         Ok(httparse::Status::Complete(_)) if req.path.is_some_and(|p| p.len() > MAX_URI_BYTES) => {
-            Err(Refusal::TargetTooLong)
+            Err(ServeError::TargetTooLong { max: MAX_URI_BYTES })
         }
         Ok(httparse::Status::Complete(len)) => {
             let body = req.headers.iter().any(|h| {
@@ -125,12 +79,16 @@ fn check(bytes: &[u8]) -> Result<Head, Refusal> {
         }
         // A request line this long cannot hold a target of the bound.
         Ok(httparse::Status::Partial) if !bytes.contains(&b'\n') && bytes.len() > LINE_BYTES => {
-            Err(Refusal::TargetTooLong)
+            Err(ServeError::TargetTooLong { max: MAX_URI_BYTES })
         }
-        Ok(httparse::Status::Partial) if bytes.len() > MAX_HEAD_BYTES => Err(Refusal::HeadTooLong),
+        Ok(httparse::Status::Partial) if bytes.len() > MAX_HEAD_BYTES => {
+            Err(ServeError::HeadTooLong { max: MAX_HEAD_BYTES })
+        }
         Ok(httparse::Status::Partial) => Ok(Head::Partial),
-        Err(httparse::Error::TooManyHeaders) => Err(Refusal::TooManyHeaders),
-        Err(_) => Err(Refusal::NotHttp),
+        Err(httparse::Error::TooManyHeaders) => {
+            Err(ServeError::TooManyHeaders { max: MAX_HEADERS })
+        }
+        Err(_) => Err(ServeError::NotHttp),
     }
 }
 
@@ -148,7 +106,7 @@ pub struct HeadCheck<S> {
     /// The client closed its side.
     eof: bool,
     /// The refused head's reason, once one is refused.
-    refusal: Option<Refusal>,
+    refusal: Option<ServeError>,
     /// Hyper has read a head and not yet flushed an answer after it.
     answering: bool,
     /// Bytes were written since the last read of a head.
@@ -215,8 +173,8 @@ impl<S: AsyncWrite + Unpin> HeadCheck<S> {
     /// Ends the connection once hyper has stopped: writes the refusal, if a
     /// head was refused, and closes the stream.
     pub async fn finish(mut self) {
-        if let Some(refusal) = self.refusal {
-            let response = refusal.response();
+        if let Some(refusal) = &self.refusal {
+            let response = refusal.raw_response();
             let _ = tokio::time::timeout(REFUSAL_TIMEOUT, self.inner.write_all(&response)).await;
         }
         let _ = tokio::time::timeout(REFUSAL_TIMEOUT, self.inner.shutdown()).await;
@@ -327,7 +285,7 @@ mod tests {
     fn complete_heads_pass_and_partial_ones_wait() {
         let get = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
         let h = fed(&[&get[..10], &get[10..]]);
-        assert_eq!((h.checked.as_slice(), h.refusal), (&get[..], None));
+        assert!(h.checked == get && h.refusal.is_none());
         let h = fed(&[&get[..20]]);
         assert!(h.checked.is_empty() && h.refusal.is_none());
         // Two pipelined heads, then the start of a third.
@@ -338,37 +296,33 @@ mod tests {
 
     #[test]
     fn bad_heads_are_refused() {
-        assert_eq!(fed(&[b"\x00\x01 garbage\r\n\r\n"]).refusal, Some(Refusal::NotHttp));
-        assert_eq!(fed(&[b"\x00"]).refusal, Some(Refusal::NotHttp), "at once, before a line end");
-        assert_eq!(fed(&[b"GET / HTTP/9.9\r\n\r\n"]).refusal, Some(Refusal::NotHttp));
+        assert!(matches!(fed(&[b"\x00\x01 garbage\r\n\r\n"]).refusal, Some(ServeError::NotHttp)));
+        assert!(
+            matches!(fed(&[b"\x00"]).refusal, Some(ServeError::NotHttp)),
+            "at once, before a line end"
+        );
+        assert!(matches!(fed(&[b"GET / HTTP/9.9\r\n\r\n"]).refusal, Some(ServeError::NotHttp)));
         let long_line = [b"GET /".as_slice(), &vec![b'a'; LINE_BYTES]].concat();
-        assert_eq!(fed(&[&long_line]).refusal, Some(Refusal::TargetTooLong));
+        assert!(matches!(fed(&[&long_line]).refusal, Some(ServeError::TargetTooLong { .. })));
         let target = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(MAX_URI_BYTES));
-        assert_eq!(fed(&[target.as_bytes()]).refusal, Some(Refusal::TargetTooLong));
+        assert!(matches!(
+            fed(&[target.as_bytes()]).refusal,
+            Some(ServeError::TargetTooLong { .. })
+        ));
         let fits = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(MAX_URI_BYTES - 1));
-        assert_eq!(fed(&[fits.as_bytes()]).refusal, None);
+        assert!(fed(&[fits.as_bytes()]).refusal.is_none());
         let header = format!("x: {}\r\n", "a".repeat(1000));
         let long = format!("GET / HTTP/1.1\r\n{}", header.repeat(90));
-        assert_eq!(fed(&[long.as_bytes()]).refusal, Some(Refusal::HeadTooLong));
+        assert!(matches!(fed(&[long.as_bytes()]).refusal, Some(ServeError::HeadTooLong { .. })));
         let many = format!("GET / HTTP/1.1\r\n{}\r\n", "x: 1\r\n".repeat(MAX_HEADERS + 1));
-        assert_eq!(fed(&[many.as_bytes()]).refusal, Some(Refusal::TooManyHeaders));
+        assert!(matches!(fed(&[many.as_bytes()]).refusal, Some(ServeError::TooManyHeaders { .. })));
     }
 
     #[test]
     fn after_a_body_bytes_pass_unchecked() {
         let post = b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\n\x00\x01\x02\x03\x04";
         let h = fed(&[post]);
-        assert_eq!((h.checked.as_slice(), h.refusal), (&post[..], None));
+        assert!(h.checked == post && h.refusal.is_none());
         assert!(h.unchecked);
-    }
-
-    #[test]
-    fn refusals_are_json() {
-        let text = String::from_utf8(Refusal::TooManyHeaders.response()).unwrap();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap();
-        assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
-        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
-        let json: serde_json::Value = serde_json::from_str(body).unwrap();
-        assert_eq!(json["error"], "more than 100 request headers");
     }
 }

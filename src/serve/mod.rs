@@ -9,6 +9,7 @@
 //! work (`guard.rs`, `listen.rs`).
 
 pub mod api;
+pub mod errors;
 pub mod guard;
 pub mod head;
 pub mod listen;

@@ -28,6 +28,7 @@ use chaosclock::{PassRule, Position, Variant};
 use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
+use crate::serve::errors::ServeError;
 
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
@@ -39,29 +40,6 @@ pub struct Limits {
     /// Most requests waiting for the solver.
     pub queue: usize,
 }
-
-/// Why a question could not be answered.
-#[derive(Debug)]
-pub enum EngineError {
-    /// The solver is busy and its queue is full.
-    Busy,
-    /// The position needs more states than the budget allows.
-    TooLarge(String),
-    /// Something broken on the server side (a damaged table).
-    Internal(String),
-}
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Busy => f.write_str("the solver is busy and its queue is full"),
-            EngineError::TooLarge(m) | EngineError::Internal(m) => f.write_str(m),
-        }
-    }
-}
-
-/// Its messages are text already: it wraps no error.
-impl std::error::Error for EngineError {}
 
 /// A root position solved in memory, with its pass rule.
 #[derive(Debug)]
@@ -159,11 +137,11 @@ struct Waiting<'a>(&'a AtomicUsize);
 
 impl<'a> Waiting<'a> {
     /// Takes a place if fewer than `max` are taken.
-    fn enter(count: &'a AtomicUsize, max: usize) -> Result<Waiting<'a>, EngineError> {
+    fn enter(count: &'a AtomicUsize, max: usize) -> Result<Waiting<'a>, ServeError> {
         count
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1))
             .map(|_| Waiting(count))
-            .map_err(|_| EngineError::Busy)
+            .map_err(|_| ServeError::Busy)
     }
 }
 
@@ -201,13 +179,13 @@ impl Engine {
         &self,
         pos: &Position,
         rule: PassRule,
-    ) -> Result<Option<Answer>, EngineError> {
+    ) -> Result<Option<Answer>, ServeError> {
         let Some(root) = &self.root else { return Ok(None) };
         let tb = self.tablebase(root, pos.slots(), rule);
         match Answer::from_tables(&tb, pos, rule) {
             Ok(answer) => Ok(Some(answer)),
             Err(ProbeError::Missing { .. }) => Ok(None),
-            Err(e) => Err(EngineError::Internal(e.to_string())),
+            Err(e) => Err(ServeError::Table(e)),
         }
     }
 
@@ -220,13 +198,13 @@ impl Engine {
         &self,
         pos: &Position,
         rule: PassRule,
-    ) -> Result<Option<Vec<ScoredMove>>, EngineError> {
+    ) -> Result<Option<Vec<ScoredMove>>, ServeError> {
         let Some(root) = &self.root else { return Ok(None) };
         let tb = self.tablebase(root, pos.slots(), rule);
         match probe::moves(&tb, pos) {
             Ok(m) => Ok(Some(m)),
             Err(ProbeError::Missing { .. }) => Ok(None),
-            Err(e) => Err(EngineError::Internal(e.to_string())),
+            Err(e) => Err(ServeError::Table(e)),
         }
     }
 
@@ -262,7 +240,7 @@ impl Engine {
         self: &Arc<Self>,
         pos: &Position,
         rule: PassRule,
-    ) -> Result<Arc<Solved>, EngineError> {
+    ) -> Result<Arc<Solved>, ServeError> {
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
         }
@@ -271,7 +249,7 @@ impl Engine {
         let permit = Arc::clone(&self.solver)
             .acquire_owned()
             .await
-            .map_err(|_| EngineError::Internal("the solver is closed".into()))?;
+            .map_err(|_| ServeError::Internal("the solver is closed".into()))?;
         // Another request may have solved it meanwhile.
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
@@ -296,13 +274,12 @@ impl Engine {
             Ok::<_, SolveError>(solved)
         })
         .await
-        .map_err(|e| EngineError::Internal(format!("the solver stopped: {e}")))?;
+        .map_err(|e| ServeError::Internal(format!("the solver stopped: {e}")))?;
         let solved = solved.map_err(|e| match e {
-            SolveError::TooLarge { .. } => EngineError::TooLarge(format!(
-                "{e} of {}; generate tables or start the server with a larger --budget",
-                self.limits.budget.describe()
-            )),
-            SolveError::Table(e) => EngineError::Internal(e.to_string()),
+            SolveError::TooLarge { states, .. } => {
+                ServeError::TooLarge { states, budget: self.limits.budget }
+            }
+            SolveError::Table(e) => ServeError::Table(ProbeError::Table(e)),
         })?;
         Ok(solved)
     }

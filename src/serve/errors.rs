@@ -1,0 +1,242 @@
+//! Every error the server answers, each variant with its data, and the one
+//! place that maps a variant to its HTTP status and its one-line message
+//! (as lila-tablebase's `errors.rs` does). The body is always
+//! `{"error": "message"}` (docs/serve.md, docs/json.md); `head.rs` writes
+//! the same for heads hyper never reads.
+//!
+//! Messages show request text through [`escape_control`] and cut to 200
+//! characters, so no control character or endless echo reaches a client
+//! or a log.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chaosclock::escape_control;
+use chaosclock::probe::ProbeError;
+use chaosclock::solve::SolveError;
+use serde::Serialize;
+
+use crate::budget::Budget;
+
+/// The most characters of request text an error shows.
+const SHOWN_CHARS: usize = 200;
+
+/// Why a request got no answer.
+#[derive(Debug)]
+pub enum ServeError {
+    /// A bad position, move, cfg text or parameter: the CLI's message.
+    BadRequest(String),
+    /// Bytes that are not an HTTP/1.x request head.
+    NotHttp,
+    /// An API request whose `Origin` is not the server's own.
+    ForeignOrigin(String),
+    /// A path the server does not serve.
+    NotFound(String),
+    /// A method other than GET or HEAD.
+    MethodNotAllowed,
+    /// A request with a body.
+    Body,
+    /// A request target longer than `max` bytes.
+    TargetTooLong {
+        /// The bound.
+        max: usize,
+    },
+    /// A `Host` that is not one of the server's names, or none.
+    ForeignHost(Option<String>),
+    /// Header bytes (names and values) over `max`.
+    HeadersTooLong {
+        /// The bound.
+        max: usize,
+    },
+    /// A request head over `max` bytes.
+    HeadTooLong {
+        /// The bound.
+        max: usize,
+    },
+    /// More than `max` headers.
+    TooManyHeaders {
+        /// The bound.
+        max: usize,
+    },
+    /// A position that needs more states than the budget.
+    TooLarge {
+        /// The states enumerated when the solve gave up.
+        states: usize,
+        /// The server's budget.
+        budget: Budget,
+    },
+    /// No both-win opening among those a fair start looked at.
+    NoFairStart {
+        /// The board size.
+        slots: u8,
+        /// The seed of the draw.
+        seed: u64,
+        /// The openings solved, or `None` for every opening of the book.
+        tried: Option<usize>,
+    },
+    /// The solver is busy and its queue is full.
+    Busy,
+    /// A damaged or inconsistent table.
+    Table(ProbeError),
+    /// A broken server: a request or the solver stopped, the tables miss
+    /// a position they should hold.
+    Internal(String),
+}
+
+impl ServeError {
+    /// A 400 for bad input, its text made safe to show.
+    pub fn bad(message: impl std::fmt::Display) -> ServeError {
+        ServeError::BadRequest(escape_control(&message.to_string()).into_owned())
+    }
+
+    /// The HTTP status of each variant: the one place it is decided.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ServeError::BadRequest(_) | ServeError::NotHttp => StatusCode::BAD_REQUEST,
+            ServeError::ForeignOrigin(_) => StatusCode::FORBIDDEN,
+            ServeError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServeError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ServeError::Body => StatusCode::PAYLOAD_TOO_LARGE,
+            ServeError::TargetTooLong { .. } => StatusCode::URI_TOO_LONG,
+            ServeError::ForeignHost(_) => StatusCode::MISDIRECTED_REQUEST,
+            ServeError::HeadersTooLong { .. }
+            | ServeError::HeadTooLong { .. }
+            | ServeError::TooManyHeaders { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ServeError::TooLarge { .. } | ServeError::NoFairStart { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ServeError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ServeError::Table(_) | ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The one-line message of the JSON body.
+    pub fn message(&self) -> String {
+        match self {
+            ServeError::BadRequest(m) | ServeError::Internal(m) => m.clone(),
+            ServeError::NotHttp => "the request is not HTTP/1.1".into(),
+            ServeError::ForeignOrigin(origin) => format!(
+                "requests from another site's page (origin '{}') may not use the API",
+                shown(origin)
+            ),
+            ServeError::NotFound(path) => format!("no such page or endpoint: {}", shown(path)),
+            ServeError::MethodNotAllowed => "only GET is served: every endpoint is a GET".into(),
+            ServeError::Body => "requests have no body: every endpoint is a GET".into(),
+            ServeError::TargetTooLong { max } => format!("request target longer than {max} bytes"),
+            ServeError::ForeignHost(None) => {
+                "no Host header: this server answers only to its own address".into()
+            }
+            ServeError::ForeignHost(Some(host)) => {
+                format!("this server does not answer to host '{}' (see --allow-host)", shown(host))
+            }
+            ServeError::HeadersTooLong { max } => {
+                format!("request headers longer than {max} bytes")
+            }
+            ServeError::HeadTooLong { max } => format!("request head longer than {max} bytes"),
+            ServeError::TooManyHeaders { max } => format!("more than {max} request headers"),
+            ServeError::TooLarge { states, budget } => {
+                let solve = SolveError::TooLarge { states: *states, budget: budget.states };
+                format!(
+                    "{solve} of {}; generate tables or start the server with a larger --budget",
+                    budget.describe()
+                )
+            }
+            ServeError::NoFairStart { slots, seed, tried: None } => format!(
+                "no opening of {slots} slots is both-win (seed {seed}; from the openings book)"
+            ),
+            ServeError::NoFairStart { slots, seed, tried: Some(tried) } => format!(
+                "none of the {tried} openings of {slots} slots tried (seed {seed}) is both-win"
+            ),
+            ServeError::Busy => {
+                "the solver is busy with other positions: try again in a few seconds".into()
+            }
+            ServeError::Table(e) => e.to_string(),
+        }
+    }
+
+    /// The whole response as bytes, for a connection hyper does not serve
+    /// (`head.rs`): status line, headers, JSON body; the connection closes.
+    pub fn raw_response(&self) -> Vec<u8> {
+        let status = self.status();
+        let body = serde_json::to_string(&ErrorJson { error: self.message() })
+            .expect("a string serializes");
+        format!(
+            "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or(""),
+            body.len()
+        )
+        .into_bytes()
+    }
+}
+
+/// Request text as an error shows it: control characters escaped, at most
+/// [`SHOWN_CHARS`] characters.
+fn shown(text: &str) -> String {
+    let cut: String = text.chars().take(SHOWN_CHARS).collect();
+    escape_control(&cut).into_owned()
+}
+
+/// The body of every error.
+#[derive(Debug, Serialize)]
+struct ErrorJson {
+    error: String,
+}
+
+impl IntoResponse for ServeError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            eprintln!("serve: internal error: {}", self.message());
+        }
+        (status, Json(ErrorJson { error: self.message() })).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_has_its_status_and_a_one_line_message() {
+        let budget = Budget { states: 10, origin: crate::budget::Origin::Flag };
+        let all = [
+            (ServeError::bad("position 'x\n'"), 400),
+            (ServeError::NotHttp, 400),
+            (ServeError::ForeignOrigin("http://evil".into()), 403),
+            (ServeError::NotFound("/x".into()), 404),
+            (ServeError::MethodNotAllowed, 405),
+            (ServeError::Body, 413),
+            (ServeError::TargetTooLong { max: 4096 }, 414),
+            (ServeError::ForeignHost(None), 421),
+            (ServeError::ForeignHost(Some("a\u{7}".repeat(300))), 421),
+            (ServeError::HeadersTooLong { max: 1 }, 431),
+            (ServeError::HeadTooLong { max: 1 }, 431),
+            (ServeError::TooManyHeaders { max: 1 }, 431),
+            (ServeError::TooLarge { states: 11, budget }, 422),
+            (ServeError::NoFairStart { slots: 4, seed: 1, tried: Some(3) }, 422),
+            (ServeError::NoFairStart { slots: 4, seed: 1, tried: None }, 422),
+            (ServeError::Busy, 503),
+            (ServeError::Internal("the solver stopped".into()), 500),
+        ];
+        for (e, status) in all {
+            assert_eq!(e.status().as_u16(), status, "{e:?}");
+            let m = e.message();
+            assert!(!m.is_empty() && !m.chars().any(char::is_control), "{m:?}");
+            // At most 200 characters of request text, each escaped to at most 10.
+            assert!(m.chars().count() < 2_100, "{m}");
+        }
+    }
+
+    #[test]
+    fn raw_responses_are_json() {
+        let text = String::from_utf8(ServeError::TooManyHeaders { max: 100 }.raw_response());
+        let text = text.unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "{head}");
+        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(json["error"], "more than 100 request headers");
+    }
+}
