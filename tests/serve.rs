@@ -253,6 +253,9 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
         if !slow.is_finished() {
             assert_eq!(progress["solving"], true, "{progress}");
             assert_eq!(progress["position"], format!("{start};1;0"), "{progress}");
+            // An opening: its value from the book while it solves.
+            assert_eq!(progress["book"]["value"], 3, "{progress}");
+            assert_eq!(progress["book"]["label"], "both-win", "{progress}");
         }
         let analysis = slow.join().unwrap();
         let first = &analysis["plies"][0];
@@ -269,6 +272,7 @@ fn documented_game_is_analysed_and_a_busy_solver_answers_503() {
     let idle = server.ok("/api/progress");
     common::schema::check_object(&idle, "", progress_fields, "/api/progress");
     assert_eq!((idle["solving"].as_bool(), idle["states"].as_u64()), (Some(false), Some(0)));
+    assert!(idle["book"].is_null(), "{idle}");
     assert!(busy.1["error"].as_str().unwrap().contains("busy"));
     // Every later position comes from the kept graph at once.
     let mut pos = start.to_string();

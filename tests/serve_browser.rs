@@ -647,6 +647,10 @@ async fn players(c: &Client, server: &Server) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     eprintln!("progress shown: {progress}");
+    // An opening: its value from the openings book while it solves.
+    let book = c.find(Locator::Id("book-value")).await.unwrap().text().await.unwrap();
+    let want = ["共赢", "己赢", "己输", "同输"];
+    assert!(book.contains("开局库") && want.iter().any(|v| book.contains(v)), "{book:?}");
     screenshot(c, "16-progress").await;
     c.find(Locator::Id("cancel")).await.unwrap().click().await.unwrap();
     let s = shown(c).await;

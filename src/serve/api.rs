@@ -360,14 +360,25 @@ fn clock_seed() -> u64 {
 pub struct ProgressJson {
     solving: bool,
     position: Option<String>,
+    /// The position's value from the openings book, when it is an opening
+    /// (the solve is then for its moves and depth).
+    book: Option<BookValueJson>,
     phase: Option<&'static str>,
     states: u64,
     total: Option<u64>,
     seconds: f64,
 }
 
+/// A value from the openings book.
+#[derive(Debug, Serialize)]
+pub struct BookValueJson {
+    value: u8,
+    label: &'static str,
+}
+
 /// `GET /api/progress`: how far the solve under way has come (the page
-/// shows it while it waits for an answer). Never waits for the solver.
+/// shows it while it waits for an answer), with the position's value from
+/// the openings book when it has it. Never waits for the solver.
 pub async fn progress_handler(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
@@ -377,6 +388,10 @@ pub async fn progress_handler(
         Some(p) => ProgressJson {
             solving: true,
             position: Some(p.position.to_string()),
+            book: Book::embedded()
+                .ok()
+                .and_then(|b| b.value(&p.position, p.rule))
+                .map(|v| BookValueJson { value: v.code(), label: v.label() }),
             phase: Some(if p.enumerating { "enumerating" } else { "solving" }),
             states: p.states,
             total: p.total,
@@ -385,6 +400,7 @@ pub async fn progress_handler(
         None => ProgressJson {
             solving: false,
             position: None,
+            book: None,
             phase: None,
             states: 0,
             total: None,

@@ -62,6 +62,7 @@ impl Solved {
 #[derive(Debug, Clone)]
 struct Current {
     position: Position,
+    rule: PassRule,
     /// What the solver reports.
     counts: Arc<Counts>,
     started: Instant,
@@ -97,6 +98,8 @@ impl Progress for Counts {
 pub struct SolveProgress {
     /// The position being solved.
     pub position: Position,
+    /// Its pass rule.
+    pub rule: PassRule,
     /// Whether it is still enumerating the reachable states (else solving
     /// them).
     pub enumerating: bool,
@@ -262,8 +265,12 @@ impl Engine {
             let _permit = permit;
             let budget = engine.limits.budget.states;
             let counts = Arc::new(Counts::default());
-            let current =
-                Current { position: root, counts: Arc::clone(&counts), started: Instant::now() };
+            let current = Current {
+                position: root,
+                rule,
+                counts: Arc::clone(&counts),
+                started: Instant::now(),
+            };
             *engine.current.lock().unwrap_or_else(unpoison) = Some(current);
             let underway = Underway(&engine.current);
             let variant = Variant::new(root.slots(), rule);
@@ -290,6 +297,7 @@ impl Engine {
         let total = Some(current.counts.total.load(Ordering::Relaxed)).filter(|&len| len > 0);
         Some(SolveProgress {
             position: current.position,
+            rule: current.rule,
             enumerating: total.is_none(),
             states: current.counts.done.load(Ordering::Relaxed),
             total,

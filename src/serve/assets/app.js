@@ -135,6 +135,7 @@ function setBusy(on) {
   clearInterval(progressTimer);
   progressTimer = null;
   $("progress").textContent = "";
+  $("book-value").hidden = true;
   if (on) {
     const began = performance.now();
     progressTimer = setInterval(() => showProgress(began), 500);
@@ -151,13 +152,20 @@ async function showProgress(began) {
   } catch (_) { /* the time alone */ }
   if (!busy) return;
   let what = "";
+  let book = "";
   if (p && p.solving) {
     const asked = request && new URLSearchParams(request.path.split("?")[1] || "").get("pos");
     if (asked && !samePosition(asked, p.position)) what = t("progress.waiting");
-    else if (p.phase === "enumerating") what = t("progress.enumerating", count(p.states));
-    else what = t("progress.solving", Math.floor((100 * p.states) / Math.max(1, p.total)), count(p.total));
+    else {
+      what = p.phase === "enumerating" ? t("progress.enumerating", count(p.states))
+        : t("progress.solving", Math.floor((100 * p.states) / Math.max(1, p.total)), count(p.total));
+      // An opening's value is known at once; the solve is for its moves.
+      if (p.book) book = valueBadge(p.book.value);
+    }
   }
   $("progress").textContent = what ? `${what} · ${secs}` : secs;
+  $("book-value").hidden = !book;
+  $("book-value").innerHTML = book ? `${t("progress.book")} ${book}` : "";
 }
 
 /** Whether two positions in the interchange format are the same (the
