@@ -1,7 +1,7 @@
 //! Tablebase generation: every state of every signature, solved with the
 //! same retrograde core as `solve` (`solve::Graph`).
 //!
-//! Files (one per fixed set F, see [`crate::table::format`]) are made in
+//! Files (one per fixed set F, see [`crate::table::file_name`]) are made in
 //! order of decreasing |F|, those with the same |F| in parallel; inside a
 //! file, the sub-tables (one per loose set B) in order of increasing |B|,
 //! those with the same |B| in parallel. A sub-table's moves leave it only
@@ -14,7 +14,7 @@
 //! piece), skipping the `last` values no consistent state has.
 //!
 //! Only the representatives of the symmetry are solved
-//! ([`crate::symmetry`]): the files of canonical fixed sets, and in them
+//! (docs/symmetry.md): the files of canonical fixed sets, and in them
 //! the canonical sub-tables. A child in another signature of the orbit is
 //! read through the map, from an earlier file or an earlier sub-table of
 //! the same file (the image of a signature has as many fixed and loose
@@ -46,7 +46,7 @@ mod compact;
 mod dense;
 mod error;
 mod packing;
-pub mod project;
+mod project;
 mod sub_table;
 mod tmp_file;
 mod unfinished;

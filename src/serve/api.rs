@@ -281,7 +281,7 @@ pub async fn mainline_handler(
 }
 
 /// A depth for JSON: none for no-result or unknown depths.
-fn depth(score: chaosclock::score::Score, known: bool) -> Option<u16> {
+fn depth(score: chaosclock::Score, known: bool) -> Option<u16> {
     (known && score.value != Value::NoResult).then_some(score.depth)
 }
 
