@@ -33,13 +33,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
-use chaosclock::index::SigIndex;
-use chaosclock::score::Score;
-use chaosclock::summary::Summary;
-use chaosclock::table::fixed_sets;
-use chaosclock::table::format::{self, free_pieces, sub_loose, sub_nodes};
-use chaosclock::table::{Tablebase, values};
-use chaosclock::{Last, PassRule, Position, Side, Value, walk_origin};
+use chaosclock::internals::format::{self, free_pieces, sub_loose, sub_nodes};
+use chaosclock::internals::{RawFile, SigIndex, Summary, signature, symmetry, values};
+use chaosclock::table::{Tablebase, fixed_sets};
+use chaosclock::{Last, PassRule, Position, Score, Side, Value, walk_origin};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Nodes per block for the per-block measures (as `packed::NODES`).
@@ -842,8 +839,8 @@ impl<'a> Sim<'a> {
     /// Counts the read of `pos`'s record.
     fn touch(&mut self, pos: &Position) {
         let n = pos.slots();
-        let (u, sig) = chaosclock::symmetry::canonical(n, chaosclock::signature::signature(pos));
-        let image = chaosclock::symmetry::position(pos, u);
+        let (u, sig) = symmetry::canonical(n, signature(pos));
+        let image = symmetry::position(pos, u);
         let (fixed, loose) = (sig.fixed(), sig.loose());
         let sub = format::sub_index(free_pieces(n, fixed), loose);
         let file = self.tb.file(fixed).expect("complete tables");

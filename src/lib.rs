@@ -10,6 +10,30 @@
 //! ([`table::Tablebase`], made by [`generate`]) or, for an opening, from
 //! the openings book ([`book`]).
 //!
+//! # What the library offers
+//!
+//! - The game, at the crate root: [`Position`] (with [`Position::legal_moves`],
+//!   [`Position::play`], [`Position::outcome`] and the interchange notation
+//!   through `FromStr`/`Display`), [`Move`], [`PassRule`], [`Variant`],
+//!   [`Side`], [`Value`] and [`Score`]; [`parse_cfg`] reads a
+//!   `chaosclock.cfg`, [`Dial`] and [`Diagram`] draw a position as text.
+//! - Answers: [`answer::Answer`] from any source; [`solve`] (in memory),
+//!   [`probe`] (tables alone), [`book::Book`] (openings) and
+//!   [`scored`] (the legal moves of a position scored by any of them).
+//! - Tables: [`table::Tablebase`] over a directory of [`table::TableFile`]s,
+//!   with [`table::TableError`]; [`generate`] makes them and [`verify`]
+//!   checks them. Their byte format is private (docs/tables.md describes
+//!   it); [`table::Encoding`], [`table::dir_name`] and [`table::file_name`]
+//!   name what a run writes and where.
+//! - Around them: [`review`] (a game judged move by move), [`draw`] (every
+//!   opening, or a seeded random order) and [`progress::Progress`], through
+//!   which long calls report how far they have come.
+//!
+//! Everything else is private. The hidden `internals` module lets the
+//! crate's own tests and `examples/depth_study.rs` reach the file format
+//! and the numbering of states; it is not part of the API and may change
+//! in any release.
+//!
 //! # Examples
 //!
 //! Solve a position in memory. `2,1,4,3,6,5` is a 6-slot opening, 乙 to
@@ -39,7 +63,7 @@
 //! use chaosclock::answer::{Answer, Source};
 //! use chaosclock::generate::{Config, Limits, generate};
 //! use chaosclock::table::Tablebase;
-//! use chaosclock::table::format::Encoding;
+//! use chaosclock::table::Encoding;
 //! use chaosclock::{PassRule, Position, Value};
 //!
 //! let dir = tempfile::tempdir()?;
@@ -71,6 +95,8 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 #![deny(unsafe_code)]
+// A public item's types can be named from outside (issue 24).
+#![warn(unnameable_types)]
 
 pub mod answer;
 pub mod book;
@@ -78,22 +104,24 @@ mod desktop_cfg;
 pub mod draw;
 mod escape;
 pub mod generate;
-pub mod index;
+mod index;
+#[doc(hidden)]
+pub mod internals;
 mod moves;
 mod notation;
 mod position;
 pub mod probe;
 pub mod progress;
-pub mod random;
+mod random;
 mod render;
 pub mod review;
-pub mod score;
+mod score;
 pub mod scored;
 mod side;
-pub mod signature;
+mod signature;
 pub mod solve;
-pub mod summary;
-pub mod symmetry;
+mod summary;
+mod symmetry;
 pub mod table;
 mod value;
 mod variant;
@@ -109,6 +137,7 @@ pub use crate::position::{
     Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS, walk_origin, walk_target,
 };
 pub use crate::render::{Diagram, Dial, hand};
+pub use crate::score::Score;
 pub use crate::side::{ByPlayer, Side};
 pub use crate::value::Value;
 pub use crate::variant::Variant;

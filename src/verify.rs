@@ -33,7 +33,7 @@ pub struct VerifyReport {
 ///
 /// # Errors
 /// A damaged record.
-pub fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
+pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
     let node = Position { last: Last::None, ..*pos };
     if let Some(outcome) = node.outcome() {
         return Ok(Summary::ended(Score::terminal(crate::solve::terminal_value(&node, outcome))));

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use chaosclock::table::format::{BLOCK, Header, RECORD, checksum};
+use chaosclock::internals::format::{BLOCK, Header, RECORD, checksum};
 use common::bin::{check_exit, json_in, ok_in, run_in, run_with};
 use common::files_in as files;
 use serde_json::Value as Json;

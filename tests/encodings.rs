@@ -10,11 +10,9 @@
 use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::table::fixed_sets;
+use chaosclock::internals::RawFile;
+use chaosclock::table::{Encoding, Tablebase, fixed_sets};
 use chaosclock::{Last, PassRule};
-
-use chaosclock::table::Tablebase;
-use chaosclock::table::format::Encoding;
 use rayon::prelude::*;
 
 /// Compares every record of the `n`-slot tables under `values` and

@@ -12,10 +12,9 @@
 use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::index::SigIndex;
+use chaosclock::internals::SigIndex;
 use chaosclock::solve::solve_many;
-use chaosclock::table::Tablebase;
-use chaosclock::table::format::Encoding;
+use chaosclock::table::{Encoding, Tablebase};
 use chaosclock::{Last, PassRule, Position, Side, Variant};
 use rayon::prelude::*;
 

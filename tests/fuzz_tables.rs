@@ -23,9 +23,10 @@ use std::time::Duration;
 
 use chaosclock::PassRule;
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::table::format::{BLOCK, Encoding, FIXED_HEADER, Header, MAGIC, VERSION, checksum};
-use chaosclock::table::packed::{data_offset, first_blocks};
-use chaosclock::table::{TableError, TableFile};
+use chaosclock::internals::RawFile;
+use chaosclock::internals::format::{BLOCK, FIXED_HEADER, Header, MAGIC, checksum};
+use chaosclock::internals::packed::{data_offset, first_blocks};
+use chaosclock::table::{Encoding, TableError, TableFile, VERSION};
 use proptest::prelude::*;
 use proptest::test_runner::Config as RunnerConfig;
 

@@ -252,7 +252,7 @@ fn verify_finds_the_size_the_directory_holds() {
 /// openings are listed.
 #[test]
 fn a_list_that_stops_says_it_is_incomplete() {
-    use chaosclock::table::format::{BLOCK, Header};
+    use chaosclock::internals::format::{BLOCK, Header};
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     json(d, &["generate", "--slots", "8", "--json"]);

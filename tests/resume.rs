@@ -2,15 +2,16 @@
 //! at several moments inside its largest file resumes from its last
 //! checkpoint and ends with the bytes of a run that was never stopped;
 //! a second writer on the same directory gets a clear error, and a killed
-//! run leaves no lock behind.
+//! run leaves no lock behind; complete tables in a directory that cannot be
+//! written are kept, and missing ones are refused in one line.
 
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::bin::{check_fails, run_in};
+use common::bin::{QUIET, check_fails, run_in};
 use common::files_in as files;
 use serde_json::Value as Json;
 
@@ -136,4 +137,114 @@ fn one_writer_at_a_time_and_no_stuck_lock() {
     let again = ["generate", "--slots", "10", "--max-live", "2", "--values-only", "--json"];
     let s = json_in(dir.path(), &again);
     assert!(s["files_written"].as_u64().unwrap() + s["files_kept"].as_u64().unwrap() > 0);
+}
+
+/// Makes everything under `path` read-only (`chmod -R a-w`), or writable
+/// again by its owner.
+fn set_read_only(path: &Path, read_only: bool) {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).unwrap();
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            set_read_only(&entry.unwrap().path(), read_only);
+        }
+    }
+    let mode = meta.permissions().mode();
+    let mode = if read_only { mode & !0o222 } else { mode | 0o200 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// The command prefix that runs a program as a user the permissions of
+/// `read_only` (a read-only directory) bind: none if they bind this
+/// process; for root, which they do not bind, `setpriv` to `nobody`, if
+/// that works and `nobody` can run the binary but not write there. `Err`
+/// says why neither works.
+fn bound_by_permissions(read_only: &Path) -> Result<Vec<&'static str>, String> {
+    let probe = read_only.join("probe");
+    if std::fs::write(&probe, b"").is_err() {
+        return Ok(Vec::new());
+    }
+    std::fs::remove_file(&probe).unwrap();
+    let setpriv = vec!["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+    let as_nobody = |program: &str, args: &[&str]| {
+        Command::new(setpriv[0]).args(&setpriv[1..]).arg(program).args(args).output()
+    };
+    let runs = as_nobody(env!("CARGO_BIN_EXE_chaosclock"), &["--version"]);
+    if !runs.is_ok_and(|o| o.status.success()) {
+        return Err("this process can write to read-only directories (root?), and \
+                    `setpriv` cannot run the binary as nobody"
+            .into());
+    }
+    let probe = probe.to_str().unwrap();
+    if as_nobody("touch", &[probe]).is_ok_and(|o| o.status.success()) || Path::new(probe).exists() {
+        return Err("nobody can write to a read-only directory".into());
+    }
+    Ok(setpriv)
+}
+
+/// Runs `args` in `dir` after the command prefix `prefix`.
+fn run_as(prefix: &[&str], dir: &Path, args: &[&str]) -> Output {
+    let bin = env!("CARGO_BIN_EXE_chaosclock");
+    let (program, rest) = prefix.split_first().map_or((bin, &[][..]), |(p, r)| (*p, r));
+    let mut cmd = Command::new(program);
+    cmd.args(rest);
+    if !prefix.is_empty() {
+        cmd.arg(bin);
+    }
+    cmd.args(args).current_dir(dir).env(QUIET.0, QUIET.1).stdin(Stdio::null());
+    cmd.output().expect("the chaosclock binary runs")
+}
+
+/// Issue 24: `generate` on complete tables in a directory it cannot write
+/// to (its lock file included) keeps them, with the output of any complete
+/// re-run; with a file missing it fails at once in one line that names the
+/// directory, and writes nothing. Run as `nobody` when the test runs as
+/// root, which the permissions do not bind.
+#[test]
+fn a_read_only_directory_is_only_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["generate", "--slots", "6", "--tables", "T", "--json"];
+    json_in(dir.path(), &args);
+    let mut want = json_in(dir.path(), &args);
+    let tables = dir.path().join("T");
+    let before = files(&tables.join("n6-always"));
+    let (name, removed_bytes) = before.iter().find(|(n, _)| n.ends_with(".cctb")).unwrap();
+    let removed = tables.join("n6-always").join(name);
+    set_read_only(&tables, true);
+    // `nobody` must reach the directory.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let prefix = match bound_by_permissions(&tables.join("n6-always")) {
+        Ok(prefix) => prefix,
+        Err(why) => {
+            set_read_only(&tables, false);
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+
+    // Complete: kept, the same output but for the time taken.
+    let out = run_as(&prefix, dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed in a read-only directory: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let mut got: Json = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    for key in ["seconds", "states_per_second"] {
+        got[key] = Json::Null;
+        want[key] = Json::Null;
+    }
+    assert_eq!(got, want);
+    assert!(got["files_kept"].as_u64().unwrap() > 0 && got["files_written"] == 0, "{got}");
+
+    // A file missing: refused in one line naming the directory.
+    set_read_only(&tables, false);
+    std::fs::remove_file(&removed).unwrap();
+    set_read_only(&tables, true);
+    let out = run_as(&prefix, dir.path(), &args);
+    set_read_only(&tables, false);
+    check_fails(&args, out, "cannot write to T/n6-always: 1 file is missing or incomplete");
+    std::fs::write(&removed, removed_bytes).unwrap();
+    assert_eq!(files(&tables.join("n6-always")), before, "nothing written");
 }

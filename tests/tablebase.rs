@@ -8,15 +8,11 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::Variant;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::probe;
-use chaosclock::score::Score;
-use chaosclock::solve::terminal_value;
-use chaosclock::solve::{solve_many, solve_with};
-use chaosclock::table::format::Encoding;
-use chaosclock::table::{TableError, Tablebase};
-use chaosclock::{PassRule, Position};
+use chaosclock::solve::{solve_many, solve_with, terminal_value};
+use chaosclock::table::{Encoding, TableError, Tablebase};
+use chaosclock::{PassRule, Position, Score, Variant};
 use common::{Rng, all_states, files_in, random_position};
 
 fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {

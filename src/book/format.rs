@@ -203,7 +203,7 @@ pub struct Built {
     /// The header's entry.
     pub entry: Entry,
     /// The probabilities.
-    pub probs: Probabilities,
+    pub(crate) probs: Probabilities,
     /// The coded blocks, in order.
     pub blocks: Vec<Vec<u8>>,
 }

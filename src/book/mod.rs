@@ -2,9 +2,9 @@
 //! size, small enough to ship inside the binary (docs/book.md).
 //!
 //! A section per board size and pass rule holds the value for 乙 of each
-//! representative opening ([`ranks`]: one per orbit of the symmetry),
-//! in rank order, entropy coded ([`coder`]) with a model counted from the
-//! data ([`model`]), in blocks of [`BLOCK_RANKS`] ranks that decode on
+//! representative opening (`ranks.rs`: one per orbit of the symmetry),
+//! in rank order, entropy coded (`coder.rs`) with a model counted from the
+//! data (`model.rs`), in blocks of [`BLOCK_RANKS`] ranks that decode on
 //! their own. A lookup maps the opening onto its representative and
 //! decodes one block: about 0.15 ms for 10 slots.
 //!

@@ -2,7 +2,7 @@
 //! pass rule ([`chaosclock::generate`]) and prints a summary.
 //!
 //! The files go to `DIR/n{N}-{rule}/`, one per set of fixed pieces (see
-//! [`chaosclock::table::format`]). A run keeps the files that are complete
+//! [`chaosclock::table::file_name`]). A run keeps the files that are complete
 //! and verify, makes everything else again, and first removes the
 //! temporary files an interrupted run left; so an interrupted run is
 //! resumed by running the same command again. The summary counts only what
@@ -14,8 +14,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::generate::{Config, FileDone, Limits, Projection, Report, generate, generate_with};
-use chaosclock::table::format::{Encoding, dir_name};
-use chaosclock::table::{fixed_sets, nodes_of};
+use chaosclock::table::{Encoding, dir_name, fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -129,7 +128,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     });
     bar.finish_and_clear();
     let report = report?;
-    let dir = args.tables.tables.join(chaosclock::table::format::dir_name(n, rule));
+    let dir = args.tables.tables.join(chaosclock::table::dir_name(n, rule));
     let on_disk =
         files_size(&dir, false).with_context(|| format!("cannot list {}", dir.display()))?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
@@ -421,7 +420,6 @@ fn bytes(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use chaosclock::generate::project;
-    use chaosclock::table::format::Encoding;
 
     use super::*;
 

@@ -28,7 +28,7 @@ use anyhow::{Result, anyhow, bail};
 use chaosclock::PassRule;
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
-use chaosclock::table::format::{VERSION, file_name};
+use chaosclock::table::{VERSION, file_name};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -204,7 +204,7 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
             if let Some(b) = &bar {
                 b.inc(1);
             }
-            let (bytes, nodes) = (file.byte_len(), file.header().nodes.iter().sum());
+            let (bytes, nodes) = (file.byte_len(), file.nodes());
             let checksum = hex(file.checksum());
             Ok(FileEntry { file: file_name(f), bytes, nodes, states: None, checksum })
         })

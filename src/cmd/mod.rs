@@ -28,7 +28,7 @@ use chaosclock::generate::{Projection, project};
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
-use chaosclock::table::format::{Encoding, dir_name};
+use chaosclock::table::{Encoding, dir_name};
 use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, escape_control, parse_cfg};
 
 use crate::cli::{DEFAULT_TABLES, PositionArgs};

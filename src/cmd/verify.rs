@@ -20,8 +20,8 @@ use anyhow::{Result, anyhow, bail};
 use chaosclock::book::Book;
 use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
+use chaosclock::table::dir_name;
 use chaosclock::table::fixed_sets;
-use chaosclock::table::format::dir_name;
 use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 

@@ -28,6 +28,18 @@ pub enum GenerateError {
     Unencodable(String),
     /// Another run is writing to the directory.
     Busy(PathBuf),
+    /// Files are missing or incomplete in a directory this process cannot
+    /// write to.
+    ReadOnly {
+        /// The directory.
+        dir: PathBuf,
+        /// The lock file that could not be written.
+        lock: PathBuf,
+        /// Why.
+        source: std::io::Error,
+        /// Files missing or incomplete.
+        missing: usize,
+    },
 }
 
 impl GenerateError {
@@ -62,6 +74,14 @@ impl std::fmt::Display for GenerateError {
                 dir.display(),
                 dir.with_extension("lock").display()
             ),
+            GenerateError::ReadOnly { dir, lock, source, missing } => write!(
+                f,
+                "cannot write to {}: {} file{} missing or incomplete, and {} cannot be written ({source}); make the directory writable or use another --tables directory",
+                dir.display(),
+                missing,
+                if *missing == 1 { " is" } else { "s are" },
+                lock.display()
+            ),
         }
     }
 }
@@ -72,7 +92,9 @@ impl std::fmt::Display for GenerateError {
 impl std::error::Error for GenerateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenerateError::Io { source, .. } => source.source(),
+            GenerateError::Io { source, .. } | GenerateError::ReadOnly { source, .. } => {
+                source.source()
+            }
             GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)

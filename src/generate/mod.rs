@@ -1,7 +1,7 @@
 //! Tablebase generation: every state of every signature, solved with the
 //! same retrograde core as `solve` (`solve::Graph`).
 //!
-//! Files (one per fixed set F, see [`crate::table::format`]) are made in
+//! Files (one per fixed set F, see [`crate::table::file_name`]) are made in
 //! order of decreasing |F|, those with the same |F| in parallel; inside a
 //! file, the sub-tables (one per loose set B) in order of increasing |B|,
 //! those with the same |B| in parallel. A sub-table's moves leave it only
@@ -14,7 +14,7 @@
 //! piece), skipping the `last` values no consistent state has.
 //!
 //! Only the representatives of the symmetry are solved
-//! ([`crate::symmetry`]): the files of canonical fixed sets, and in them
+//! (docs/symmetry.md): the files of canonical fixed sets, and in them
 //! the canonical sub-tables. A child in another signature of the orbit is
 //! read through the map, from an earlier file or an earlier sub-table of
 //! the same file (the image of a signature has as many fixed and loose
@@ -27,9 +27,13 @@
 //! interrupted run leaves no file that looks valid; a new run skips the
 //! files that exist and verify, and goes on with a file being written from
 //! its last checkpoint (`checkpoint.rs`). A lock next to the directory
-//! keeps a second run out.
+//! keeps a second run out. A directory this process cannot write to is
+//! only read: if every file is complete it is kept, as in any run; if
+//! anything must be written, the run fails at once, naming the directory
+//! (issue 24).
 
 use std::fs;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -46,7 +50,7 @@ mod compact;
 mod dense;
 mod error;
 mod packing;
-pub mod project;
+mod project;
 mod sub_table;
 mod tmp_file;
 mod unfinished;
@@ -179,8 +183,10 @@ pub fn generate_with(
     let start = Instant::now();
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
-    let _lock = lock(tb.dir())?;
-    remove_unfinished(tb.dir())?;
+    let lock = lock(tb.dir())?;
+    if let Lock::Writer { .. } = lock {
+        remove_unfinished(tb.dir())?;
+    }
     let sets = fixed_sets(cfg.n, cfg.max_live);
     let mut report = Report::default();
     // Keep what is complete and verifies; everything else is made again.
@@ -197,6 +203,12 @@ pub fn generate_with(
             }
             Err(_) => todo.push(f),
         }
+    }
+    if let Lock::ReadOnly { path, source, .. } = lock
+        && !todo.is_empty()
+    {
+        let dir = tb.dir().to_path_buf();
+        return Err(GenerateError::ReadOnly { dir, lock: path, source, missing: todo.len() });
     }
     if let Some(p) = bar {
         p.start(nodes_of(cfg.n, &todo), "");
@@ -231,22 +243,60 @@ pub fn generate_with(
     Ok(report)
 }
 
+/// The lock a run holds on its directory.
+#[derive(Debug)]
+enum Lock {
+    /// The only writer: the lock file with the exclusive lock, held
+    /// until dropped.
+    Writer {
+        /// The lock file.
+        _held: fs::File,
+    },
+    /// The lock file cannot be written (`source`), so neither, most
+    /// likely, can the directory: the run may only read, under a shared
+    /// lock if the lock file exists, so that it does not read files a
+    /// writer is making.
+    ReadOnly {
+        /// The lock file.
+        path: PathBuf,
+        /// Why it cannot be written.
+        source: std::io::Error,
+        /// The lock file holding the shared lock, if it exists.
+        _shared: Option<fs::File>,
+    },
+}
+
 /// Takes the lock that makes this run the only writer of `dir`: an
 /// advisory lock on `DIR.lock` next to it, which the system releases when
-/// the process ends, however it ends.
-fn lock(dir: &Path) -> Result<fs::File, GenerateError> {
+/// the process ends, however it ends. If the lock file cannot be written
+/// (no permission, a read-only file system), the run may still read:
+/// [`Lock::ReadOnly`].
+fn lock(dir: &Path) -> Result<Lock, GenerateError> {
     let path = dir.with_extension("lock");
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| GenerateError::io(&path, e))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(fs::TryLockError::WouldBlock) => Err(GenerateError::Busy(dir.to_path_buf())),
-        Err(fs::TryLockError::Error(e)) => Err(GenerateError::io(&path, e)),
-    }
+    let busy = || GenerateError::Busy(dir.to_path_buf());
+    let source = match fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) {
+        Ok(file) => {
+            return match file.try_lock() {
+                Ok(()) => Ok(Lock::Writer { _held: file }),
+                Err(fs::TryLockError::WouldBlock) => Err(busy()),
+                Err(fs::TryLockError::Error(e)) => Err(GenerateError::io(&path, e)),
+            };
+        }
+        Err(e) if read_only(&e) => e,
+        Err(e) => return Err(GenerateError::io(&path, e)),
+    };
+    let shared = match fs::File::open(&path).map(|f| (f.try_lock_shared(), f)) {
+        Ok((Ok(()), file)) => Some(file),
+        Ok((Err(fs::TryLockError::WouldBlock), _)) => return Err(busy()),
+        Ok((Err(fs::TryLockError::Error(_)), _)) | Err(_) => None,
+    };
+    Ok(Lock::ReadOnly { path, source, _shared: shared })
+}
+
+/// Whether `e` says that a file cannot be written for want of permission
+/// or a writable file system.
+fn read_only(e: &std::io::Error) -> bool {
+    matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem)
 }
 
 /// Removes what an interrupted run left and the next cannot use: scratch

@@ -1,7 +1,7 @@
 //! Exact solving of any position: every reachable state is enumerated
 //! (`reach.rs`) and solved signature by signature, from the last ones back
-//! to the root, with the retrograde core (`retro.rs`, [`retro_solve_in`]). A
-//! solved signature keeps one [`Summary`] per node, from which the score of
+//! to the root, with the retrograde core (`retro.rs`). A
+//! solved signature keeps one summary (`summary.rs`) per node, from which the score of
 //! each of its states is read.
 
 mod answered;

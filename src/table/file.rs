@@ -55,7 +55,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// A number no other call in this process returns: the key of a file in
 /// the cache of decompressed blocks ([`packed::with_block`]).
-pub fn fresh_id() -> u64 {
+pub(crate) fn fresh_id() -> u64 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
@@ -174,8 +174,13 @@ impl TableFile {
     }
 
     /// The header.
-    pub fn header(&self) -> &Header {
+    pub(crate) fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The nodes (records) the file holds, over all its sub-tables.
+    pub fn nodes(&self) -> u64 {
+        self.header.nodes.iter().sum()
     }
 
     /// Whether the records hold depths (not only values).
@@ -256,7 +261,7 @@ impl TableFile {
     ///
     /// # Errors
     /// A damaged block or record.
-    pub fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+    pub(crate) fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
         let nodes = self.header.nodes[sub];
         if node >= nodes {
             return Err(self.corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
@@ -291,7 +296,7 @@ impl TableFile {
     }
 
     /// The board index of sub-table `sub`.
-    pub fn board_index(&self, sub: usize) -> &SigIndex {
+    pub(crate) fn board_index(&self, sub: usize) -> &SigIndex {
         self.indexes[sub].get_or_init(|| {
             let loose = format::sub_loose(free_pieces(self.header.n, self.header.fixed), sub);
             SigIndex::new(self.header.n, self.header.fixed, loose)
@@ -306,6 +311,6 @@ fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
 
 /// The node number of `pos` in its sub-table, given that sub-table's index.
 #[inline]
-pub fn node_number(index: &SigIndex, pos: &Position) -> u64 {
+pub(crate) fn node_number(index: &SigIndex, pos: &Position) -> u64 {
     index.rank(pos.board()) * 2 + pos.side().index() as u64
 }

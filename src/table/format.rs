@@ -54,7 +54,7 @@ pub enum Encoding {
     /// Values only, 1 byte a node (code 2).
     Values,
     /// The records of [`Encoding::Values`] in compressed blocks (code 3;
-    /// see [`crate::table::packed`] for the layout after the header).
+    /// see `table/packed.rs` for the layout after the header).
     Packed,
 }
 

@@ -3,22 +3,24 @@
 //!
 //! A [`Tablebase`] covers the signatures whose fixed set has a file in its
 //! directory. Files exist only for the representatives of the symmetry
-//! ([`crate::symmetry`]): any other position is mapped onto its
+//! (docs/symmetry.md): any other position is mapped onto its
 //! representative, read, and the answer mapped back, so callers never see
-//! the canonical form. [`Tablebase::summary`] answers `Ok(None)` for a
+//! the canonical form. [`Tablebase::score`] answers `Ok(None)` for a
 //! position whose file does not exist, and an error for a file that is
 //! damaged.
 
 mod error;
 mod file;
-pub mod format;
+pub(crate) mod format;
 pub(crate) mod mmap;
-pub mod packed;
+pub(crate) mod packed;
 mod sets;
 mod tablebase;
-pub mod values;
+pub(crate) mod values;
 
 pub use error::TableError;
-pub use file::{TableFile, fresh_id, node_number};
+pub use file::TableFile;
+pub(crate) use file::{fresh_id, node_number};
+pub use format::{Encoding, VERSION, dir_name, file_name};
 pub use sets::{fixed_sets, nodes_of};
 pub use tablebase::Tablebase;

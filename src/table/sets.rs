@@ -6,7 +6,7 @@ use crate::table::format::{free_pieces, sub_loose, sub_nodes};
 
 /// The fixed sets whose files make the tables of `n` slots up to `max_live`
 /// pieces not fixed: the representatives of the symmetry
-/// ([`crate::symmetry`]), in the order they are generated (more pieces
+/// (docs/symmetry.md), in the order they are generated (more pieces
 /// fixed first, since a move only ever fixes more).
 pub fn fixed_sets(n: u8, max_live: u8) -> Vec<u16> {
     let all = free_pieces(n, 0);

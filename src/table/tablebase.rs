@@ -231,7 +231,7 @@ impl Tablebase {
     /// # Errors
     /// A damaged record.
     #[inline]
-    pub fn summary(&self, pos: &Position) -> Result<Option<Summary>, TableError> {
+    pub(crate) fn summary(&self, pos: &Position) -> Result<Option<Summary>, TableError> {
         self.summary_in(signature(pos), pos)
     }
 
@@ -241,7 +241,11 @@ impl Tablebase {
     /// # Errors
     /// A damaged record.
     #[inline]
-    pub fn summary_in(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
+    pub(crate) fn summary_in(
+        &self,
+        sig: SigKey,
+        pos: &Position,
+    ) -> Result<Option<Summary>, TableError> {
         debug_assert_eq!(sig, signature(pos));
         let (u, stored) = symmetry::canonical(self.n, sig);
         if u == 1 {

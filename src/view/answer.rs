@@ -6,8 +6,8 @@
 //! Answers from tables of values only have no depths: every depth prints
 //! as unknown (`null` in JSON).
 
+use chaosclock::Score;
 use chaosclock::answer::Answer;
-use chaosclock::score::Score;
 use chaosclock::{Move, Outcome, Side, Value};
 use serde::Serialize;
 

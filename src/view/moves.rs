@@ -22,8 +22,8 @@
 //! its mover with a depth (the score group), `played` the value a played
 //! move keeps, judged by values only (the review group).
 
+use chaosclock::Score;
 use chaosclock::review::PlyReview;
-use chaosclock::score::Score;
 use chaosclock::scored::ScoredMove;
 use chaosclock::{Move, Outcome, Position, Value};
 use serde::Serialize;

@@ -1,0 +1,65 @@
+//! Hooks into the file format and the numbering of states, for the crate's
+//! own integration tests (which craft damaged files and read raw records)
+//! and for `examples/depth_study.rs` (which studies raw tables).
+//!
+//! This module is hidden from the documentation and is **not** part of the
+//! library's API: anything in it may change or go in any release. A
+//! program that embeds the library uses the items of the crate root and of
+//! its public modules instead.
+
+use crate::table::{TableError, TableFile};
+
+/// The bytes of a table file: header, records, checksums.
+pub mod format {
+    pub use crate::table::format::*;
+}
+
+/// The compressed blocks of values-only files.
+pub mod packed {
+    pub use crate::table::packed::*;
+}
+
+/// The values-only byte of a record.
+pub mod values {
+    pub use crate::table::values::*;
+}
+
+/// The symmetry of signatures.
+pub mod symmetry {
+    pub use crate::symmetry::*;
+}
+
+pub use crate::index::SigIndex;
+pub use crate::random::{Rng, random_position};
+pub use crate::signature::{SigKey, signature};
+pub use crate::summary::Summary;
+
+/// The raw parts of a [`TableFile`]: its header, its records and the
+/// numbering of its nodes.
+pub trait RawFile {
+    /// The header.
+    fn header(&self) -> &format::Header;
+
+    /// The summary of node `node` of sub-table `sub`.
+    ///
+    /// # Errors
+    /// A damaged block or record.
+    fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError>;
+
+    /// The board index of sub-table `sub`.
+    fn board_index(&self, sub: usize) -> &SigIndex;
+}
+
+impl RawFile for TableFile {
+    fn header(&self) -> &format::Header {
+        TableFile::header(self)
+    }
+
+    fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        TableFile::record(self, sub, node)
+    }
+
+    fn board_index(&self, sub: usize) -> &SigIndex {
+        TableFile::board_index(self, sub)
+    }
+}
