@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Load benchmark of `chaosclock serve` on loopback with wrk (Debian's
-# package `wrk`): BENCH_CLIENTS connections (default 32) on 2 threads for
+# package `wrk`): BENCH_CLIENTS connections (default 32) on 2 threads (1 for
+# 1 connection) for
 # BENCH_SECONDS (default 10) of GET /api/position, cycling through the
 # positions of a few games (every legal move's value and a best line each
 # time). Two runs:
-#   tables:  8-slot tables (made here with `generate --slots 8` into a
-#            temporary directory, about a minute, unless BENCH_TABLES names
-#            a tables root that holds them);
+#   tables:  BENCH_SLOTS-slot tables (default 8; made here with `generate
+#            --slots N` into a temporary directory, about a minute for 8,
+#            unless BENCH_TABLES names a tables root that holds them): the
+#            positions of three games of 8 slots, or for another size the
+#            best lines of three of its openings;
 #   kept:    no tables: the positions of the documented 12-slot game, all
 #            answered from the one solve of its opening, kept in memory.
 # It prints wrk's latency percentiles and requests/s, and fails if any
@@ -14,16 +17,28 @@
 # each wrk run stops after its duration, and the servers are killed at
 # the end, also on an error.
 #
+# BENCH_BIN=PATH runs that binary instead of building this checkout's (to
+# compare two builds side by side: run the script once with each, the
+# same settings, one after the other).
+#
 # Usage: scripts/bench-serve.sh     Needs bash, curl, wrk and cargo.
+#        BENCH_SLOTS=10 BENCH_TABLES=DIR BENCH_CLIENTS=1 scripts/bench-serve.sh
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
 [[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
 cd "$here/.."
 clients="${BENCH_CLIENTS:-32}" seconds="${BENCH_SECONDS:-10}"
+# wrk needs a connection a thread.
+threads=$((clients < 2 ? clients : 2))
 command -v wrk >/dev/null || { echo "error: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 
-cargo build --release --quiet
-bin="$(realpath "${CARGO_TARGET_DIR:-target}/release/chaosclock")"
+slots="${BENCH_SLOTS:-8}"
+if [[ -n "${BENCH_BIN:-}" ]]; then
+    bin="$(realpath "$BENCH_BIN")"
+else
+    cargo build --release --quiet
+    bin="$(realpath "${CARGO_TARGET_DIR:-target}/release/chaosclock")"
+fi
 work="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -50,6 +65,11 @@ positions() {
     curl -sf "$url/api/analyse?pos=$1&moves=$2" | grep -o '"position":"[^"]*"' | cut -d'"' -f4
 }
 
+# The positions of the best line from START, one a line.
+line_positions() {
+    curl -sf "$url/api/mainline?pos=$1" | grep -o '"position":"[^"]*"' | cut -d'"' -f4
+}
+
 # Runs wrk over the positions in file $1; prints the summary, fails on errors.
 load() {
     local list="$1" name="$2"
@@ -60,7 +80,7 @@ load() {
         echo 'local i = 0'
         echo 'request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end'
     } > "$work/cycle.lua"
-    wrk -t2 -c"$clients" -d"${seconds}s" --latency -s "$work/cycle.lua" "$url" > "$work/wrk.txt"
+    wrk -t"$threads" -c"$clients" -d"${seconds}s" --latency -s "$work/cycle.lua" "$url" > "$work/wrk.txt"
     local p50 p99 rps bad
     p50="$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")"
     p99="$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")"
@@ -75,19 +95,26 @@ load() {
     fi
 }
 
-echo "wrk: $clients connections, 2 threads, ${seconds} s per run"
+echo "wrk: $clients connections, $threads threads, ${seconds} s per run"
 
 # 1. From the tables.
 tables="${BENCH_TABLES:-}"
 if [[ -z "$tables" ]]; then
     tables="$work/tables"
-    (cd "$work" && "$bin" generate --slots 8 --tables "$tables" > /dev/null)
+    (cd "$work" && "$bin" generate --slots "$slots" --tables "$tables" > /dev/null)
 fi
 start --tables "$tables"
 : > "$work/tables.txt"
-for game in "2,1,4,3,6,5,8,7 2,pass,4,pass,6" "2,6,1,3,8,5,4,7 6,3,1" "3,4,1,2,7,8,5,6 4,2,8"; do
-    positions ${game% *} ${game#* } >> "$work/tables.txt"
-done
+if [[ "$slots" == 8 ]]; then
+    for game in "2,1,4,3,6,5,8,7 2,pass,4,pass,6" "2,6,1,3,8,5,4,7 6,3,1" "3,4,1,2,7,8,5,6 4,2,8"; do
+        positions ${game% *} ${game#* } >> "$work/tables.txt"
+    done
+else
+    for seed in 1 2 3; do
+        opening="$(curl -sf "$url/api/fair-start?slots=$slots&seed=$seed" | grep -o '"position":"[^"]*"' | cut -d'"' -f4)"
+        line_positions "$opening" >> "$work/tables.txt"
+    done
+fi
 one="$(head -1 "$work/tables.txt")"
 curl -s -o /dev/null -w 'one table answer on loopback (curl time_total): %{time_total} s\n' \
     "$url/api/position?pos=$one"
