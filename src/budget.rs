@@ -16,14 +16,15 @@
 use crate::view::thousands;
 
 /// The peak resident memory of a solve in memory per state reached, in
-/// bytes: the largest measured, rounded up. Measured with `/usr/bin/time
-/// -v` (docs/benchmarks.md, `scripts/bench-solve.sh`): 13.5 to 17.7 bytes
-/// a state on ten random 12-slot openings (14.7 to 76.9 million states;
-/// the larger the solve, the fewer bytes a state, as the program's own
-/// 40 to 80 MiB weigh less), 15.9 on the documented opening (21.0 million
-/// states, 317 MiB), 13.2 on one of 68.4 million; 10-slot openings of 0.8
-/// to 3.5 million states take 23 to 65. `solve` prints the figure of each
-/// run.
+/// bytes, for a solve large enough to meet a budget. Measured with
+/// `/usr/bin/time -v` (docs/benchmarks.md, `scripts/bench-solve.sh`, 50
+/// random 12-slot openings, 2026-11-26 at e09aaed): 13.4 to 16.7 bytes a
+/// state on every solve of 20 million states or more (14.4 the median),
+/// fewer the larger the solve, as the program's own 40 to 80 MiB weigh
+/// less; smaller solves measure up to 18.6 (14.7 million states) and
+/// 10-slot openings of 0.8 to 3.5 million states 23 to 65, but they are
+/// far below any budget (at least [`FLOOR_STATES`]). `solve` prints the
+/// figure of each run.
 pub const BYTES_PER_STATE: u64 = 18;
 
 /// The smallest budget taken from the machine's memory: above the
