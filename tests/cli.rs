@@ -398,7 +398,7 @@ fn audit_leftovers() {
     let out = common::bin::run_in(d, &["solve", "2,1,4,3", "--slots", "0"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: --slots 0: a board has 4, 6, 8, 10 or 12 slots\n"
+        "error: invalid value '0' for '--slots <N>': a board has 4, 6, 8, 10 or 12 slots, not 0 (see --help)\n"
     );
 }
 
