@@ -1,18 +1,20 @@
 //! The files named by flags, checked when the arguments are: a file read
 //! ([`SmallFile`], [`TextFile`]: a regular file under a size bound, read
-//! once, before any work) and a file written ([`OutputPath`]: not a
+//! once, before any work), a file written ([`OutputPath`]: not a
 //! directory, in a directory that exists, written through its `.tmp`
-//! sibling).
+//! sibling), and the tables root directory ([`TablesDir`]: not a file).
 //!
 //! A device, a FIFO or a directory given as a file to read is refused
 //! before it is opened, so `/dev/zero` cannot make the read hang or fill
 //! the memory; the read stops after the bound even if the file grows.
 
 use std::io::Read;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::escape_control;
+use clap::builder::{PathBufValueParser, TypedValueParser};
 
 /// `path` for a message: control characters escaped, so it is one line.
 pub fn shown_path(path: &Path) -> String {
@@ -126,4 +128,35 @@ impl OutputPath {
         name.push(".tmp");
         PathBuf::from(name)
     }
+}
+
+/// A tables root directory (`--tables DIR`): a directory, or nothing yet
+/// (`generate` makes it; the others find no tables there), but not a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TablesDir(PathBuf);
+
+impl TablesDir {
+    /// Checks `path` as a tables root.
+    ///
+    /// # Errors
+    /// Something that is not a directory is there.
+    pub fn new(path: PathBuf) -> Result<TablesDir, &'static str> {
+        if path.exists() && !path.is_dir() {
+            return Err("not a directory");
+        }
+        Ok(TablesDir(path))
+    }
+}
+
+impl Deref for TablesDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// `--tables DIR`: a path read as clap reads one, then a [`TablesDir`].
+pub fn tables_dir_parser() -> impl TypedValueParser<Value = TablesDir> {
+    PathBufValueParser::new().try_map(TablesDir::new)
 }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use chaosclock::{PassRule, Position, draw};
 
-use super::files::{OutputPath, SmallFile, TextFile};
+use super::files::{OutputPath, SmallFile, TablesDir, TextFile};
 use super::low::{
     BookArgs, Cli, Command, GenerateArgs, ManifestArgs, OpeningsArgs, PlayArgs, QueryArgs,
     ServeArgs, ShowArgs, SolveArgs, TablesArgs, VerifyArgs,
@@ -137,7 +137,7 @@ impl PlayHigh {
 #[derive(Debug)]
 pub enum SolveTables {
     /// `--tables DIR`: those, which must be there.
-    Dir(PathBuf),
+    Dir(TablesDir),
     /// `--no-tables`.
     None,
     /// Neither: those with depths in ./tables, if any.
@@ -190,7 +190,7 @@ pub struct Tables {
     /// `--max-live`, or its default for the size.
     pub max_live: MaxLive,
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// The pass rule.
     pub rule: PassRule,
 }
@@ -264,7 +264,7 @@ pub struct QueryHigh {
     /// The position or positions.
     pub input: QueryInput,
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// The budget of a solve in memory; `None` with `--no-solve`.
     pub budget: Option<Budget>,
     /// The pass rule.
@@ -298,7 +298,7 @@ pub struct VerifyHigh {
     /// `--max-live`, not yet checked against the size.
     pub max_live: Option<u8>,
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// `--sample`.
     pub sample: usize,
     /// `--solves`.
@@ -374,7 +374,7 @@ pub struct OpeningsHigh {
     /// The board size.
     pub slots: Slots,
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// `--sample K`: at least 1, at most the openings of the size.
     pub sample: Option<u64>,
     /// `--seed`.
@@ -446,7 +446,7 @@ impl OpeningsHigh {
 #[derive(Debug)]
 pub struct ServeHigh {
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// The address to listen on.
     pub bind: SocketAddr,
     /// The budget of one solve, leaving room for the kept solves.
@@ -496,7 +496,7 @@ pub struct BookHigh {
     /// `--slots`, as given.
     pub slots: Vec<Slots>,
     /// The tables root directory.
-    pub root: PathBuf,
+    pub root: TablesDir,
     /// `--json`.
     pub json: bool,
     /// The pass rule.

@@ -17,6 +17,7 @@ use chaosclock::generate::CHECKPOINT;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
+use super::files::{TablesDir, tables_dir_parser};
 use super::slots::{Slots, slots_parser};
 use super::threads::{Threads, parse_threads};
 
@@ -178,8 +179,8 @@ pub struct SolveArgs {
     /// and answer the signatures they cover from them instead of exploring.
     /// Without it, the tables with depths in ./tables are used when there
     /// are any for the position's size and pass rule (the output says so).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Solve without any tables, even those in ./tables.
     #[arg(long, conflicts_with = "tables")]
@@ -205,8 +206,8 @@ pub struct TablesArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 }
 
 /// Arguments of `generate`.
@@ -267,8 +268,8 @@ pub struct QueryArgs {
 
     /// The tables root directory (made by `generate`): the files are in
     /// DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Answer from the tables only: a position they do not cover is an
     /// error (a bad line with `-`) instead of a solve in memory.
@@ -301,8 +302,8 @@ pub struct VerifyArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Random entries to derive again from their successors (at most the
     /// nodes the tables store).
@@ -368,8 +369,8 @@ pub struct OpeningsArgs {
     /// The tables root directory (as made by `generate`), used for 10 and
     /// 12 slots: complete tables answer for every opening, incomplete ones
     /// help the solver.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Classify a random sample of K openings, each solved exactly, and
     /// estimate the shares with 95% Wilson intervals.
@@ -430,8 +431,8 @@ pub struct OpeningsArgs {
 pub struct ServeArgs {
     /// The tables root directory (made by `generate`); positions the tables
     /// do not cover are solved in memory.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// The address to listen on; port 0 picks a free port. Anything but
     /// loopback makes the server reachable from other machines.
@@ -515,8 +516,8 @@ pub struct BookArgs {
     pub slots: Vec<Slots>,
 
     /// The tables root directory (as made by `generate`).
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Print JSON instead of text.
     #[arg(long)]

@@ -104,7 +104,7 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     }
     let encoding = if args.values_only { Encoding::Packed } else { Encoding::Scores };
     let limits = Limits { checkpoint: args.checkpoint, ..Limits::default() };
-    let cfg = Config { root: root.clone(), n, rule, max_live, encoding, limits };
+    let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits };
     let log = match &args.file_log {
         Some(path) => Some(FileLog::open(path)?),
         None => None,

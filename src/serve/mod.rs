@@ -37,7 +37,7 @@ use crate::serve::state::{Engine, Limits};
 pub fn run(args: &ServeHigh) -> Result<()> {
     let budget = args.budget;
     let limits = Limits { budget, cache_states: args.keep_states, queue: args.queue };
-    let engine = Arc::new(Engine::new(Some(args.root.clone()), limits));
+    let engine = Arc::new(Engine::new(Some(args.root.to_path_buf()), limits));
     let state = AppState { engine, rule: args.rule };
     let conn =
         ConnLimits { max_connections: args.max_connections, header_timeout: args.header_timeout };

@@ -111,7 +111,7 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
         return Ok(Scorer::Book { section, variant, moves });
     }
     if args.sample.is_some() || args.random.is_some() {
-        let tables = (files > 0).then(|| args.root.clone());
+        let tables = (files > 0).then(|| args.root.to_path_buf());
         return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables });
     }
     let generate = generate_advice(n, n, &args.root, rule, tb.values_only());
