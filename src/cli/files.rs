@@ -160,3 +160,27 @@ impl Deref for TablesDir {
 pub fn tables_dir_parser() -> impl TypedValueParser<Value = TablesDir> {
     PathBufValueParser::new().try_map(TablesDir::new)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_checked_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("f"), "text").unwrap();
+        let err = |r: Result<OutputPath>| format!("{:#}", r.unwrap_err());
+        assert!(err(OutputPath::new(d.to_path_buf())).ends_with("it is a directory"));
+        assert!(err(OutputPath::new(d.join("no/x"))).contains(": no directory "));
+        let out = OutputPath::new(d.join("out")).unwrap();
+        assert_eq!(out.tmp(), d.join("out.tmp"));
+        assert_eq!(TablesDir::new(d.join("f")), Err("not a directory"));
+        assert!(TablesDir::new(d.join("none")).is_ok() && TablesDir::new(d.into()).is_ok());
+        assert_eq!(TextFile::read(d.join("f"), "log", 4).unwrap().text, "text");
+        let big = SmallFile::read(d.join("f"), "log", 3).unwrap_err();
+        assert!(big.to_string().ends_with("is larger than 3 bytes"), "{big}");
+        let not = SmallFile::read(d.to_path_buf(), "log", 3).unwrap_err();
+        assert!(not.to_string().ends_with("is not a regular file"), "{not}");
+    }
+}
