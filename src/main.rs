@@ -19,7 +19,8 @@ use anyhow::Result;
 use chaosclock::escape_control;
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Cli;
+use crate::cli::high::HiArgs;
 
 /// mimalloc: the solver makes many short-lived tables, and glibc's
 /// allocator costs it about a tenth of its time.
@@ -76,20 +77,20 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     }
 }
 
-/// Runs the chosen subcommand.
+/// Checks the arguments ([`HiArgs::from_low`]), then runs the chosen
+/// subcommand with them.
 fn run(cli: Cli) -> Result<()> {
-    let rule = cli.pass_rule;
-    match &cli.command {
-        Command::Show(args) => cmd::show::run(args, rule),
-        Command::Play(args) => cmd::play::run(args, rule),
-        Command::Solve(args) => cmd::solve::run(args, rule),
-        Command::Generate(args) => cmd::generate::run(args, rule),
-        Command::Query(args) => cmd::query::run(args, rule),
-        Command::Verify(args) => cmd::verify::run(args, rule),
-        Command::Manifest(args) => cmd::manifest::run(args, rule),
-        Command::Book(args) => cmd::book::run(args, rule),
-        Command::Openings(args) => cmd::openings::run(args, rule),
-        Command::Serve(args) => serve::run(args, rule),
+    match HiArgs::from_low(cli)? {
+        HiArgs::Show(args) => cmd::show::run(&args),
+        HiArgs::Play(args) => cmd::play::run(&args),
+        HiArgs::Solve(args) => cmd::solve::run(&args),
+        HiArgs::Generate(args) => cmd::generate::run(&args),
+        HiArgs::Query(args) => cmd::query::run(&args),
+        HiArgs::Verify(args) => cmd::verify::run(&args),
+        HiArgs::Manifest(args) => cmd::manifest::run(&args),
+        HiArgs::Book(args) => cmd::book::run(&args),
+        HiArgs::Openings(args) => cmd::openings::run(&args),
+        HiArgs::Serve(args) => serve::run(&args),
     }
 }
 

@@ -398,7 +398,7 @@ fn audit_leftovers() {
     let out = common::bin::run_in(d, &["solve", "2,1,4,3", "--slots", "0"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: --slots 0: a board has 4, 6, 8, 10 or 12 slots\n"
+        "error: invalid value '0' for '--slots <N>': a board has 4, 6, 8, 10 or 12 slots, not 0 (see --help)\n"
     );
 }
 
@@ -427,6 +427,20 @@ fn tips_and_files_that_are_not_files() {
         assert!(err(args).contains("/dev/zero is not a regular file"), "{args:?}");
     }
     assert!(start.elapsed().as_secs() < 10);
+    // A tables root that is a file is refused by every command that takes
+    // one, before any work.
+    std::fs::write(d.join("afile"), "x").unwrap();
+    for args in [
+        &["generate", "--slots", "4", "--tables", "afile"][..],
+        &["query", "2,1,4,3", "--tables", "afile"],
+        &["solve", "2,1,4,3", "--tables", "afile"],
+        &["verify", "--tables", "afile"],
+        &["openings", "--slots", "4", "--tables", "afile"],
+        &["serve", "--tables", "afile"],
+    ] {
+        let e = err(args);
+        assert!(e.contains("invalid value 'afile' for '--tables <DIR>': not a directory"), "{e}");
+    }
 }
 
 /// Issue 24: a values-only file copied into a directory of tables with

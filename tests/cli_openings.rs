@@ -316,14 +316,14 @@ fn stats_tables_json_and_plot() {
 
 #[test]
 fn bad_flags_exit_2_with_one_line() {
-    fails(&["openings", "--slots", "7"], "--slots 7");
+    fails(&["openings", "--slots", "7"], "invalid value '7' for '--slots <N>'");
     fails(&["openings", "--slots", "x"], "--slots");
     fails(&["openings", "--frobnicate"], "--frobnicate");
-    fails(&["openings", "--slots", "10", "--sample", "0"], "--sample 0");
+    fails(&["openings", "--slots", "10", "--sample", "0"], "invalid value '0' for '--sample <K>'");
     fails(&["openings", "--slots", "6", "--sample", "266"], "only 265 openings");
-    fails(&["openings", "--slots", "10", "--sample", "1", "--batch", "0"], "--batch 0");
+    fails(&["openings", "--slots", "10", "--sample", "1", "--batch", "0"], "'0' for '--batch <B>'");
     fails(&["openings", "--slots", "6", "--random", "2"], "--both-win");
-    fails(&["openings", "--slots", "6", "--both-win", "--random", "0"], "--random 0");
+    fails(&["openings", "--slots", "6", "--both-win", "--random", "0"], "'0' for '--random <K>'");
     fails(&["openings", "--slots", "6", "--plot", "p.svg"], "--stats");
     fails(&["openings", "--slots", "6", "--output", "o.txt"], "--both-win");
     fails(&["openings", "--slots", "6", "--both-win", "--stats"], "--output FILE");

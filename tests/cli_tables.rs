@@ -492,10 +492,10 @@ fn file_log_adds_up_to_the_run() {
 fn bad_arguments_fail_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    fails(d, &["generate", "--slots", "7"], 2, "--slots 7");
+    fails(d, &["generate", "--slots", "7"], 2, "invalid value '7' for '--slots <N>'");
     fails(d, &["generate", "--slots", "6", "--max-live", "7"], 2, "--max-live 7");
-    fails(d, &["generate", "--slots", "6", "--threads", "0"], 2, "--threads 0");
-    fails(d, &["verify", "--slots", "5"], 2, "--slots 5");
+    fails(d, &["generate", "--slots", "6", "--threads", "0"], 2, "'0' for '--threads <T>'");
+    fails(d, &["verify", "--slots", "5"], 2, "invalid value '5' for '--slots <N>'");
     fails(d, &["query", "2,1,4,3,6"], 2, "position '2,1,4,3,6'");
     fails(d, &["query"], 2, "no position given");
     fails(d, &["solve", "2,1,4,3,6,5", "--tables", "nowhere"], 2, "no tables in nowhere/n6-always");

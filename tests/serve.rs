@@ -167,7 +167,8 @@ fn bad_requests_get_one_line_errors_and_the_server_goes_on() {
     fails(&server, "/api/position?cfg=board%3Dx", 400, "cfg text");
     let want = "cfg text: cfg board: piece 1 stands on two slots";
     fails(&server, "/api/position?cfg=board%3D0,1,1,3", 400, want);
-    fails(&server, "/api/fair-start?slots=5", 400, "invalid value '5' for slots");
+    let want = "invalid value '5' for slots: a board has 4, 6, 8, 10 or 12 slots, not 5";
+    fails(&server, "/api/fair-start?slots=5", 400, want);
     fails(&server, "/api/fair-start?slots=6&seed=-1", 400, "invalid value '-1' for seed");
     // 404, 414, 431, 413, 422.
     fails(&server, "/api/nothing", 404, "no such page or endpoint: /api/nothing");

@@ -17,19 +17,15 @@ use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::book::{Book, Built, Section, build_section, write_book};
 use chaosclock::solve::solve_with;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
+use chaosclock::{PassRule, Position, Value, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cli::BookArgs;
+use crate::cli::files::{OutputPath, SmallFile};
+use crate::cli::high::BookHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::openings::{draw, write_atomically};
-use crate::cmd::{
-    BarGuard, Failure, counting_bar, print, print_json, read_small_file, shown_path, thousands,
-};
-
-/// The largest book file read: the built-in book is at most 16 MB.
-const MAX_BOOK_BYTES: u64 = 64 << 20;
+use crate::cmd::{BarGuard, Failure, counting_bar, print, print_json, shown_path, thousands};
 
 /// Up to this many slots a size is solved when it has no tables.
 const SOLVE_MAX_SLOTS: u8 = 8;
@@ -37,13 +33,11 @@ const SOLVE_MAX_SLOTS: u8 = 8;
 /// Runs `chaosclock book`.
 ///
 /// # Errors
-/// Bad flags, a damaged book or table, or a file that cannot be written;
-/// `--verify` gives a [`Failure`] with code 1 on a mismatch.
-pub fn run(args: &BookArgs, rule: PassRule) -> Result<()> {
-    if let Some(&n) = args.slots.iter().find(|n| !SUPPORTED_SLOTS.contains(n)) {
-        bail!("--slots {n}: a board has 4, 6, 8, 10 or 12 slots");
-    }
-    let book = load(args.book.as_deref())?;
+/// A damaged book or table, or a file that cannot be written; `--verify`
+/// gives a [`Failure`] with code 1 on a mismatch.
+pub fn run(args: &BookHigh) -> Result<()> {
+    let rule = args.rule;
+    let book = load(args.book.as_ref())?;
     match (&args.build, args.verify) {
         (Some(out), _) => build(args, rule, book, out),
         (None, true) => verify(args, rule, book),
@@ -51,14 +45,13 @@ pub fn run(args: &BookArgs, rule: PassRule) -> Result<()> {
     }
 }
 
-/// The book of `--book FILE`, or the built-in one.
-pub fn load(path: Option<&Path>) -> Result<&'static Book> {
-    let Some(path) = path else {
+/// The book of `--book FILE` (its bytes read), or the built-in one.
+pub fn load(file: Option<&SmallFile>) -> Result<&'static Book> {
+    let Some(file) = file else {
         return Ok(Book::embedded()?);
     };
-    let shown = shown_path(path);
-    let bytes = read_small_file(path, "book", MAX_BOOK_BYTES)?;
-    let book = Book::parse(Cow::Owned(bytes), &shown)?;
+    let shown = shown_path(&file.path);
+    let book = Book::parse(Cow::Owned(file.bytes.clone()), &shown)?;
     // One book per process: leaking it gives it the built-in book's type.
     Ok(Box::leak(Box::new(book)))
 }
@@ -189,16 +182,16 @@ fn build_one(n: u8, rule: PassRule, values: &Values) -> Result<Built> {
 }
 
 /// `book --build FILE`.
-fn build(args: &BookArgs, rule: PassRule, book: &Book, out: &Path) -> Result<()> {
+fn build(args: &BookHigh, rule: PassRule, book: &Book, out: &OutputPath) -> Result<()> {
     let start = Instant::now();
-    let mut sizes = args.slots.clone();
+    let mut sizes: Vec<u8> = args.slots.iter().map(|s| s.get()).collect();
     sizes.sort_unstable();
     sizes.dedup();
     let mut sections = Vec::new();
     let mut lines = Vec::new();
     for n in sizes {
         let t = Instant::now();
-        if let Some(values) = values_for(n, rule, &args.tables)? {
+        if let Some(values) = values_for(n, rule, &args.root)? {
             let built = build_one(n, rule, &values)?;
             lines.push(format!(
                 "{n:>2} slots: {} openings from the {}, {} bytes ({:.1} s)",
@@ -211,13 +204,13 @@ fn build(args: &BookArgs, rule: PassRule, book: &Book, out: &Path) -> Result<()>
         } else if let Some(s) = book.section(n, rule) {
             lines.push(format!(
                 "{n:>2} slots: copied from the book read (no complete tables in {})",
-                shown_path(&args.tables)
+                shown_path(&args.root)
             ));
             sections.push(s.to_built());
         } else {
             lines.push(format!(
                 "{n:>2} slots: left out (no complete tables in {}, and not in the book read)",
-                shown_path(&args.tables)
+                shown_path(&args.root)
             ));
         }
     }
@@ -228,7 +221,7 @@ fn build(args: &BookArgs, rule: PassRule, book: &Book, out: &Path) -> Result<()>
     lines.push(format!(
         "book: {} bytes written to {} in {:.1} s",
         thousands(bytes.len() as u64),
-        shown_path(out),
+        shown_path(out.path()),
         start.elapsed().as_secs_f64()
     ));
     print(&lines.join("\n"))
@@ -300,17 +293,17 @@ pub fn compare(
 
 /// `book --verify`: every opening of each size that has complete tables
 /// (or, up to 8 slots, a solve).
-fn verify(args: &BookArgs, rule: PassRule, book: &Book) -> Result<()> {
+fn verify(args: &BookHigh, rule: PassRule, book: &Book) -> Result<()> {
     let start = Instant::now();
     let mut lines = Vec::new();
     let mut mismatches = 0u64;
     let mut checked = 0usize;
-    for &n in &args.slots {
+    for n in args.slots.iter().map(|s| s.get()) {
         let Some(section) = book.section(n, rule) else {
             lines.push(format!("{n:>2} slots: not in the book"));
             continue;
         };
-        let Some(values) = values_for(n, rule, &args.tables)? else {
+        let Some(values) = values_for(n, rule, &args.root)? else {
             lines.push(format!("{n:>2} slots: no complete tables to compare with"));
             continue;
         };
@@ -334,7 +327,7 @@ fn verify(args: &BookArgs, rule: PassRule, book: &Book) -> Result<()> {
     if checked == 0 {
         bail!(
             "nothing to compare: no size of --slots has complete tables in {}",
-            shown_path(&args.tables)
+            shown_path(&args.root)
         );
     }
     Ok(())

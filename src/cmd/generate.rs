@@ -19,7 +19,7 @@ use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::GenerateArgs;
+use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
@@ -57,16 +57,15 @@ struct GenerateJson {
     bytes_on_disk: u64,
 }
 
-/// Generates the tables `args` ask for under `rule` and prints a summary.
+/// Generates the tables `args` ask for and prints a summary.
 ///
 /// # Errors
-/// Bad arguments, a file that cannot be written, or a damaged table needed
-/// as input.
-pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
-    let (n, max_live) = args.tables.checked()?;
-    check_threads(args.threads, cores())?;
+/// A run too large without `--allow-large`, a file that cannot be
+/// written, or a damaged table needed as input.
+pub fn run(args: &GenerateHigh) -> Result<()> {
+    let (n, max_live, rule) = (args.tables.n(), args.tables.max_live.get(), args.tables.rule);
     // Before anything is written: refuse a run too large for most disks.
-    let root = &args.tables.tables;
+    let root = &args.tables.root;
     let projected = projection(n, max_live, root, rule, args.values_only);
     if let Some(why) = refusal(&projected, args.values_only, args.allow_large) {
         bail!("{why} ({})", shown_path(&root.join(dir_name(n, rule))));
@@ -74,14 +73,14 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     // Not `.context()`: the pool's error shows the OS error and has it as
     // its source too, so `{:#}` would print it twice.
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.threads.map_or(0, |t| t.get()))
         .build()
         .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
     let files = fixed_sets(n, max_live).len();
     // Without --slots, a root that holds only other sizes may mean the
     // user wanted one of those (issue 14, finding 4): say so, and go on.
     let sizes = sizes_in(root, rule);
-    if args.tables.slots.is_none() && !sizes.is_empty() && !sizes.contains(&n) {
+    if !args.tables.slots_given && !sizes.is_empty() && !sizes.contains(&n) {
         let names: Vec<String> = sizes.iter().map(|&k| dir_name(k, rule)).collect();
         eprintln!(
             "note: --slots not given: generating the standard {n}-slot tables; {} holds {} (--slots N for those)",
@@ -103,8 +102,8 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         );
     }
     let encoding = if args.values_only { Encoding::Packed } else { Encoding::Scores };
-    let limits = Limits { checkpoint: Duration::from_secs(args.checkpoint), ..Limits::default() };
-    let cfg = Config { root: args.tables.tables.clone(), n, rule, max_live, encoding, limits };
+    let limits = Limits { checkpoint: args.checkpoint, ..Limits::default() };
+    let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits };
     let log = match &args.file_log {
         Some(path) => Some(FileLog::open(path)?),
         None => None,
@@ -116,7 +115,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
         if bar.is_hidden() {
             let bar = bar.clone();
             let table = nodes_of(n, &fixed_sets(n, max_live));
-            let dir = args.tables.tables.join(dir_name(n, rule));
+            let dir = root.join(dir_name(n, rule));
             scope.spawn(move || progress_log(&bar, table, &dir, &stopped, LOG_EVERY));
         }
         let report = pool.install(|| match &log {
@@ -128,7 +127,7 @@ pub fn run(args: &GenerateArgs, rule: PassRule) -> Result<()> {
     });
     bar.finish_and_clear();
     let report = report?;
-    let dir = args.tables.tables.join(chaosclock::table::dir_name(n, rule));
+    let dir = root.join(dir_name(n, rule));
     let on_disk =
         files_size(&dir, false).with_context(|| format!("cannot list {}", dir.display()))?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
@@ -205,35 +204,6 @@ impl FileLog {
         if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.sync_data()) {
             eprintln!("warning: cannot write --file-log {}: {e}", self.path.display());
         }
-    }
-}
-
-/// The most worker threads per core `--threads` accepts: more only cost
-/// memory and the time to start them (100,000 threads took over a minute).
-pub const MAX_THREADS_PER_CORE: usize = 4;
-
-/// The most worker threads `--threads` accepts on any machine.
-pub const MAX_THREADS: usize = 1024;
-
-/// The cores this process may use (1 if unknown).
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// Checks `--threads` against `cores`: at least 1, at most
-/// [`MAX_THREADS_PER_CORE`] per core and [`MAX_THREADS`].
-///
-/// # Errors
-/// A count outside these bounds, named with the bound.
-fn check_threads(threads: Option<usize>, cores: usize) -> Result<()> {
-    let most = cores.saturating_mul(MAX_THREADS_PER_CORE).min(MAX_THREADS);
-    match threads {
-        Some(0) => bail!("--threads 0: give at least one thread"),
-        Some(t) if t > most => bail!(
-            "--threads {t} is too many: at most {most} ({MAX_THREADS_PER_CORE} per core on {cores} core{}, never more than {MAX_THREADS})",
-            if cores == 1 { "" } else { "s" }
-        ),
-        _ => Ok(()),
     }
 }
 

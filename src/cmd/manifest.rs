@@ -25,27 +25,20 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
-use chaosclock::PassRule;
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
 use chaosclock::table::{VERSION, file_name};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::ManifestArgs;
-use crate::cmd::read_text_file;
+use crate::cli::files::TextFile;
+use crate::cli::high::ManifestHigh;
 
-/// The largest manifest read (the 12-slot one is about 200 KB).
-const MAX_MANIFEST_BYTES: u64 = 16 << 20;
-
-/// The largest `--file-log` or `--run-log` read (a line a file, or a line
-/// a minute of a run: a few hundred KB for the 12-slot table).
-const MAX_LOG_BYTES: u64 = 64 << 20;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::generate::FileLogLine;
 use crate::cmd::openings::{count_from_tables, write_atomically};
 use crate::cmd::run_log::RunStats;
-use crate::cmd::{check_complete, counting_bar, finish_bar, print, shown_path};
+use crate::cmd::{check_complete, counting_bar, finish_bar, print};
 
 /// The manifest of a set of table files.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -119,14 +112,13 @@ impl Manifest {
         t
     }
 
-    /// Reads a manifest.
+    /// Reads a manifest from the text of `file`.
     ///
     /// # Errors
-    /// The file cannot be read or is not a manifest (one line naming it).
-    pub fn read(path: &Path) -> Result<Manifest> {
-        let text = read_text_file(path, "the manifest", MAX_MANIFEST_BYTES)?;
-        serde_json::from_str(&text)
-            .map_err(|e| anyhow!("{} is not a table manifest: {e}", path.display()))
+    /// The text is not a manifest (one line naming the file).
+    pub fn parse(file: &TextFile) -> Result<Manifest> {
+        serde_json::from_str(&file.text)
+            .map_err(|e| anyhow!("{} is not a table manifest: {e}", file.path.display()))
     }
 
     /// What differs between the files of `tb` (opened, for the fixed sets
@@ -176,18 +168,12 @@ fn hex(checksum: u64) -> String {
 /// # Errors
 /// Bad arguments, a missing or damaged file, a log that does not describe
 /// these files, or an output that cannot be written.
-pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
-    let (n, max_live) = args.tables.checked()?;
+pub fn run(args: &ManifestHigh) -> Result<()> {
+    let (n, max_live, rule) = (args.tables.n(), args.tables.max_live.get(), args.tables.rule);
     // What is cheap to check comes before checking every block.
-    let file_log = args.file_log.as_deref().map(read_file_log).transpose()?;
-    let run = args.run_log.as_deref().map(read_run_log).transpose()?;
-    if let Some(out) = &args.output
-        && let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.is_dir()
-    {
-        bail!("cannot write --output {}: no directory {}", shown_path(out), shown_path(dir))
-    }
-    let root = &args.tables.tables;
+    let file_log = args.file_log.as_ref().map(read_file_log).transpose()?;
+    let run = args.run_log.as_ref().map(read_run_log).transpose()?;
+    let root = &args.tables.root;
     let tb = Tablebase::new(root, n, rule);
     check_complete(&tb, max_live, root)?;
     let mut sets = fixed_sets(n, max_live);
@@ -212,8 +198,8 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
     finish_bar(bar);
     let mut files = files?;
     let (states, counts) = match (&file_log, &args.file_log) {
-        (Some(lines), Some(path)) => {
-            let (states, counts) = add_up(lines, path, &mut files)?;
+        (Some(lines), Some(log)) => {
+            let (states, counts) = add_up(lines, &log.path, &mut files)?;
             (Some(states), Some(counts))
         }
         _ => (None, None),
@@ -245,15 +231,15 @@ pub fn run(args: &ManifestArgs, rule: PassRule) -> Result<()> {
     }
 }
 
-/// The lines of the file log at `path` by file name (the last line of a
+/// The lines of the file log `log` by file name (the last line of a
 /// file counts: a file made again has a later line).
 ///
 /// # Errors
-/// The log cannot be read, or has a line that is not a file log line.
-fn read_file_log(path: &Path) -> Result<HashMap<String, FileLogLine>> {
-    let text = read_text_file(path, "--file-log", MAX_LOG_BYTES)?;
+/// The log has a line that is not a file log line.
+fn read_file_log(log: &TextFile) -> Result<HashMap<String, FileLogLine>> {
+    let path = &log.path;
     let mut lines = HashMap::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in log.text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let line: FileLogLine = serde_json::from_str(line).map_err(|e| {
             anyhow!("--file-log {} line {}: not a file log line: {e}", path.display(), i + 1)
         })?;
@@ -302,16 +288,15 @@ fn add_up(
     Ok((states, CodeMap::from_fn(|code| counts[code])))
 }
 
-/// The runs the log at `path` describes.
+/// The runs the log `log` describes.
 ///
 /// # Errors
-/// It cannot be read or describes no run.
-fn read_run_log(path: &Path) -> Result<RunStats> {
-    let text = read_text_file(path, "--run-log", MAX_LOG_BYTES)?;
-    RunStats::parse(&text).ok_or_else(|| {
+/// It describes no run.
+fn read_run_log(log: &TextFile) -> Result<RunStats> {
+    RunStats::parse(&log.text).ok_or_else(|| {
         anyhow!(
             "--run-log {}: no run in it (no `=== run started`, progress or `run ended:` line)",
-            path.display()
+            log.path.display()
         )
     })
 }

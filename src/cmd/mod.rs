@@ -1,6 +1,7 @@
-//! One module per subcommand, each with one `run` entry, and what they
-//! share: reading the position (POS or `--cfg FILE`), naming sides, what a
-//! move captures, and writing to stdout.
+//! One module per subcommand, each with one `run` entry taking its
+//! validated arguments ([`crate::cli::high`]), and what they share: naming
+//! sides, the `generate` advice, the checks that need the tables, and
+//! writing to stdout.
 //!
 //! The errors returned from here are about the user's input, missing or
 //! damaged table files (or, rarely, a failure to write stdout); `main`
@@ -20,7 +21,7 @@ pub mod solve;
 pub mod verify;
 
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -29,91 +30,12 @@ use chaosclock::probe::ProbeError;
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
 use chaosclock::table::{Encoding, dir_name};
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, escape_control, parse_cfg};
+use chaosclock::{PassRule, SUPPORTED_SLOTS};
 
-use crate::cli::{DEFAULT_TABLES, PositionArgs};
+use crate::cli::DEFAULT_TABLES;
+pub use crate::cli::shown_path;
 pub use crate::cmd::progress::{BarGuard, counting_bar, finish_bar};
 pub use crate::view::{piece_column, short_name, thousands};
-
-/// Reads the position given by POS or by `--cfg FILE` (exactly one).
-pub fn load_position(args: &PositionArgs) -> Result<Position> {
-    match (&args.pos, &args.cfg) {
-        // Not `.context()`: ParsePositionError's message already includes
-        // its source's, and `{:#}` would print that twice.
-        (Some(text), None) => text
-            .parse::<Position>()
-            .map_err(|e| anyhow!("position '{}': {e}", escape_control(text.trim()))),
-        (None, Some(path)) => {
-            let text = read_cfg_file(path)?;
-            parse_cfg(&text).with_context(|| format!("cfg file {}", shown_path(path)))
-        }
-        (Some(_), Some(_)) => bail!("give the position either as POS or with --cfg FILE, not both"),
-        (None, None) => {
-            bail!("no position given: pass POS (e.g. 2,8,11,9,4,12,10,6,5,7,1,3) or --cfg FILE")
-        }
-    }
-}
-
-/// The largest `chaosclock.cfg` read, in bytes: the original program writes
-/// a few hundred.
-pub const MAX_CFG_BYTES: u64 = 64 * 1024;
-
-/// `path` for a message: control characters escaped, so it is one line.
-pub fn shown_path(path: &Path) -> String {
-    escape_control(&path.display().to_string()).into_owned()
-}
-
-/// The bytes of the file `path`, called `what` in errors: a regular file
-/// (symbolic links followed) of at most `limit` bytes. A device, a FIFO or
-/// a directory is refused before it is opened, so `/dev/zero` cannot make
-/// the read hang or fill the memory; the read stops after the limit even
-/// if the file grows.
-///
-/// # Errors
-/// The file cannot be read, or is not such a file.
-pub fn read_small_file(path: &Path, what: &str, limit: u64) -> Result<Vec<u8>> {
-    let shown = shown_path(path);
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {what} {shown}"))?;
-    if !meta.is_file() {
-        bail!("{what} {shown} is not a regular file");
-    }
-    let too_big = || anyhow!("{what} {shown} is larger than {limit} bytes");
-    if meta.len() > limit {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {what} {shown}"))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big());
-    }
-    Ok(bytes)
-}
-
-/// The text of the cfg file `path` ([`read_small_file`], at most
-/// [`MAX_CFG_BYTES`]), in UTF-8.
-///
-/// # Errors
-/// The file cannot be read, or is not such a file.
-pub fn read_cfg_file(path: &Path) -> Result<String> {
-    let bytes = read_small_file(path, "cfg file", MAX_CFG_BYTES)?;
-    String::from_utf8(bytes).map_err(|e| {
-        // Counted from 1, as `query -` counts.
-        let shown = shown_path(path);
-        anyhow!("cfg file {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1)
-    })
-}
-
-/// The text of a file written by this program (a manifest, a log): a
-/// regular UTF-8 file of at most `limit` bytes ([`read_small_file`]).
-///
-/// # Errors
-/// The file cannot be read, is not such a file, or is not UTF-8.
-pub fn read_text_file(path: &Path, what: &str, limit: u64) -> Result<String> {
-    let bytes = read_small_file(path, what, limit)?;
-    String::from_utf8(bytes).map_err(|_| anyhow!("{what} {} is not UTF-8 text", shown_path(path)))
-}
 
 /// Writes `text` and a newline to stdout.
 ///

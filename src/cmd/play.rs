@@ -13,8 +13,8 @@ use chaosclock::solve::solve;
 use chaosclock::{Move, PassRule, Position};
 use serde::Serialize;
 
-use crate::cli::PlayArgs;
-use crate::cmd::{load_position, print, print_json, short_name};
+use crate::cli::high::PlayHigh;
+use crate::cmd::{print, print_json, short_name};
 use crate::view::moves::MoveJson;
 use crate::view::review::analyse_json;
 
@@ -31,13 +31,14 @@ struct PlayJson {
     moves: Vec<MoveJson>,
 }
 
-/// Plays `args.moves` from the position given in `args` under `rule`.
+/// Plays `args.moves` from the position given in `args` under its pass
+/// rule.
 ///
 /// # Errors
-/// The position cannot be read, a move is malformed or illegal (nothing is
-/// printed then), or stdout cannot be written.
-pub fn run(args: &PlayArgs, rule: PassRule) -> Result<()> {
-    let start = load_position(&args.position)?;
+/// A move is malformed or illegal (nothing is printed then), or stdout
+/// cannot be written.
+pub fn run(args: &PlayHigh) -> Result<()> {
+    let (start, rule) = (args.start, args.rule);
     let plies = play_all(start, &args.moves, rule)?;
     if args.analyse {
         let solution = solve(&start, rule, None);

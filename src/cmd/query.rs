@@ -33,11 +33,9 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 
 use crate::budget::Budget;
-use crate::cli::{PositionArgs, QueryArgs};
+use crate::cli::high::{QueryHigh, QueryInput};
 use crate::cmd::progress::{Drawn, solve_bar};
-use crate::cmd::{
-    Failure, generate_advice, load_position, print, print_json, probe_error, thousands,
-};
+use crate::cmd::{Failure, generate_advice, print, print_json, probe_error, thousands};
 use crate::view::answer::{AnswerJson, to_json, to_text};
 
 /// The JSON output of `query`: `solve`'s fields without the statistics.
@@ -79,21 +77,19 @@ struct ErrorJson<'a> {
 /// about 40); a longer line is a bad line, and the rest of it is skipped.
 pub const MAX_LINE_BYTES: usize = 4096;
 
-/// Answers the position (or the positions on stdin) given in `args`
-/// under `rule`.
+/// Answers the position (or the positions on stdin) given in `args`.
 ///
 /// # Errors
-/// The position cannot be read, a table it needs is damaged (or missing,
-/// with `--no-solve`), a solve goes over the budget, or stdout cannot be
-/// written; with `-`, a [`Failure`] after all lines if any line failed.
-pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
-    let budget = (!args.no_solve).then(|| Budget::new(args.budget, 0));
-    if args.pos.as_deref() == Some("-") && args.cfg.is_none() {
-        return batch(&args.tables, rule, budget);
-    }
-    let position = PositionArgs { pos: args.pos.clone(), cfg: args.cfg.clone() };
-    let pos = load_position(&position)?;
-    let tb = Tablebase::new(&args.tables, pos.slots(), rule);
+/// A table the position needs is damaged (or missing, with `--no-solve`),
+/// a solve goes over the budget, or stdout cannot be written; with `-`, a
+/// [`Failure`] after all lines if any line failed.
+pub fn run(args: &QueryHigh) -> Result<()> {
+    let (rule, budget) = (args.rule, args.budget);
+    let pos = match args.input {
+        QueryInput::Stdin => return batch(&args.root, rule, budget),
+        QueryInput::One(pos) => pos,
+    };
+    let tb = Tablebase::new(&args.root, pos.slots(), rule);
     let bar = solve_bar();
     // The book's value at once on stderr, before a solve that may take a
     // while (stdout stays `solve`'s answer).
@@ -106,7 +102,7 @@ pub fn run(args: &QueryArgs, rule: PassRule) -> Result<()> {
         }
     };
     let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
-    let found = find(&tb, &pos, &args.tables, rule, budget, bar.as_ref(), announce);
+    let found = find(&tb, &pos, &args.root, rule, budget, bar.as_ref(), announce);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -5,8 +5,8 @@ use anyhow::Result;
 use chaosclock::{Diagram, Last, Move, PassRule, Position, Side, hand};
 use serde::Serialize;
 
-use crate::cli::ShowArgs;
-use crate::cmd::{load_position, piece_column, print, print_json, short_name};
+use crate::cli::high::ShowHigh;
+use crate::cmd::{piece_column, print, print_json, short_name};
 use crate::view::moves::MoveJson;
 
 /// Both hands in the JSON output.
@@ -64,12 +64,13 @@ impl Child {
     }
 }
 
-/// Prints the position given in `args` and its legal moves under `rule`.
+/// Prints the position given in `args` and its legal moves under its pass
+/// rule.
 ///
 /// # Errors
-/// The position cannot be read, or stdout cannot be written.
-pub fn run(args: &ShowArgs, rule: PassRule) -> Result<()> {
-    let pos = load_position(&args.position)?;
+/// Stdout cannot be written.
+pub fn run(args: &ShowHigh) -> Result<()> {
+    let (pos, rule) = (args.pos, args.rule);
     let children: Vec<Child> = pos
         .legal_moves(rule)
         .iter()

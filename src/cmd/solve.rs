@@ -25,9 +25,10 @@ use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Variant};
 use serde::Serialize;
 
-use crate::cli::{DEFAULT_TABLES, SolveArgs};
+use crate::cli::high::{SolveHigh, SolveTables};
+use crate::cli::{DEFAULT_TABLES, default_max_live};
 use crate::cmd::progress::{Drawn, solve_bar};
-use crate::cmd::{generate_advice, load_position, print, print_json, thousands};
+use crate::cmd::{generate_advice, print, print_json, thousands};
 use crate::view::answer::{self, AnswerJson};
 
 /// The JSON output of `solve`.
@@ -123,25 +124,16 @@ impl Report {
 /// Solves the position given in `args` under `rule` and prints the result.
 ///
 /// # Errors
-/// The position cannot be read or does not have `--slots` slots, the
-/// `--tables` directory has no table or a damaged one, or stdout cannot be
-/// written.
-pub fn run(args: &SolveArgs, rule: PassRule) -> Result<()> {
-    let pos = load_position(&args.position)?;
+/// The `--tables` directory has no table or a damaged one, or stdout
+/// cannot be written.
+pub fn run(args: &SolveHigh) -> Result<()> {
+    let (pos, rule) = (args.pos, args.rule);
     let n = pos.slots();
-    if let Some(slots) = args.slots
-        && slots != n
-    {
-        if !chaosclock::SUPPORTED_SLOTS.contains(&slots) {
-            bail!("--slots {slots}: a board has 4, 6, 8, 10 or 12 slots");
-        }
-        bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
-    }
     // With the number of files loaded (one per symmetric family).
-    let tables = match (&args.tables, args.no_tables) {
-        (Some(root), _) => Some(load_tables(root, n, rule)?),
-        (None, true) => None,
-        (None, false) => default_tables(n, rule)?,
+    let tables = match &args.tables {
+        SolveTables::Dir(root) => Some(load_tables(root, n, rule)?),
+        SolveTables::None => None,
+        SolveTables::Default => default_tables(n, rule)?,
     };
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
     let tables = tables.map(|(tb, _)| tb);
@@ -198,7 +190,7 @@ fn load_tables(root: &Path, n: u8, rule: PassRule) -> Result<(Tablebase, usize)>
         bail!(
             "no tables in {}: run {} first",
             tb.dir().display(),
-            generate_advice(n, crate::cli::default_max_live(n), root, rule, false)
+            generate_advice(n, default_max_live(n), root, rule, false)
         );
     }
     if tb.has_depths() == Some(false) {

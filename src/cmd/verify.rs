@@ -25,7 +25,8 @@ use chaosclock::table::fixed_sets;
 use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 
-use crate::cli::{DEFAULT_VERIFY_SAMPLE, TablesArgs, VerifyArgs};
+use crate::cli::high::VerifyHigh;
+use crate::cli::{DEFAULT_VERIFY_SAMPLE, MaxLive, Slots};
 use crate::cmd::book::compare as compare_book;
 use crate::cmd::manifest::Manifest;
 use crate::cmd::progress::Drawn;
@@ -61,29 +62,32 @@ struct VerifyJson {
     seconds: f64,
 }
 
-/// Verifies the tables `args` name under `rule` and prints what was checked.
+/// Verifies the tables `args` name and prints what was checked.
 ///
 /// # Errors
-/// Bad arguments or a missing or damaged file (exit 2); a [`Failure`] with
-/// exit code 1 after printing if anything disagrees.
-pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
-    let root = &args.tables;
-    let manifest = args.manifest.as_deref().map(Manifest::read).transpose()?;
+/// A manifest that is not one, a size or `--max-live` that does not fit,
+/// or a missing or damaged file (exit 2); a [`Failure`] with exit code 1
+/// after printing if anything disagrees.
+pub fn run(args: &VerifyHigh) -> Result<()> {
+    let (root, rule) = (&args.root, args.rule);
+    let manifest = args.manifest.as_ref().map(Manifest::parse).transpose()?;
     let slots = match (args.slots, &manifest) {
-        (Some(n), _) => n,
-        (None, Some(m)) => m.slots,
+        (Some(slots), _) => slots,
+        (None, Some(m)) => Slots::try_from(m.slots).map_err(|e| {
+            anyhow!("the manifest {}: {e}", shown_path(&args.manifest.as_ref().expect("read").path))
+        })?,
         (None, None) => size_in(root, rule)?,
     };
+    let n = slots.get();
     // A manifest of another size is named as such by `compare`.
-    let same_size = manifest.as_ref().filter(|m| m.slots == slots);
-    let max_live = args.max_live.or(same_size.map(|m| m.max_live.min(slots)));
-    let tables = TablesArgs { slots: Some(slots), max_live, tables: root.clone() };
-    let (n, max_live) = tables.checked()?;
+    let same_size = manifest.as_ref().filter(|m| m.slots == n);
+    let max_live = args.max_live.or(same_size.map(|m| m.max_live.min(n)));
+    let max_live = MaxLive::new(max_live, slots)?.get();
     let start = Instant::now();
     let tb = Tablebase::new(root, n, rule);
     check_complete(&tb, max_live, root)?;
     let differences = match (&manifest, &args.manifest) {
-        (Some(m), Some(path)) => compare(m, path, &tb, max_live)?,
+        (Some(m), Some(file)) => compare(m, &file.path, &tb, max_live)?,
         _ => Vec::new(),
     };
     // More entries than the tables store would only draw the same ones
@@ -145,7 +149,7 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
         solved: report.solved,
         solved_states: report.solved_states,
         book,
-        manifest: args.manifest.as_ref().map(|p| p.display().to_string()),
+        manifest: args.manifest.as_ref().map(|f| f.path.display().to_string()),
         mismatches: differences
             .into_iter()
             .chain(report.mismatches)
@@ -178,14 +182,14 @@ pub fn run(args: &VerifyArgs, rule: PassRule) -> Result<()> {
 /// # Errors
 /// `root` holds no tables of `rule` (naming those of the other rule, if
 /// any), or several sizes.
-fn size_in(root: &Path, rule: PassRule) -> Result<u8> {
+fn size_in(root: &Path, rule: PassRule) -> Result<Slots> {
     let names = |sizes: &[u8], rule: PassRule| {
         sizes.iter().map(|&n| dir_name(n, rule)).collect::<Vec<_>>().join(", ")
     };
     let shown = shown_path(root);
     let sizes = sizes_in(root, rule);
     match sizes[..] {
-        [n] => Ok(n),
+        [n] => Ok(Slots::try_from(n).expect("sizes_in finds supported sizes")),
         [] => {
             let other =
                 if rule == PassRule::Always { PassRule::WhenStuck } else { PassRule::Always };

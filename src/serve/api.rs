@@ -16,9 +16,10 @@ use chaosclock::book::Book;
 use chaosclock::draw::Draw;
 use chaosclock::review::{play_all, review_all};
 use chaosclock::scored::ScoredMove;
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, escape_control, parse_cfg};
+use chaosclock::{PassRule, Position, Value, escape_control, parse_cfg};
 use serde::Serialize;
 
+use crate::cli::Slots;
 use crate::serve::errors::ServeError;
 use crate::serve::query::Query;
 use crate::serve::state::{Engine, Solved};
@@ -274,13 +275,11 @@ pub async fn fair_start_handler(
     let q = query(raw, &["slots", "seed", "rule"])?;
     let rule = rule(&q, state.rule)?;
     let slots_text = q.require("slots").map_err(ServeError::bad)?;
-    let n: u8 =
-        slots_text.parse().ok().filter(|n| SUPPORTED_SLOTS.contains(n)).ok_or_else(|| {
-            ServeError::bad(format!(
-                "invalid value '{}' for slots: expected one of {SUPPORTED_SLOTS:?}",
-                escape_control(slots_text)
-            ))
-        })?;
+    let invalid = |why: String| {
+        ServeError::bad(format!("invalid value '{}' for slots: {why}", escape_control(slots_text)))
+    };
+    let n: u8 = slots_text.parse().map_err(|e: std::num::ParseIntError| invalid(e.to_string()))?;
+    let n = Slots::try_from(n).map_err(|e| invalid(e.to_string()))?.get();
     let seed = match q.get("seed") {
         Some(text) => text.parse::<u64>().map_err(|_| {
             ServeError::bad(format!(

@@ -20,16 +20,12 @@ pub mod state;
 use std::io::Write;
 use std::sync::Arc;
 
-use std::time::Duration;
-
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::middleware;
 use axum::routing::get;
-use chaosclock::PassRule;
 
-use crate::budget::{BYTES_PER_STATE, Budget};
-use crate::cli::ServeArgs;
+use crate::cli::high::ServeHigh;
 use crate::serve::api::AppState;
 use crate::serve::guard::Guard;
 use crate::serve::listen::ConnLimits;
@@ -39,17 +35,13 @@ use crate::serve::state::{Engine, Limits};
 ///
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
-pub fn run(args: &ServeArgs, rule: PassRule) -> Result<()> {
-    // The kept solves take memory too: the budget leaves room for them.
-    let kept_bytes = (args.keep_states as u64).saturating_mul(BYTES_PER_STATE);
-    let budget = Budget::new(args.budget, kept_bytes);
+pub fn run(args: &ServeHigh) -> Result<()> {
+    let budget = args.budget;
     let limits = Limits { budget, cache_states: args.keep_states, queue: args.queue };
-    let engine = Arc::new(Engine::new(Some(args.tables.clone()), limits));
-    let state = AppState { engine, rule };
-    let conn = ConnLimits {
-        max_connections: args.max_connections as usize,
-        header_timeout: Duration::from_secs(args.header_timeout),
-    };
+    let engine = Arc::new(Engine::new(Some(args.root.to_path_buf()), limits));
+    let state = AppState { engine, rule: args.rule };
+    let conn =
+        ConnLimits { max_connections: args.max_connections, header_timeout: args.header_timeout };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(16)

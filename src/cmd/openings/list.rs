@@ -3,13 +3,14 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use chaosclock::{Move, escape_control};
 use serde::Serialize;
 
 use super::scoring::Scored;
+use crate::cli::files::OutputPath;
 
 /// The list of both-win openings: one line per opening, the position and
 /// the moves that keep both-win separated by spaces, or one JSON object.
@@ -44,14 +45,13 @@ struct IncompleteJson {
 }
 
 impl ListWriter {
-    pub(super) fn new(path: Option<&Path>, json: bool) -> Result<ListWriter> {
+    pub(super) fn new(path: Option<&OutputPath>, json: bool) -> Result<ListWriter> {
         let out = match path {
             Some(path) => {
-                refuse_directory(path)?;
-                let tmp = tmp_path(path);
+                let tmp = path.tmp();
                 let f = File::create(&tmp)
                     .with_context(|| format!("cannot create {}", tmp.display()))?;
-                Out::File { out: Some(BufWriter::new(f)), tmp, path: path.to_path_buf() }
+                Out::File { out: Some(BufWriter::new(f)), tmp, path: path.path().to_path_buf() }
             }
             None => Out::Stdout(BufWriter::new(std::io::stdout())),
         };
@@ -140,26 +140,9 @@ impl Drop for ListWriter {
     }
 }
 
-/// An output file that is a directory is refused before anything is
-/// written (no `DIR.tmp` is left behind).
-fn refuse_directory(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        anyhow::bail!("cannot write {}: it is a directory", crate::cmd::shown_path(path));
-    }
-    Ok(())
-}
-
-/// `FILE.tmp` next to `FILE`.
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(".tmp");
-    PathBuf::from(name)
-}
-
 /// Writes `bytes` to `path` through `path.tmp` and a rename.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    refuse_directory(path)?;
-    let tmp = tmp_path(path);
+pub(crate) fn write_atomically(path: &OutputPath, bytes: &[u8]) -> Result<()> {
+    let (tmp, path) = (path.tmp(), path.path());
     let result = File::create(&tmp)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
         .and_then(|()| std::fs::rename(&tmp, path));

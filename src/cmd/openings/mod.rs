@@ -42,7 +42,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use chaosclock::book::Book;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, SUPPORTED_SLOTS, Value, Variant};
+use chaosclock::{PassRule, Position, Value, Variant};
 use serde::Serialize;
 
 use self::list::ListWriter;
@@ -50,7 +50,7 @@ pub(crate) use self::list::write_atomically;
 use self::report::{Report, describe};
 use self::scoring::{Scored, Scorer, Work, scores, solve_scores, table_scores};
 use self::stats::{Stats, to_svg};
-use crate::cli::OpeningsArgs;
+use crate::cli::high::OpeningsHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::{BarGuard, counting_bar, generate_advice, print, print_json, thousands};
 use chaosclock::draw::Draw;
@@ -78,9 +78,9 @@ fn flush(tally: &mut Tally) -> Result<()> {
 /// Runs `chaosclock openings`.
 ///
 /// # Errors
-/// Bad flags, missing or damaged tables, or a file that cannot be written.
-pub fn run(args: &OpeningsArgs, rule: PassRule) -> Result<()> {
-    check_args(args)?;
+/// Missing or damaged tables, or a file that cannot be written.
+pub fn run(args: &OpeningsHigh) -> Result<()> {
+    let rule = args.rule;
     let scorer = choose_scorer(args, rule)?;
     match args.random {
         Some(k) => random(args, &scorer, k),
@@ -88,44 +88,10 @@ pub fn run(args: &OpeningsArgs, rule: PassRule) -> Result<()> {
     }
 }
 
-/// The checks clap cannot express, each a one-line error.
-fn check_args(args: &OpeningsArgs) -> Result<()> {
-    let n = args.slots;
-    if !SUPPORTED_SLOTS.contains(&n) {
-        bail!("--slots {n}: a board has 4, 6, 8, 10 or 12 slots");
-    }
-    let population = draw::count(n);
-    if let Some(k) = args.sample {
-        if k == 0 {
-            bail!("--sample 0: the sample needs at least one opening");
-        }
-        if k > population {
-            bail!("--sample {k}: there are only {population} openings of {n} slots");
-        }
-    }
-    if args.random == Some(0) {
-        bail!("--random 0: ask for at least one opening");
-    }
-    if args.moves && args.random.is_none() {
-        bail!(
-            "--moves solves the moves of each listed opening: use it with --random K (the list of every both-win opening from the book has no moves)"
-        );
-    }
-    if args.batch == Some(0) {
-        bail!("--batch 0: a batch needs at least one opening");
-    }
-    if args.both_win && args.output.is_none() && args.stats {
-        bail!(
-            "--both-win without --output writes the list on stdout: add --output FILE to use --stats too"
-        );
-    }
-    Ok(())
-}
-
 /// Complete tables if `--tables` has them for this size, else the solver
 /// (with the incomplete tables, if any) where that is allowed.
-fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
-    let n = args.slots;
+fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
+    let n = args.slots.get();
     let variant = Variant::new(n, rule);
     let everything = args.random.is_none() && args.sample.is_none();
     if n <= SOLVE_ALL_MAX_SLOTS && everything && args.both_win {
@@ -133,7 +99,7 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
     }
     // Every file is opened (its header checked) before anything is
     // written; a damaged record shows only when it is read.
-    let tb = Tablebase::new(&args.tables, n, rule);
+    let tb = Tablebase::new(&args.root, n, rule);
     let files = tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
     // Files exist for the representatives of the symmetry only.
     let all = chaosclock::table::fixed_sets(n, n).len();
@@ -145,10 +111,10 @@ fn choose_scorer(args: &OpeningsArgs, rule: PassRule) -> Result<Scorer> {
         return Ok(Scorer::Book { section, variant, moves });
     }
     if args.sample.is_some() || args.random.is_some() {
-        let tables = (files > 0).then(|| args.tables.clone());
+        let tables = (files > 0).then(|| args.root.to_path_buf());
         return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables });
     }
-    let generate = generate_advice(n, n, &args.tables, rule, tb.values_only());
+    let generate = generate_advice(n, n, &args.root, rule, tb.values_only());
     bail!(
         "every {n}-slot opening needs the complete tables, but {} has {files} of their {} files: run {generate}, or estimate from a sample with --sample K",
         tb.dir().display(),
@@ -183,10 +149,10 @@ impl Tally {
 }
 
 /// Classifies every opening, or the sample, and prints the result.
-fn classify(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer) -> Result<()> {
-    let n = args.slots;
+fn classify(args: &OpeningsHigh, rule: PassRule, scorer: &Scorer) -> Result<()> {
+    let n = args.slots.get();
     let start = Instant::now();
-    let list = args.both_win.then(|| ListWriter::new(args.output.as_deref(), args.json));
+    let list = args.both_win.then(|| ListWriter::new(args.output.as_ref(), args.json));
     let list = list.transpose()?;
     let mut tally = Tally { counts: [0; 5], stats: args.stats.then(|| Stats::new(n)), list };
     let mut work = Work::default();
@@ -217,13 +183,13 @@ fn classify(args: &OpeningsArgs, rule: PassRule, scorer: &Scorer) -> Result<()> 
 /// Scores every opening, or the sample, into `tally` (the list, if any,
 /// is written as it goes).
 fn fill(
-    args: &OpeningsArgs,
+    args: &OpeningsHigh,
     rule: PassRule,
     scorer: &Scorer,
     tally: &mut Tally,
     work: &mut Work,
 ) -> Result<()> {
-    let n = args.slots;
+    let n = args.slots.get();
     let want = args.both_win;
     match (args.sample, scorer) {
         (None, Scorer::Tables(tb)) => {
@@ -315,8 +281,8 @@ pub fn count_from_tables(tb: &Tablebase) -> Result<[u64; 5]> {
 }
 
 /// Picks `k` proven both-win openings from the seeded order and writes them.
-fn random(args: &OpeningsArgs, scorer: &Scorer, k: u64) -> Result<()> {
-    let n = args.slots;
+fn random(args: &OpeningsHigh, scorer: &Scorer, k: u64) -> Result<()> {
+    let n = args.slots.get();
     let start = Instant::now();
     let size = batch_size(args, scorer, usize::MAX);
     let mut order = Draw::new(n, args.seed);
@@ -353,7 +319,7 @@ fn random(args: &OpeningsArgs, scorer: &Scorer, k: u64) -> Result<()> {
             draw::count(n)
         );
     }
-    let mut list = ListWriter::new(args.output.as_deref(), args.json)?;
+    let mut list = ListWriter::new(args.output.as_ref(), args.json)?;
     for s in &found {
         list.line(s)?;
     }
@@ -398,7 +364,7 @@ struct RandomJson {
 
 /// Openings per batch: `--batch`, else the default for the solver; all of
 /// them at once from tables.
-fn batch_size(args: &OpeningsArgs, scorer: &Scorer, all: usize) -> usize {
+fn batch_size(args: &OpeningsHigh, scorer: &Scorer, all: usize) -> usize {
     match scorer {
         Scorer::Tables(_) | Scorer::Book { .. } => {
             args.batch.unwrap_or(TABLE_CHUNK).min(all.max(1))

@@ -9,7 +9,7 @@ use super::Tally;
 use super::draw::{self, wilson};
 use super::scoring::{Scorer, Work};
 use super::stats::{ORDER, QuestionJson, pad_right};
-use crate::cli::OpeningsArgs;
+use crate::cli::high::OpeningsHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::thousands;
 
@@ -17,12 +17,12 @@ use crate::cmd::thousands;
 /// With `work` (the text report) it names the tables directory and the
 /// states solved; without (the plot) it leaves them out.
 pub(super) fn describe(
-    args: &OpeningsArgs,
+    args: &OpeningsHigh,
     scorer: &Scorer,
     total: u64,
     work: Option<&Work>,
 ) -> String {
-    let n = args.slots;
+    let n = args.slots.get();
     let population = thousands(draw::count(n));
     let how = match scorer {
         Scorer::Tables(tb) if work.is_some() => {
@@ -58,7 +58,7 @@ pub(super) fn describe(
 
 /// Everything the classification prints.
 pub(super) struct Report<'a> {
-    pub(super) args: &'a OpeningsArgs,
+    pub(super) args: &'a OpeningsHigh,
     pub(super) scorer: &'a Scorer,
     pub(super) tally: &'a Tally,
     pub(super) work: Work,
@@ -172,7 +172,7 @@ impl Report<'_> {
         let t = self.tally;
         let sampled = self.sampled();
         CountsJson {
-            slots: self.args.slots,
+            slots: self.args.slots.get(),
             openings: t.total(),
             sampled,
             counts: CodeMap::from_fn(|c| t.counts[c]),
@@ -185,7 +185,7 @@ impl Report<'_> {
             }),
             seed: sampled.then_some(self.args.seed),
             sample: self.args.sample,
-            population: draw::count(self.args.slots),
+            population: draw::count(self.args.slots.get()),
             source: match self.scorer {
                 Scorer::Tables(_) => "tables",
                 Scorer::Solve { .. } => "solve",
@@ -196,8 +196,8 @@ impl Report<'_> {
             openings_per_minute: self.per_minute(),
             stats: t.stats.as_ref().map(|s| s.to_json(sampled)),
             both_win_listed: self.listed.filter(|_| self.args.output.is_some()),
-            output: self.args.output.as_ref().map(|p| p.display().to_string()),
-            plot: self.args.plot.as_ref().map(|p| p.display().to_string()),
+            output: self.args.output.as_ref().map(|p| p.path().display().to_string()),
+            plot: self.args.plot.as_ref().map(|p| p.path().display().to_string()),
         }
     }
 }

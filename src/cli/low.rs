@@ -1,23 +1,25 @@
-//! The command line, as clap derive types: the doc comments are the help.
+//! The raw arguments: the clap derive types, whose doc comments are the
+//! help, and the defaults they show ([`DEFAULT_TABLES`],
+//! [`DEFAULT_VERIFY_SAMPLE`]).
 //!
-//! Every argument struct of every subcommand lives here, with the defaults
-//! they show in the help ([`DEFAULT_TABLES`], [`STANDARD_SLOTS`],
-//! [`default_max_live`]); `cmd` and `serve` import from here, never the
-//! other way. Only the raw arguments live here (and
-//! [`TablesArgs::checked`], which fills in the defaults): `cmd` turns them
-//! into a [`Position`] and a [`PassRule`] before any work (so every error
-//! there is one line).
-//!
-//! [`Position`]: chaosclock::Position
+//! A flag whose check needs nothing but its own value is checked by its
+//! clap parser here (`--pass-rule`, `--slots`, `--threads`, the counts
+//! that must be at least 1), so that clap reports it as any usage error.
+//! Everything else (a position, files, flags checked against each other)
+//! is checked once in [`super::high`], into the validated arguments the
+//! commands take.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use anyhow::{Result, bail};
+use chaosclock::PassRule;
 use chaosclock::generate::CHECKPOINT;
-use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
+
+use super::files::{TablesDir, tables_dir_parser};
+use super::slots::{Slots, slots_parser};
+use super::threads::{Threads, parse_threads};
 
 /// `verify --sample` by default (small tables store fewer nodes: the
 /// sample stops at them without a note).
@@ -170,15 +172,15 @@ pub struct SolveArgs {
 
     /// The number of slots the position must have (4, 6, 8, 10 or 12): a
     /// check, an error if the position has another size.
-    #[arg(long, value_name = "N")]
-    pub slots: Option<u8>,
+    #[arg(long, value_name = "N", value_parser = slots_parser())]
+    pub slots: Option<Slots>,
 
     /// Load every table file in DIR/n{N}-{rule}/ (as made by `generate`)
     /// and answer the signatures they cover from them instead of exploring.
     /// Without it, the tables with depths in ./tables are used when there
     /// are any for the position's size and pass rule (the output says so).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Solve without any tables, even those in ./tables.
     #[arg(long, conflicts_with = "tables")]
@@ -193,8 +195,8 @@ pub struct SolveArgs {
 #[derive(Debug, Args)]
 pub struct TablesArgs {
     /// The board size: 4, 6, 8, 10 or 12. Default: 12, the standard game.
-    #[arg(long, value_name = "N")]
-    pub slots: Option<u8>,
+    #[arg(long, value_name = "N", value_parser = slots_parser())]
+    pub slots: Option<Slots>,
 
     /// Only the signatures with at most K pieces not fixed (on the board
     /// or in hand). Default: all of them (K = N) up to 10 slots, 6 for 12
@@ -204,26 +206,8 @@ pub struct TablesArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
-}
-
-impl TablesArgs {
-    /// The checked board size and `--max-live`.
-    ///
-    /// # Errors
-    /// An unsupported size, or `--max-live` above it.
-    pub fn checked(&self) -> Result<(u8, u8)> {
-        let n = self.slots.unwrap_or(STANDARD_SLOTS);
-        if !SUPPORTED_SLOTS.contains(&n) {
-            bail!("--slots {n}: the board has 4, 6, 8, 10 or 12 slots");
-        }
-        let max_live = self.max_live.unwrap_or(default_max_live(n));
-        if max_live > n {
-            bail!("--max-live {max_live} is more than the {n} pieces of a {n}-slot board");
-        }
-        Ok((n, max_live))
-    }
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 }
 
 /// Arguments of `generate`.
@@ -248,8 +232,8 @@ pub struct GenerateArgs {
 
     /// Worker threads. Default: one per core. At most 4 per core, and
     /// never more than 1024.
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<Threads>,
 
     /// Save the file being written at most every SECS seconds (after the
     /// sub-table under way); a stopped run goes on from the last save.
@@ -284,8 +268,8 @@ pub struct QueryArgs {
 
     /// The tables root directory (made by `generate`): the files are in
     /// DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Answer from the tables only: a position they do not cover is an
     /// error (a bad line with `-`) instead of a solve in memory.
@@ -309,8 +293,8 @@ pub struct QueryArgs {
 pub struct VerifyArgs {
     /// The board size: 4, 6, 8, 10 or 12. Default: the size of the tables
     /// in DIR for the pass rule (an error if it holds several sizes).
-    #[arg(long, value_name = "N")]
-    pub slots: Option<u8>,
+    #[arg(long, value_name = "N", value_parser = slots_parser())]
+    pub slots: Option<Slots>,
 
     /// Only the signatures with at most K pieces not fixed, as `generate`
     /// made them. Default: as `generate` (K = N up to 10 slots, 6 for 12).
@@ -318,8 +302,8 @@ pub struct VerifyArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Random entries to derive again from their successors (at most the
     /// nodes the tables store).
@@ -379,18 +363,19 @@ pub struct ManifestArgs {
 #[derive(Debug, Args)]
 pub struct OpeningsArgs {
     /// The number of slots: 4, 6, 8, 10 or 12.
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub slots: u8,
+    #[arg(long, value_name = "N", default_value = "12", value_parser = slots_parser())]
+    pub slots: Slots,
 
     /// The tables root directory (as made by `generate`), used for 10 and
     /// 12 slots: complete tables answer for every opening, incomplete ones
     /// help the solver.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Classify a random sample of K openings, each solved exactly, and
     /// estimate the shares with 95% Wilson intervals.
-    #[arg(long, value_name = "K", conflicts_with = "random")]
+    #[arg(long, value_name = "K", conflicts_with = "random",
+          value_parser = at_least_one("the sample needs at least one opening"))]
     pub sample: Option<u64>,
 
     /// The seed of --sample and --random: the same seed gives the same
@@ -400,8 +385,9 @@ pub struct OpeningsArgs {
 
     /// Openings solved together in one call for --sample and --random (they
     /// share work; the output does not depend on it).
-    #[arg(long, value_name = "B")]
-    pub batch: Option<usize>,
+    #[arg(long, value_name = "B",
+          value_parser = at_least_one("a batch needs at least one opening"))]
+    pub batch: Option<u64>,
 
     /// List the proven both-win openings, one a line: the position and the
     /// moves that keep both-win, e.g. `2,8,11,9,4,12,10,6,5,7,1,3;1;0 6`.
@@ -410,7 +396,8 @@ pub struct OpeningsArgs {
 
     /// With --both-win: pick K both-win openings at random (in the seeded
     /// random order), each proven exactly.
-    #[arg(long, value_name = "K", requires = "both_win", conflicts_with = "stats")]
+    #[arg(long, value_name = "K", requires = "both_win", conflicts_with = "stats",
+          value_parser = at_least_one("ask for at least one opening"))]
     pub random: Option<u64>,
 
     /// Write the --both-win list to FILE (through FILE.tmp, renamed when
@@ -444,8 +431,8 @@ pub struct OpeningsArgs {
 pub struct ServeArgs {
     /// The tables root directory (made by `generate`); positions the tables
     /// do not cover are solved in memory.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// The address to listen on; port 0 picks a free port. Anything but
     /// loopback makes the server reachable from other machines.
@@ -487,6 +474,12 @@ pub struct ServeArgs {
     pub allow_host: Vec<String>,
 }
 
+/// A count that must be at least 1, `why` said otherwise: a number read
+/// as clap reads a `u64`.
+fn at_least_one(why: &'static str) -> impl TypedValueParser<Value = u64> {
+    clap::value_parser!(u64).try_map(move |k| if k == 0 { Err(why) } else { Ok(k) })
+}
+
 /// `--pass-rule`: the names and meanings of [`PassRule`] (spelled there
 /// once), read into a [`PassRule`].
 fn pass_rule_parser() -> impl TypedValueParser<Value = PassRule> {
@@ -496,17 +489,6 @@ fn pass_rule_parser() -> impl TypedValueParser<Value = PassRule> {
 
 /// The default tables root directory.
 pub const DEFAULT_TABLES: &str = "tables";
-
-/// The board size of `generate` without `--slots`: the standard game.
-pub const STANDARD_SLOTS: u8 = 12;
-
-/// The default `--max-live` of `generate` and `verify` for `n` slots: the
-/// complete table up to 10 slots, the signatures with at most 6 pieces not
-/// fixed for 12 (the complete 12-slot table takes hours, values
-/// only).
-pub fn default_max_live(n: u8) -> u8 {
-    if n <= 10 { n } else { 6 }
-}
 
 /// Arguments of `book`.
 #[derive(Debug, Args)]
@@ -529,12 +511,13 @@ pub struct BookArgs {
     pub book: Option<PathBuf>,
 
     /// The board sizes to build or verify.
-    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values_t = [4u8, 6, 8, 10, 12])]
-    pub slots: Vec<u8>,
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_values = ["4", "6", "8", "10", "12"],
+          value_parser = slots_parser())]
+    pub slots: Vec<Slots>,
 
     /// The tables root directory (as made by `generate`).
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES)]
-    pub tables: PathBuf,
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
+    pub tables: TablesDir,
 
     /// Print JSON instead of text.
     #[arg(long)]

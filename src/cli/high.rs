@@ -1,0 +1,526 @@
+//! The validated arguments: one struct per command, made from its clap
+//! struct ([`super::low`]) by one function, [`HiArgs::from_low`], before
+//! any work (as ripgrep's `HiArgs::from_low_args`). The commands take only
+//! these.
+//!
+//! Here the raw arguments are read and checked once: the position (POS or
+//! `--cfg FILE`, [`super::source`]), the files to read and write
+//! ([`super::files`]), `--max-live` against the board size
+//! ([`MaxLive`]), the state budget ([`Budget`]), and the flags that only
+//! make sense together. What needs the tables (the size `verify` finds in
+//! a directory, whether the files are there) is for the commands.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use chaosclock::{PassRule, Position, draw};
+
+use super::files::{OutputPath, SmallFile, TablesDir, TextFile};
+use super::low::{
+    BookArgs, Cli, Command, GenerateArgs, ManifestArgs, OpeningsArgs, PlayArgs, QueryArgs,
+    ServeArgs, ShowArgs, SolveArgs, TablesArgs, VerifyArgs,
+};
+use super::slots::{MaxLive, Slots};
+use super::source::position;
+use super::threads::Threads;
+use crate::budget::{BYTES_PER_STATE, Budget};
+
+/// The largest book file read: the built-in book is at most 16 MB.
+pub const MAX_BOOK_BYTES: u64 = 64 << 20;
+
+/// The largest manifest read (the 12-slot one is about 200 KB).
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// The largest `--file-log` or `--run-log` read (a line a file, or a line
+/// a minute of a run: a few hundred KB for the 12-slot table).
+pub const MAX_LOG_BYTES: u64 = 64 << 20;
+
+/// The command to run, with its validated arguments.
+#[derive(Debug)]
+pub enum HiArgs {
+    /// `show`.
+    Show(ShowHigh),
+    /// `play`.
+    Play(PlayHigh),
+    /// `solve`.
+    Solve(SolveHigh),
+    /// `generate`.
+    Generate(GenerateHigh),
+    /// `query`.
+    Query(QueryHigh),
+    /// `verify`.
+    Verify(VerifyHigh),
+    /// `manifest`.
+    Manifest(ManifestHigh),
+    /// `openings`.
+    Openings(OpeningsHigh),
+    /// `serve`.
+    Serve(ServeHigh),
+    /// `book`.
+    Book(BookHigh),
+}
+
+impl HiArgs {
+    /// Checks the arguments of the command line `cli`.
+    ///
+    /// # Errors
+    /// The first broken rule, as one line.
+    pub fn from_low(cli: Cli) -> Result<HiArgs> {
+        let rule = cli.pass_rule;
+        Ok(match cli.command {
+            Command::Show(a) => HiArgs::Show(ShowHigh::validate(a, rule)?),
+            Command::Play(a) => HiArgs::Play(PlayHigh::validate(a, rule)?),
+            Command::Solve(a) => HiArgs::Solve(SolveHigh::validate(a, rule)?),
+            Command::Generate(a) => HiArgs::Generate(GenerateHigh::validate(a, rule)?),
+            Command::Query(a) => HiArgs::Query(QueryHigh::validate(a, rule)?),
+            Command::Verify(a) => HiArgs::Verify(VerifyHigh::validate(a, rule)?),
+            Command::Manifest(a) => HiArgs::Manifest(ManifestHigh::validate(a, rule)?),
+            Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, rule)?),
+            Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)),
+            Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
+        })
+    }
+}
+
+/// `show`.
+#[derive(Debug)]
+pub struct ShowHigh {
+    /// The position.
+    pub pos: Position,
+    /// The pass rule.
+    pub rule: PassRule,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl ShowHigh {
+    /// Reads the position.
+    ///
+    /// # Errors
+    /// As [`position`].
+    pub fn validate(low: ShowArgs, rule: PassRule) -> Result<ShowHigh> {
+        let pos = position(low.position.pos.as_deref(), low.position.cfg)?;
+        Ok(ShowHigh { pos, rule, json: low.json })
+    }
+}
+
+/// `play`.
+#[derive(Debug)]
+pub struct PlayHigh {
+    /// The starting position.
+    pub start: Position,
+    /// The moves as given (the library reads them, naming the first that
+    /// cannot be played).
+    pub moves: Vec<String>,
+    /// The pass rule.
+    pub rule: PassRule,
+    /// `--analyse`.
+    pub analyse: bool,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl PlayHigh {
+    /// Reads the starting position.
+    ///
+    /// # Errors
+    /// As [`position`].
+    pub fn validate(low: PlayArgs, rule: PassRule) -> Result<PlayHigh> {
+        let start = position(low.position.pos.as_deref(), low.position.cfg)?;
+        Ok(PlayHigh { start, moves: low.moves, rule, analyse: low.analyse, json: low.json })
+    }
+}
+
+/// Which tables `solve` reads.
+#[derive(Debug)]
+pub enum SolveTables {
+    /// `--tables DIR`: those, which must be there.
+    Dir(TablesDir),
+    /// `--no-tables`.
+    None,
+    /// Neither: those with depths in ./tables, if any.
+    Default,
+}
+
+/// `solve`.
+#[derive(Debug)]
+pub struct SolveHigh {
+    /// The position, of `--slots` slots if given.
+    pub pos: Position,
+    /// The tables to read.
+    pub tables: SolveTables,
+    /// The pass rule.
+    pub rule: PassRule,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl SolveHigh {
+    /// Reads the position and checks it against `--slots`.
+    ///
+    /// # Errors
+    /// As [`position`], or the position has another size than `--slots`.
+    pub fn validate(low: SolveArgs, rule: PassRule) -> Result<SolveHigh> {
+        let pos = position(low.position.pos.as_deref(), low.position.cfg)?;
+        let n = pos.slots();
+        if let Some(slots) = low.slots
+            && slots.get() != n
+        {
+            bail!("--slots {slots} does not match the position {pos}, which has {n} slots");
+        }
+        // clap refuses --tables with --no-tables.
+        let tables = match (low.tables, low.no_tables) {
+            (Some(dir), _) => SolveTables::Dir(dir),
+            (None, true) => SolveTables::None,
+            (None, false) => SolveTables::Default,
+        };
+        Ok(SolveHigh { pos, tables, rule, json: low.json })
+    }
+}
+
+/// Which tables, checked: `generate` and `manifest`.
+#[derive(Debug)]
+pub struct Tables {
+    /// The board size (12 when `--slots` is not given).
+    pub slots: Slots,
+    /// Whether `--slots` was given.
+    pub slots_given: bool,
+    /// `--max-live`, or its default for the size.
+    pub max_live: MaxLive,
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// The pass rule.
+    pub rule: PassRule,
+}
+
+impl Tables {
+    /// The size and `--max-live` of `low`, with their defaults.
+    ///
+    /// # Errors
+    /// `--max-live` is above the size.
+    fn validate(low: TablesArgs, rule: PassRule) -> Result<Tables> {
+        let slots = low.slots.unwrap_or(Slots::STANDARD);
+        let max_live = MaxLive::new(low.max_live, slots)?;
+        Ok(Tables { slots, slots_given: low.slots.is_some(), max_live, root: low.tables, rule })
+    }
+
+    /// The board size as a number.
+    pub fn n(&self) -> u8 {
+        self.slots.get()
+    }
+}
+
+/// `generate`.
+#[derive(Debug)]
+pub struct GenerateHigh {
+    /// Which tables.
+    pub tables: Tables,
+    /// `--values-only`.
+    pub values_only: bool,
+    /// `--allow-large`.
+    pub allow_large: bool,
+    /// `--threads`; `None`: one per core.
+    pub threads: Option<Threads>,
+    /// `--checkpoint`.
+    pub checkpoint: Duration,
+    /// `--file-log`.
+    pub file_log: Option<PathBuf>,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl GenerateHigh {
+    /// Checks the tables asked for.
+    ///
+    /// # Errors
+    /// As [`Tables`].
+    pub fn validate(low: GenerateArgs, rule: PassRule) -> Result<GenerateHigh> {
+        Ok(GenerateHigh {
+            tables: Tables::validate(low.tables, rule)?,
+            values_only: low.values_only,
+            allow_large: low.allow_large,
+            threads: low.threads,
+            checkpoint: Duration::from_secs(low.checkpoint),
+            file_log: low.file_log,
+            json: low.json,
+        })
+    }
+}
+
+/// What `query` answers.
+#[derive(Debug)]
+pub enum QueryInput {
+    /// One position (POS or `--cfg FILE`).
+    One(Position),
+    /// `-`: the positions on stdin, one a line.
+    Stdin,
+}
+
+/// `query`.
+#[derive(Debug)]
+pub struct QueryHigh {
+    /// The position or positions.
+    pub input: QueryInput,
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// The budget of a solve in memory; `None` with `--no-solve`.
+    pub budget: Option<Budget>,
+    /// The pass rule.
+    pub rule: PassRule,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl QueryHigh {
+    /// Reads the position (unless `-`) and sets the budget.
+    ///
+    /// # Errors
+    /// As [`position`].
+    pub fn validate(low: QueryArgs, rule: PassRule) -> Result<QueryHigh> {
+        let input = if low.pos.as_deref() == Some("-") && low.cfg.is_none() {
+            QueryInput::Stdin
+        } else {
+            QueryInput::One(position(low.pos.as_deref(), low.cfg)?)
+        };
+        let budget = (!low.no_solve).then(|| Budget::new(low.budget, 0));
+        Ok(QueryHigh { input, root: low.tables, budget, rule, json: low.json })
+    }
+}
+
+/// `verify`: the size and `--max-live` may come from the manifest or the
+/// tables found, so they are checked by the command ([`MaxLive::new`]).
+#[derive(Debug)]
+pub struct VerifyHigh {
+    /// `--slots`.
+    pub slots: Option<Slots>,
+    /// `--max-live`, not yet checked against the size.
+    pub max_live: Option<u8>,
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// `--sample`.
+    pub sample: usize,
+    /// `--solves`.
+    pub solves: usize,
+    /// `--seed`.
+    pub seed: u64,
+    /// The manifest's text (`--manifest FILE`).
+    pub manifest: Option<TextFile>,
+    /// The pass rule.
+    pub rule: PassRule,
+    /// `--json`.
+    pub json: bool,
+}
+
+impl VerifyHigh {
+    /// Reads the manifest.
+    ///
+    /// # Errors
+    /// The manifest cannot be read ([`TextFile::read`]).
+    pub fn validate(low: VerifyArgs, rule: PassRule) -> Result<VerifyHigh> {
+        let manifest = low
+            .manifest
+            .map(|path| TextFile::read(path, "the manifest", MAX_MANIFEST_BYTES))
+            .transpose()?;
+        Ok(VerifyHigh {
+            slots: low.slots,
+            max_live: low.max_live,
+            root: low.tables,
+            sample: low.sample,
+            solves: low.solves,
+            seed: low.seed,
+            manifest,
+            rule,
+            json: low.json,
+        })
+    }
+}
+
+/// `manifest`.
+#[derive(Debug)]
+pub struct ManifestHigh {
+    /// Which tables.
+    pub tables: Tables,
+    /// The text of `--file-log FILE`.
+    pub file_log: Option<TextFile>,
+    /// The text of `--run-log FILE`.
+    pub run_log: Option<TextFile>,
+    /// `--no-openings`.
+    pub no_openings: bool,
+    /// `--output FILE`.
+    pub output: Option<OutputPath>,
+}
+
+impl ManifestHigh {
+    /// Checks the tables asked for, reads the logs and checks the output.
+    ///
+    /// # Errors
+    /// As [`Tables`], a log cannot be read, or the output cannot be
+    /// written ([`OutputPath::new`]).
+    pub fn validate(low: ManifestArgs, rule: PassRule) -> Result<ManifestHigh> {
+        let tables = Tables::validate(low.tables, rule)?;
+        let log = |path, what| TextFile::read(path, what, MAX_LOG_BYTES);
+        let file_log = low.file_log.map(|p| log(p, "--file-log")).transpose()?;
+        let run_log = low.run_log.map(|p| log(p, "--run-log")).transpose()?;
+        let output = low.output.map(OutputPath::new).transpose()?;
+        Ok(ManifestHigh { tables, file_log, run_log, no_openings: low.no_openings, output })
+    }
+}
+
+/// `openings`.
+#[derive(Debug)]
+pub struct OpeningsHigh {
+    /// The board size.
+    pub slots: Slots,
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// `--sample K`: at least 1, at most the openings of the size.
+    pub sample: Option<u64>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--batch B`, at least 1.
+    pub batch: Option<usize>,
+    /// `--both-win`.
+    pub both_win: bool,
+    /// `--random K`, at least 1.
+    pub random: Option<u64>,
+    /// `--output FILE`.
+    pub output: Option<OutputPath>,
+    /// `--stats`.
+    pub stats: bool,
+    /// `--plot FILE`.
+    pub plot: Option<OutputPath>,
+    /// `--moves` (only with `--random`).
+    pub moves: bool,
+    /// `--json`.
+    pub json: bool,
+    /// The pass rule.
+    pub rule: PassRule,
+}
+
+impl OpeningsHigh {
+    /// The checks clap cannot express, each a one-line error.
+    ///
+    /// # Errors
+    /// A sample larger than the openings, `--moves` without `--random`,
+    /// `--stats` with a list on stdout, or an output that cannot be
+    /// written ([`OutputPath::new`]).
+    pub fn validate(low: OpeningsArgs, rule: PassRule) -> Result<OpeningsHigh> {
+        let n = low.slots.get();
+        let population = draw::count(n);
+        if let Some(k) = low.sample
+            && k > population
+        {
+            bail!("--sample {k}: there are only {population} openings of {n} slots");
+        }
+        if low.moves && low.random.is_none() {
+            bail!(
+                "--moves solves the moves of each listed opening: use it with --random K (the list of every both-win opening from the book has no moves)"
+            );
+        }
+        if low.both_win && low.output.is_none() && low.stats {
+            bail!(
+                "--both-win without --output writes the list on stdout: add --output FILE to use --stats too"
+            );
+        }
+        Ok(OpeningsHigh {
+            slots: low.slots,
+            root: low.tables,
+            sample: low.sample,
+            seed: low.seed,
+            batch: low.batch.map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+            both_win: low.both_win,
+            random: low.random,
+            output: low.output.map(OutputPath::new).transpose()?,
+            stats: low.stats,
+            plot: low.plot.map(OutputPath::new).transpose()?,
+            moves: low.moves,
+            json: low.json,
+            rule,
+        })
+    }
+}
+
+/// `serve`.
+#[derive(Debug)]
+pub struct ServeHigh {
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// The address to listen on.
+    pub bind: SocketAddr,
+    /// The budget of one solve, leaving room for the kept solves.
+    pub budget: Budget,
+    /// `--keep-states`.
+    pub keep_states: usize,
+    /// `--queue`.
+    pub queue: usize,
+    /// `--max-connections`.
+    pub max_connections: usize,
+    /// `--header-timeout`.
+    pub header_timeout: Duration,
+    /// `--allow-host`.
+    pub allow_host: Vec<String>,
+    /// The pass rule.
+    pub rule: PassRule,
+}
+
+impl ServeHigh {
+    /// Sets the budget (clap checks the rest).
+    pub fn validate(low: ServeArgs, rule: PassRule) -> ServeHigh {
+        // The kept solves take memory too: the budget leaves room for them.
+        let kept_bytes = (low.keep_states as u64).saturating_mul(BYTES_PER_STATE);
+        ServeHigh {
+            root: low.tables,
+            bind: low.bind,
+            budget: Budget::new(low.budget, kept_bytes),
+            keep_states: low.keep_states,
+            queue: low.queue,
+            max_connections: low.max_connections as usize,
+            header_timeout: Duration::from_secs(low.header_timeout),
+            allow_host: low.allow_host,
+            rule,
+        }
+    }
+}
+
+/// `book`.
+#[derive(Debug)]
+pub struct BookHigh {
+    /// `--build FILE`.
+    pub build: Option<OutputPath>,
+    /// `--verify`.
+    pub verify: bool,
+    /// The bytes of `--book FILE`.
+    pub book: Option<SmallFile>,
+    /// `--slots`, as given.
+    pub slots: Vec<Slots>,
+    /// The tables root directory.
+    pub root: TablesDir,
+    /// `--json`.
+    pub json: bool,
+    /// The pass rule.
+    pub rule: PassRule,
+}
+
+impl BookHigh {
+    /// Reads the book file and checks the output.
+    ///
+    /// # Errors
+    /// The book cannot be read, or the output cannot be written
+    /// ([`OutputPath::new`]).
+    pub fn validate(low: BookArgs, rule: PassRule) -> Result<BookHigh> {
+        let book = low.book.map(|p| SmallFile::read(p, "book", MAX_BOOK_BYTES)).transpose()?;
+        let build = low.build.map(OutputPath::new).transpose()?;
+        let slots = low.slots;
+        Ok(BookHigh {
+            build,
+            verify: low.verify,
+            book,
+            slots,
+            root: low.tables,
+            json: low.json,
+            rule,
+        })
+    }
+}
