@@ -277,8 +277,8 @@ pub struct QueryArgs {
     pub no_solve: bool,
 
     /// The most states a solve in memory may enumerate, as `serve --budget`
-    /// (a 12-slot opening reaches 15 to 130 million, up to 18 bytes of memory
-    /// each). Default: from the machine's memory, half of the smaller of
+    /// (a 12-slot opening reaches 12 to 130 million, about 14 bytes of
+    /// memory each). Default: from the machine's memory, half of the smaller of
     /// total and available memory at 18 bytes a state.
     #[arg(long, value_name = "STATES", conflicts_with = "no_solve")]
     pub budget: Option<usize>,
@@ -440,7 +440,7 @@ pub struct ServeArgs {
     pub bind: SocketAddr,
 
     /// The most states one solve may enumerate (a 12-slot opening reaches
-    /// 15 to 130 million, up to 18 bytes of memory each). Default: from the
+    /// 12 to 130 million, about 14 bytes of memory each). Default: from the
     /// machine's memory, half of the smaller of total and available memory
     /// less --keep-states, at 18 bytes a state.
     #[arg(long, value_name = "STATES")]

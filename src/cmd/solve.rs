@@ -2,7 +2,7 @@
 //! depth, every legal move with its score, a line of best play to the end
 //! ([`Answer`]), and statistics (states, signatures, speed, time, peak
 //! memory and the bytes it took a state, by which the default budget of
-//! `query` and `serve` is sized: [`crate::cmd::budget::BYTES_PER_STATE`]).
+//! `query` and `serve` is sized: [`crate::budget::BYTES_PER_STATE`]).
 //! `solve` itself has no budget: it enumerates every reachable state.
 //!
 //! With `--tables DIR` (or, without it, when ./tables holds tables with
@@ -47,7 +47,7 @@ struct SolveJson {
     /// `null` when the system does not report it.
     peak_memory_bytes: Option<u64>,
     /// The peak memory over the states (`null` without it): what
-    /// [`crate::cmd::budget::BYTES_PER_STATE`] estimates.
+    /// [`crate::budget::BYTES_PER_STATE`] estimates.
     bytes_per_state: Option<f64>,
     /// Only when tables were used.
     #[serde(skip_serializing_if = "Option::is_none")]
