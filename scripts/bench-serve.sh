@@ -111,8 +111,11 @@ if [[ "$slots" == 8 ]]; then
     done
 else
     for seed in 1 2 3; do
-        opening="$(curl -sf "$url/api/fair-start?slots=$slots&seed=$seed" | grep -o '"position":"[^"]*"' | cut -d'"' -f4)"
-        line_positions "$opening" >> "$work/tables.txt"
+        fair="$(curl -s "$url/api/fair-start?slots=$slots&seed=$seed")"
+        opening="$(grep -o '"position":"[^"]*"' <<< "$fair" | cut -d'"' -f4)" ||
+            { echo "error: no fair start of $slots slots: $fair" >&2; exit 1; }
+        line_positions "$opening" >> "$work/tables.txt" ||
+            { echo "error: no best line from $opening" >&2; exit 1; }
     done
 fi
 one="$(head -1 "$work/tables.txt")"
