@@ -9,11 +9,16 @@
 //! position whose file does not exist, and an error for a file that is
 //! damaged.
 
+/// Encoding 4's block coder (not yet used by `generate` or `query`;
+/// public for `examples/depth_coder.rs`).
+pub mod depth_code;
 mod error;
 mod file;
 pub mod format;
 pub(crate) mod mmap;
 pub mod packed;
+/// The rANS coder of [`depth_code`].
+pub mod rans;
 mod sets;
 mod tablebase;
 pub mod values;
