@@ -49,6 +49,10 @@ pub const SCALE_BITS: u32 = 15;
 /// The sum of a context's frequencies.
 pub const SCALE: u32 = 1 << SCALE_BITS;
 
+/// Context keys below this get a direct index (4 bytes a key up to the
+/// largest): encoding 4's keys are below 2^18.
+const DENSE: u32 = 1 << 20;
+
 /// The lower bound of the normalized state, and its initial and final
 /// value.
 const LOW: u32 = 1 << 23;
@@ -80,15 +84,27 @@ impl Counts {
 pub struct Model {
     /// Context key → context number.
     index: FxHashMap<u32, u32>,
+    /// The same as an array by key, where every key is below [`DENSE`],
+    /// of the context's symbols (first | count << 32; 0: no such context);
+    /// else empty. Decoding looks up a context a symbol.
+    dense: Vec<u64>,
     /// Context keys, increasing.
     keys: Vec<u32>,
     /// Per context, its first symbol in the flat arrays; one more entry at
     /// the end.
     first: Vec<u32>,
-    symbols: Vec<u32>,
-    starts: Vec<u16>,
-    /// Frequencies; `SCALE` itself (one symbol) fits in a u16.
-    freqs: Vec<u16>,
+    /// The symbols of all contexts, side by side (one cache line holds 8).
+    entries: Vec<Entry>,
+}
+
+/// A symbol of a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    symbol: u32,
+    /// The sum of the frequencies before it.
+    start: u16,
+    /// Its frequency; `SCALE` itself (one symbol) fits in a u16.
+    freq: u16,
 }
 
 /// A symbol's place in its context: its running sum and frequency.
@@ -140,17 +156,16 @@ impl Model {
                 symbols.iter().zip(&freqs).map(|(&(s, _), &f)| (s, f as u32)).collect();
             model.push(key, &pairs);
         }
-        Ok(model)
+        Ok(model.with_dense())
     }
 
     fn empty() -> Model {
         Model {
             index: FxHashMap::default(),
+            dense: Vec::new(),
             keys: Vec::new(),
             first: vec![0],
-            symbols: Vec::new(),
-            starts: Vec::new(),
-            freqs: Vec::new(),
+            entries: Vec::new(),
         }
     }
 
@@ -162,13 +177,25 @@ impl Model {
         self.keys.push(key);
         let mut start = 0u32;
         for &(s, f) in pairs {
-            self.symbols.push(s);
-            self.starts.push(start as u16);
-            self.freqs.push(f as u16);
+            self.entries.push(Entry { symbol: s, start: start as u16, freq: f as u16 });
             start += f;
         }
         debug_assert_eq!(start, SCALE);
-        self.first.push(self.symbols.len() as u32);
+        self.first.push(self.entries.len() as u32);
+    }
+
+    /// Fills [`Model::dense`] once every context is in.
+    fn with_dense(mut self) -> Model {
+        if let Some(&last) = self.keys.last()
+            && last < DENSE
+        {
+            self.dense = vec![0; last as usize + 1];
+            for (c, &key) in self.keys.iter().enumerate() {
+                let (first, end) = (self.first[c], self.first[c + 1]);
+                self.dense[key as usize] = u64::from(first) | u64::from(end - first) << 32;
+            }
+        }
+        self
     }
 
     /// Contexts of the model.
@@ -178,14 +205,23 @@ impl Model {
 
     /// (context, symbol) pairs of the model.
     pub fn pairs(&self) -> usize {
-        self.symbols.len()
+        self.entries.len()
     }
 
     /// The range of context `key`'s symbols in the flat arrays.
     #[inline]
     fn range(&self, key: u32) -> Option<std::ops::Range<usize>> {
-        let c = *self.index.get(&key)? as usize;
-        Some(self.first[c] as usize..self.first[c + 1] as usize)
+        if self.dense.is_empty() {
+            let c = *self.index.get(&key)? as usize;
+            return Some(self.first[c] as usize..self.first[c + 1] as usize);
+        }
+        match self.dense.get(key as usize) {
+            Some(&d) if d != 0 => {
+                let first = d as u32 as usize;
+                Some(first..first + (d >> 32) as usize)
+            }
+            _ => None,
+        }
     }
 
     /// The slot of `symbol` in context `key`, or `None` if the model does
@@ -193,14 +229,13 @@ impl Model {
     #[inline]
     pub fn slot(&self, key: u32, symbol: u32) -> Option<Slot> {
         let r = self.range(key)?;
-        let i = r.start + self.symbols[r].binary_search(&symbol).ok()?;
-        Some(Slot { start: self.starts[i].into(), freq: self.freq(i) })
+        let i = r.start + self.entries[r].binary_search_by_key(&symbol, |e| e.symbol).ok()?;
+        Some(Slot { start: self.entries[i].start.into(), freq: self.freq(i) })
     }
 
     #[inline]
     fn freq(&self, i: usize) -> u32 {
-        // A lone symbol's SCALE is stored as 0x8000: a u16 holds it.
-        u32::from(self.freqs[i])
+        u32::from(self.entries[i].freq)
     }
 
     /// Decodes one symbol of context `key` from `dec`.
@@ -212,13 +247,20 @@ impl Model {
         let r = self.range(key).ok_or_else(|| format!("context {key:#x} is not in the model"))?;
         if r.len() == 1 {
             // Frequency SCALE: the state does not change.
-            return Ok(self.symbols[r.start]);
+            return Ok(self.entries[r.start].symbol);
         }
         let slot = dec.slot();
-        let starts = &self.starts[r.clone()];
-        let i = r.start + starts.partition_point(|&s| u32::from(s) <= slot) - 1;
-        dec.advance(u32::from(self.starts[i]), self.freq(i));
-        Ok(self.symbols[i])
+        let entries = &self.entries[r];
+        // The symbols whose start is at most the slot; without branches
+        // for the few symbols most contexts have.
+        let below = if entries.len() <= 16 {
+            entries.iter().map(|e| usize::from(u32::from(e.start) <= slot)).sum()
+        } else {
+            entries.partition_point(|e| u32::from(e.start) <= slot)
+        };
+        let e = entries[below - 1];
+        dec.advance(e.start.into(), e.freq.into());
+        Ok(e.symbol)
     }
 
     /// The model's bytes (module docs).
@@ -232,9 +274,9 @@ impl Model {
             put_varint(&mut out, (r.len() - 1) as u64);
             for i in r.clone() {
                 let code = if i == r.start {
-                    self.symbols[i]
+                    self.entries[i].symbol
                 } else {
-                    self.symbols[i] - self.symbols[i - 1] - 1
+                    self.entries[i].symbol - self.entries[i - 1].symbol - 1
                 };
                 put_varint(&mut out, code.into());
             }
@@ -304,7 +346,7 @@ impl Model {
             return Err("model: bad checksum".to_string());
         }
         *bytes = &whole[at + 4..];
-        Ok(model)
+        Ok(model.with_dense())
     }
 }
 
