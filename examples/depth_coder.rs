@@ -13,7 +13,8 @@
 //! the bytes and bits a node of each part (values stream, depth stream,
 //! models, block overhead: the length of the values stream and a 16-byte
 //! block table entry as in `packed.rs`), the encode and decode throughput
-//! and the decode time per block.
+//! and the decode time per block (each full block decoded three times, the
+//! fastest counted: the first decode is in the throughput).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -169,8 +170,20 @@ fn main() -> anyhow::Result<()> {
                 let took_values = t.elapsed();
                 values_time += took_values;
                 if block.len() == BOARDS {
-                    block_ns.push(took.as_nanos() as u64);
-                    values_ns.push(took_values.as_nanos() as u64);
+                    // The fastest of three decodes: the machine is shared,
+                    // and a preempted decode says nothing of the coder.
+                    let (mut best, mut best_values) = (took, took_values);
+                    for _ in 0..2 {
+                        let t = Instant::now();
+                        let _ = depth_code::decode_block(bytes, block.len(), &models, &mut out);
+                        best = best.min(t.elapsed());
+                        let t = Instant::now();
+                        let _ =
+                            depth_code::decode_values(bytes, block.len(), &models, &mut pairs_out);
+                        best_values = best_values.min(t.elapsed());
+                    }
+                    block_ns.push(best.as_nanos() as u64);
+                    values_ns.push(best_values.as_nanos() as u64);
                 }
                 ensure!(out == block, "file {fixed:#06x} sub-table {s} block {b} decodes wrong");
                 ensure!(
@@ -218,7 +231,7 @@ fn main() -> anyhow::Result<()> {
         v.sort_unstable();
         let q = |p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0;
         println!(
-            "decode time of a full block of 4,096 nodes, {name} ({} blocks): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+            "decode time of a full block of 4,096 nodes (fastest of 3), {name} ({} blocks): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
             v.len(),
             q(0.5),
             q(0.99),
