@@ -1,7 +1,9 @@
 //! Runs encoding 4's block coder (`table::depth_code`, docs/depths.md "The
 //! coder, measured") over a complete table with depths: per file, builds
 //! the models from the file's symbols, encodes every block, decodes it
-//! again and compares it with the source, board by board.
+//! again and compares it with the source, board by board. It also checks
+//! that the values byte and T of each 甲 node give the score of every
+//! consistent state of the node.
 //!
 //! ```sh
 //! cargo run --release -j1 --example depth_coder -- DIR [--slots N] [--values DIR2]
@@ -111,6 +113,21 @@ fn main() -> anyhow::Result<()> {
                         let walks = consistent_walks(&pos, index.items());
                         code.jia = DepthRecord::of(&s, walks, RULE)
                             .with_context(|| format!("a depth over the limit: {s:?}"))?;
+                        // T and the values byte give every consistent state.
+                        let value = values::decode(code.values[0], RULE, n)
+                            .context("a values byte that decodes")?
+                            .score(Last::None, RULE)
+                            .value;
+                        let lasts = (1..=n)
+                            .filter(|&p| walks & 1 << p != 0)
+                            .map(Last::Piece)
+                            .chain([Last::None, Last::Pass]);
+                        for last in lasts {
+                            ensure!(
+                                code.jia.score(value, last) == s.score(last, RULE),
+                                "T does not give {last:?} of {s:?}"
+                            );
+                        }
                     }
                 }
                 boards.push(code);

@@ -84,6 +84,18 @@ impl DepthRecord {
         r.check().ok().map(|()| r)
     }
 
+    /// The score of the state with this `last` of a node whose value of
+    /// `last` none is `value` (from its values byte), where `last` is
+    /// consistent with the board (as [`DepthRecord::of`] was given).
+    pub fn score(&self, value: Value, last: Last) -> Score {
+        let none = Score { value, depth: self.depth };
+        match (last, self.ban) {
+            (Last::Pass, _) => self.pass.unwrap_or(none),
+            (Last::Piece(p), Some((w, s))) if p == w => s,
+            _ => none,
+        }
+    }
+
     /// Whether the depths and the walk are in range (module docs).
     fn check(&self) -> Result<(), String> {
         let deep = |s: Score| s.depth > MAX_DEPTH;
@@ -611,6 +623,11 @@ mod tests {
         // The walk's `last` is not consistent: no ban part.
         let r = DepthRecord::of(&s, 0, PassRule::Always).unwrap();
         assert_eq!(r, DepthRecord { depth: 5, pass: None, ban: None });
+        for last in [Last::None, Last::Pass, Last::Piece(4), Last::Piece(2)] {
+            let consistent = (1 << 4) | (1 << 2);
+            let r = DepthRecord::of(&s, consistent, PassRule::Always).unwrap();
+            assert_eq!(r.score(Value::SelfWin, last), s.score(last, PassRule::Always), "{last:?}");
+        }
         let deep = Summary { best: Some(win(MAX_DEPTH + 1)), ..s };
         assert_eq!(DepthRecord::of(&deep, 0, PassRule::Always), None);
     }
