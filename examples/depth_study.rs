@@ -33,6 +33,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
+use chaosclock::internals::depth_code::{DepthRecord, consistent_walks};
 use chaosclock::internals::format::{self, free_pieces, sub_loose, sub_nodes};
 use chaosclock::internals::{RawFile, SigIndex, Summary, signature, symmetry, values};
 use chaosclock::table::{Tablebase, fixed_sets};
@@ -1113,33 +1114,24 @@ impl Study {
         let live = |sd: Side| (sd.pieces_mask(n) & !fixed).count_ones() as u8;
         let (own_live, opp_live) = (live(side), live(side.other()));
         let s0 = s.score(Last::None, RULE);
-        let sp = s.score(Last::Pass, RULE);
-        // Consistent `last` pieces (as the generator's `valid_lasts`).
-        let mut valid = 0u16;
-        for &p in index.items() {
-            let slot = pos.slot_of(p).expect("loose piece on the board");
-            if p != n && pos.piece_at(walk_origin(n, slot, p)) == 0 {
-                valid |= 1 << p;
-            }
-        }
+        // Consistent `last` pieces (as the generator's `valid_lasts`) and
+        // T, as the block coder defines them (`table::depth_code`).
+        let valid = consistent_walks(pos, index.items());
         let states = 2 + u64::from(valid.count_ones());
-        let bw = s.best_walk;
-        let ban = (!s.terminal && bw != 0).then(|| s.score(Last::Piece(bw), RULE));
-        let ban_valid = ban.filter(|_| valid & 1 << bw != 0);
-        let pass_differs = !s.terminal && sp != s0;
-        let ban_differs = ban_valid.is_some_and(|b| b != s0);
+        let record = DepthRecord::of(s, valid, RULE).expect("depths of at most 255");
+        let pass_differs = record.pass.is_some();
+        let ban_differs = record.ban.is_some();
         let mut t = u64::from(s0.pack());
-        t |= u64::from(if pass_differs { sp.pack() } else { u16::MAX }) << 16;
-        t |= match ban_valid {
-            Some(b) if b != s0 => u64::from(b.pack()) << 32 | u64::from(bw) << 48,
-            _ => u64::from(u16::MAX) << 32,
+        t |= u64::from(record.pass.map_or(u16::MAX, Score::pack)) << 16;
+        t |= match record.ban {
+            Some((w, b)) => u64::from(b.pack()) << 32 | u64::from(w) << 48,
+            None => u64::from(u16::MAX) << 32,
         };
         let delta = |x: Score| u64::from((i32::from(x.depth) - i32::from(s0.depth) + 512) as u16);
         let mut rest =
-            if pass_differs { 1 | u64::from(sp.value.code()) << 1 | delta(sp) << 4 } else { 0 };
-        if let Some(b) = ban_valid.filter(|&b| b != s0) {
-            rest |=
-                (1 | u64::from(b.value.code()) << 1 | delta(b) << 4 | u64::from(bw) << 14) << 20;
+            record.pass.map_or(0, |p| 1 | u64::from(p.value.code()) << 1 | delta(p) << 4);
+        if let Some((w, b)) = record.ban {
+            rest |= (1 | u64::from(b.value.code()) << 1 | delta(b) << 4 | u64::from(w) << 14) << 20;
         }
         let lower = match s0.value {
             _ if s.terminal => 0,

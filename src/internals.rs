@@ -24,6 +24,18 @@ pub mod values {
     pub use crate::table::values::*;
 }
 
+/// The range coder of the compact depth blocks (issue 23, not wired into
+/// the tables yet).
+pub mod rans {
+    pub use crate::table::rans::*;
+}
+
+/// The compact blocks of values and depths (issue 23, not wired into the
+/// tables yet).
+pub mod depth_code {
+    pub use crate::table::depth_code::*;
+}
+
 /// The symmetry of signatures.
 pub mod symmetry {
     pub use crate::symmetry::*;

@@ -9,11 +9,15 @@
 //! position whose file does not exist, and an error for a file that is
 //! damaged.
 
+/// Encoding 4's block coder (not yet used by `generate` or `query`;
+/// public for `examples/depth_coder.rs`).
+pub(crate) mod depth_code;
 mod error;
 mod file;
 pub(crate) mod format;
 pub(crate) mod mmap;
 pub(crate) mod packed;
+pub(crate) mod rans;
 mod sets;
 mod tablebase;
 pub(crate) mod values;
