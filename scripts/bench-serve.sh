@@ -9,7 +9,7 @@
 #            --slots N` into a temporary directory, about a minute for 8,
 #            unless BENCH_TABLES names a tables root that holds them): the
 #            positions of three games of 8 slots, or for another size the
-#            best lines of three of its openings;
+#            best lines of BENCH_LINES (default 3) fair starts;
 #   kept:    no tables: the positions of the documented 12-slot game, all
 #            answered from the one solve of its opening, kept in memory.
 # It prints wrk's latency percentiles and requests/s, and fails if any
@@ -110,7 +110,7 @@ if [[ "$slots" == 8 ]]; then
         positions ${game% *} ${game#* } >> "$work/tables.txt"
     done
 else
-    for seed in 1 2 3; do
+    for seed in $(seq "${BENCH_LINES:-3}"); do
         fair="$(curl -s "$url/api/fair-start?slots=$slots&seed=$seed")"
         opening="$(grep -o '"position":"[^"]*"' <<< "$fair" | cut -d'"' -f4)" ||
             { echo "error: no fair start of $slots slots: $fair" >&2; exit 1; }
