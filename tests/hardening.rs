@@ -63,6 +63,10 @@ fn absurd_thread_counts_are_refused_quickly() {
         assert!(start.elapsed() < Duration::from_secs(10), "{threads}: {:?}", start.elapsed());
     }
     fails(&["generate", "--slots", "4", "--threads", "0"], "give at least one thread");
+    let none =
+        "invalid value '0' for '--budget <STATES>': a solve needs a budget of at least one state";
+    fails(&["query", "2,1,4,3,6,5,8,7,10,9", "--budget", "0"], none);
+    fails(&["serve", "--budget", "0"], none);
     assert!(!dir.path().join("tables").exists(), "nothing was generated");
     // Four per core is still allowed (at least 4).
     ok_in(dir.path(), &["generate", "--slots", "4", "--threads", "4"]);

@@ -280,7 +280,7 @@ pub struct QueryArgs {
     /// (a 12-slot opening reaches 12 to 130 million, about 14 bytes of
     /// memory each). Default: from the machine's memory, half of the smaller of
     /// total and available memory at 18 bytes a state.
-    #[arg(long, value_name = "STATES", conflicts_with = "no_solve")]
+    #[arg(long, value_name = "STATES", conflicts_with = "no_solve", value_parser = budget_parser())]
     pub budget: Option<usize>,
 
     /// Print JSON (one line) instead of text.
@@ -443,7 +443,7 @@ pub struct ServeArgs {
     /// 12 to 130 million, about 14 bytes of memory each). Default: from the
     /// machine's memory, half of the smaller of total and available memory
     /// less --keep-states, at 18 bytes a state.
-    #[arg(long, value_name = "STATES")]
+    #[arg(long, value_name = "STATES", value_parser = budget_parser())]
     pub budget: Option<usize>,
 
     /// The most states kept in the solved graphs of recent positions.
@@ -478,6 +478,16 @@ pub struct ServeArgs {
 /// as clap reads a `u64`.
 fn at_least_one(why: &'static str) -> impl TypedValueParser<Value = u64> {
     clap::value_parser!(u64).try_map(move |k| if k == 0 { Err(why) } else { Ok(k) })
+}
+
+/// `--budget STATES`: at least one state (a budget of none could never
+/// solve anything).
+fn budget_parser() -> impl TypedValueParser<Value = usize> {
+    clap::value_parser!(u64).try_map(|k| match usize::try_from(k) {
+        Ok(0) => Err("a solve needs a budget of at least one state"),
+        Ok(k) => Ok(k),
+        Err(_) => Err("more states than this machine can count"),
+    })
 }
 
 /// `--pass-rule`: the names and meanings of [`PassRule`] (spelled there
