@@ -124,31 +124,45 @@ impl DepthRecord {
     }
 
     /// The record of depth `depth` whose rest is `rest`.
+    #[inline(always)]
     fn from_rest(depth: u16, rest: u32) -> Result<DepthRecord, String> {
-        let bad = || format!("rest symbol {rest:#x} of depth {depth}");
-        let part = |bits: u32| -> Result<Option<Score>, String> {
+        if rest == 0 {
+            // The most frequent: no pass part, no ban part.
+            return Ok(DepthRecord { depth, pass: None, ban: None });
+        }
+        DepthRecord::from_parts(depth, rest).ok_or_else(|| bad_rest(depth, rest))
+    }
+
+    /// [`DepthRecord::from_rest`] of a rest other than 0, `None` if it
+    /// is out of range; no `String` in the way of inlining.
+    #[inline(always)]
+    fn from_parts(depth: u16, rest: u32) -> Option<DepthRecord> {
+        let part = |bits: u32| -> Option<Option<Score>> {
             if bits & 1 == 0 {
-                return if bits == 0 { Ok(None) } else { Err(bad()) };
+                return (bits == 0).then_some(None);
             }
-            let value = Value::from_code((bits >> 1 & 7) as u8).ok_or_else(bad)?;
-            let d = (u32::from(depth) + (bits >> 4 & 511)).checked_sub(256).ok_or_else(bad)?;
-            if d > u32::from(MAX_DEPTH) {
-                return Err(bad());
-            }
-            Ok(Some(Score { value, depth: d as u16 }))
+            let value = Value::from_code((bits >> 1 & 7) as u8)?;
+            let d = (u32::from(depth) + (bits >> 4 & 511)).checked_sub(256)?;
+            (d <= u32::from(MAX_DEPTH)).then_some(Some(Score { value, depth: d as u16 }))
         };
         if rest >> 30 != 0 {
-            return Err(bad());
+            return None;
         }
         let pass = part(rest & 0x1fff)?;
         let ban_bits = rest >> 13;
         let walk = (ban_bits >> 13) as u8;
         let ban = part(ban_bits & 0x1fff)?.map(|s| (walk, s));
         if ban.is_none() && walk != 0 || ban.is_some() && (walk == 0 || walk > MAX_WALK) {
-            return Err(bad());
+            return None;
         }
-        Ok(DepthRecord { depth, pass, ban })
+        Some(DepthRecord { depth, pass, ban })
     }
+}
+
+/// The error of a rest symbol out of range.
+#[cold]
+fn bad_rest(depth: u16, rest: u32) -> String {
+    format!("rest symbol {rest:#x} of depth {depth}")
 }
 
 /// The pieces whose walk may have been the last ply on `pos`'s board (bit
