@@ -15,7 +15,10 @@
 //! only the K files with the most nodes (to time the decoder quickly: the
 //! largest, `f0000`, holds half the nodes at 10 slots; the sizes and the
 //! values-only comparison are then of those files); `--repeat R` decodes
-//! each full block R times and counts the fastest (default 3). One thread. Prints
+//! each full block R times and counts the fastest (default 3);
+//! `--block-nodes B` codes blocks of B nodes instead of 4,096 (the
+//! design's block size is still open: smaller blocks decode faster a
+//! read and cost more bits). One thread. Prints
 //! the bytes and bits a node of each part (values stream, depth stream,
 //! models, block overhead: the length of the values stream and a 16-byte
 //! block table entry as in `packed.rs`), the encode and decode throughput
@@ -38,7 +41,7 @@ use chaosclock::{Last, PassRule, Position, Side};
 /// The pass rule of the tables.
 const RULE: PassRule = PassRule::Always;
 
-/// Boards per block (4,096 nodes, as `packed::NODES`).
+/// Boards per block by default (4,096 nodes, as `packed::NODES`).
 const BOARDS: usize = 2048;
 
 /// Bytes of a block table entry (offset, length, checksum).
@@ -77,7 +80,7 @@ impl Sizes {
 }
 
 fn main() -> anyhow::Result<()> {
-    let Args { dir, n, values: values_root, largest, repeat } = parse_args()?;
+    let Args { dir, n, values: values_root, largest, repeat, boards: block_boards } = parse_args()?;
     let start = Instant::now();
     let tb = Tablebase::new(&dir, n, RULE);
     let files = tb.load_all().context("opening the tables")?;
@@ -95,7 +98,7 @@ fn main() -> anyhow::Result<()> {
     let mut by_f: BTreeMap<u32, Sizes> = BTreeMap::new();
     let (mut read_time, mut model_time, mut encode_time, mut decode_time, mut values_time) =
         (Duration::ZERO, Duration::ZERO, Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    // Decode time of each full block (4,096 nodes), in nanoseconds.
+    // Decode time of each full block, in nanoseconds.
     let mut block_ns: Vec<u64> = Vec::new();
     let mut values_ns: Vec<u64> = Vec::new();
     let mut contexts = [0usize; 3];
@@ -153,7 +156,7 @@ fn main() -> anyhow::Result<()> {
         let t = Instant::now();
         let mut counts = ModelCounts::default();
         for boards in &subs {
-            for block in boards.chunks(BOARDS) {
+            for block in boards.chunks(block_boards) {
                 counts.add_block(block).map_err(anyhow::Error::msg)?;
             }
         }
@@ -174,18 +177,18 @@ fn main() -> anyhow::Result<()> {
         let mut encoded: Vec<(Vec<u8>, u32)> = Vec::new();
         let t = Instant::now();
         for boards in &subs {
-            for block in boards.chunks(BOARDS) {
+            for block in boards.chunks(block_boards) {
                 let bytes = depth_code::encode_block(block, &models).map_err(anyhow::Error::msg)?;
                 let sum = checksum(&bytes) as u32;
                 encoded.push((bytes, sum));
             }
         }
         encode_time += t.elapsed();
-        let mut out = Vec::with_capacity(BOARDS);
-        let mut pairs_out = Vec::with_capacity(BOARDS);
+        let mut out = Vec::with_capacity(block_boards);
+        let mut pairs_out = Vec::with_capacity(block_boards);
         let mut k = 0;
         for (s, boards) in subs.iter().enumerate() {
-            for (b, block) in boards.chunks(BOARDS).enumerate() {
+            for (b, block) in boards.chunks(block_boards).enumerate() {
                 let (bytes, sum) = &encoded[k];
                 k += 1;
                 let t = Instant::now();
@@ -200,7 +203,7 @@ fn main() -> anyhow::Result<()> {
                     .map_err(anyhow::Error::msg)?;
                 let took_values = t.elapsed();
                 values_time += took_values;
-                if block.len() == BOARDS {
+                if block.len() == block_boards {
                     // The fastest of `repeat` decodes: the machine is shared,
                     // and a preempted decode says nothing of the coder.
                     let (mut best, mut best_values) = (took, took_values);
@@ -262,7 +265,8 @@ fn main() -> anyhow::Result<()> {
         v.sort_unstable();
         let q = |p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0;
         println!(
-            "decode time of a full block of 4,096 nodes (fastest of {repeat}), {name} ({} blocks): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+            "decode time of a full block of {} nodes (fastest of {repeat}), {name} ({} blocks): median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+            2 * block_boards,
             v.len(),
             q(0.5),
             q(0.99),
@@ -333,11 +337,14 @@ struct Args {
     values: Option<PathBuf>,
     largest: Option<usize>,
     repeat: usize,
+    /// Boards (two nodes each) per block.
+    boards: usize,
 }
 
 fn parse_args() -> anyhow::Result<Args> {
     let mut it = std::env::args().skip(1);
     let (mut dir, mut n, mut values, mut largest, mut repeat) = (None, 10, None, None, 3);
+    let mut nodes = 2 * BOARDS;
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
         match a.as_str() {
@@ -345,12 +352,17 @@ fn parse_args() -> anyhow::Result<Args> {
             "--values" => values = Some(PathBuf::from(value()?)),
             "--largest" => largest = Some(value()?.parse()?),
             "--repeat" => repeat = value()?.parse()?,
+            "--block-nodes" => nodes = value()?.parse()?,
             _ if a.starts_with('-') => bail!("unknown option {a}"),
             _ => dir = Some(PathBuf::from(a)),
         }
     }
     let dir = dir
-        .context("usage: depth_coder DIR [--slots N] [--values DIR2] [--largest K] [--repeat R]")?;
+        .context("usage: depth_coder DIR [--slots N] [--values DIR2] [--largest K] [--repeat R] [--block-nodes B]")?;
     ensure!(repeat >= 1, "--repeat must be at least 1");
-    Ok(Args { dir, n, values, largest, repeat })
+    ensure!(
+        (2..=65_536).contains(&nodes) && nodes.is_multiple_of(2),
+        "--block-nodes must be even, from 2 to 65536"
+    );
+    Ok(Args { dir, n, values, largest, repeat, boards: nodes / 2 })
 }
