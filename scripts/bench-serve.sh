@@ -60,14 +60,19 @@ start() {
     exit 1
 }
 
+# The values of the "position" fields of the JSON on stdin, one a line.
+position_fields() {
+    grep -o '"position":"[^"]*"' | cut -d'"' -f4
+}
+
 # The positions of the game START MOVES (comma-separated), one a line.
 positions() {
-    curl -sf "$url/api/analyse?pos=$1&moves=$2" | grep -o '"position":"[^"]*"' | cut -d'"' -f4
+    curl -sf "$url/api/analyse?pos=$1&moves=$2" | position_fields
 }
 
 # The positions of the best line from START, one a line.
 line_positions() {
-    curl -sf "$url/api/mainline?pos=$1" | grep -o '"position":"[^"]*"' | cut -d'"' -f4
+    curl -sf "$url/api/mainline?pos=$1" | position_fields
 }
 
 # Runs wrk over the positions in file $1; prints the summary, fails on errors.
@@ -112,7 +117,7 @@ if [[ "$slots" == 8 ]]; then
 else
     for seed in $(seq "${BENCH_LINES:-3}"); do
         fair="$(curl -s "$url/api/fair-start?slots=$slots&seed=$seed")"
-        opening="$(grep -o '"position":"[^"]*"' <<< "$fair" | cut -d'"' -f4)" ||
+        opening="$(position_fields <<< "$fair")" ||
             { echo "error: no fair start of $slots slots: $fair" >&2; exit 1; }
         line_positions "$opening" >> "$work/tables.txt" ||
             { echo "error: no best line from $opening" >&2; exit 1; }
