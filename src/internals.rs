@@ -24,16 +24,25 @@ pub mod values {
     pub use crate::table::values::*;
 }
 
-/// The range coder of the compact depth blocks (issue 23, not wired into
-/// the tables yet).
+/// The range coder of the compact depth blocks (record encoding 4).
 pub mod rans {
     pub use crate::table::rans::*;
 }
 
-/// The compact blocks of values and depths (issue 23, not wired into the
-/// tables yet).
+/// The compact blocks of values and depths (record encoding 4).
 pub mod depth_code {
     pub use crate::table::depth_code::*;
+}
+
+/// The layout of files of record encoding 4.
+pub mod coded {
+    pub use crate::table::coded::*;
+}
+
+/// Converting files with depths of encoding 1 into encoding 4 (until
+/// `generate` writes encoding 4 itself).
+pub mod convert {
+    pub use crate::table::convert::*;
 }
 
 /// The symmetry of signatures.
@@ -58,6 +67,14 @@ pub trait RawFile {
     /// A damaged block or record.
     fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError>;
 
+    /// The summary of node `node` of sub-table `sub` if the file stores
+    /// it; `None` for a node whose scores are derived from its children
+    /// (a 乙 node of record encoding 4).
+    ///
+    /// # Errors
+    /// A damaged block or record.
+    fn stored(&self, sub: usize, node: u64) -> Result<Option<Summary>, TableError>;
+
     /// The board index of sub-table `sub`.
     fn board_index(&self, sub: usize) -> &SigIndex;
 }
@@ -69,6 +86,13 @@ impl RawFile for TableFile {
 
     fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
         TableFile::record(self, sub, node)
+    }
+
+    fn stored(&self, sub: usize, node: u64) -> Result<Option<Summary>, TableError> {
+        Ok(match TableFile::lookup(self, sub, node)? {
+            crate::table::Record::Stored(s) => Some(s),
+            crate::table::Record::Derived(_) => None,
+        })
     }
 
     fn board_index(&self, sub: usize) -> &SigIndex {

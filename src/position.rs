@@ -44,6 +44,18 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The value of this end for `side` (the side to move in the ended
+    /// game).
+    pub fn value_for(self, side: Side) -> crate::value::Value {
+        use crate::value::Value;
+        match self {
+            Outcome::BothWin => Value::BothWin,
+            Outcome::BothLose => Value::BothLose,
+            Outcome::Win(winner) if winner == side => Value::SelfWin,
+            Outcome::Win(_) => Value::SelfLose,
+        }
+    }
+
     /// The JSON name: `jia-wins`, `yi-wins`, `both-win` or `both-lose`.
     pub fn name(self) -> &'static str {
         match self {

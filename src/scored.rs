@@ -58,13 +58,17 @@ pub fn scored_moves<S: ScoreSource + ?Sized>(
     Ok(out)
 }
 
-/// A line of best play from `pos`: the best move as long as its score is
-/// the score of the position it is played in (which holds in every state
-/// of a consistent source with depths). Each such move lowers the depth by
-/// one, so the line ends, and it reaches the end of the game unless the
-/// source disagrees with itself. Empty for a finished game and for a
-/// no-result position, which has no end. For scores without depths (tables
-/// of values only) see [`crate::probe::value_line`].
+/// A line of best play from `pos`: at each position, the first move (in
+/// move order) whose score is the score of the position, which is the best
+/// move [`scored_moves`] lists first when the source is consistent (as
+/// every source with depths is). Each such move lowers the depth by one,
+/// so the line ends, and it reaches the end of the game unless the source
+/// disagrees with itself. Empty for a finished game and for a no-result
+/// position, which has no end. For scores without depths (tables of
+/// values only) see [`crate::probe::value_line`].
+///
+/// Children are scored only up to that move: with tables that derive
+/// some scores from their children (encoding 4), the others cost reads.
 ///
 /// # Errors
 /// The source does not know a position on the way.
@@ -75,16 +79,17 @@ pub fn best_line<S: ScoreSource + ?Sized>(
     let mut line = Vec::new();
     let mut cur = *pos;
     let mut score = source.score(pos)?;
-    while score.value != Value::NoResult && cur.outcome().is_none() {
-        let Some(best) = scored_moves(source, &cur)?.first().copied() else {
-            break;
-        };
-        if best.score != score {
-            break;
+    'line: while score.value != Value::NoResult && cur.outcome().is_none() {
+        for &mv in cur.legal_moves(source.rule()).iter() {
+            let child = cur.play_unchecked(mv);
+            let child_score = source.score(&child)?;
+            if Score::from_child(child_score, child.side() == cur.side()) == score {
+                line.push(mv);
+                (cur, score) = (child, child_score);
+                continue 'line;
+            }
         }
-        line.push(best.mv);
-        cur = best.child;
-        score = source.score(&cur)?;
+        break;
     }
     Ok(line)
 }

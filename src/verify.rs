@@ -5,14 +5,12 @@
 
 use crate::progress::Progress;
 
-use crate::moves::Move;
 use crate::position::{Last, Position};
 use crate::random::{Rng, random_position};
 use crate::score::Score;
 use crate::solve::solve;
-use crate::summary::Summary;
 use crate::table::fixed_sets;
-use crate::table::{TableError, Tablebase};
+use crate::table::{Tablebase, rederive};
 
 /// What a verification found.
 #[derive(Debug, Clone, Default)]
@@ -27,32 +25,6 @@ pub struct VerifyReport {
     pub solved_states: usize,
     /// Disagreements, as readable lines (empty when all is well).
     pub mismatches: Vec<String>,
-}
-
-/// The summary of `pos`'s node derived from its children's stored scores.
-///
-/// # Errors
-/// A damaged record.
-pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
-    let node = Position { last: Last::None, ..*pos };
-    if let Some(outcome) = node.outcome() {
-        return Ok(Summary::ended(Score::terminal(crate::solve::terminal_value(&node, outcome))));
-    }
-    let mut s = Summary::default();
-    let child_score = |c: &Position| -> Result<Score, TableError> {
-        let cs = tb.score(c)?.expect("children's files are loaded");
-        Ok(Score::from_child(cs, c.side() == node.side()))
-    };
-    for &m in node.legal_moves(crate::moves::PassRule::Always).iter() {
-        let piece = match m {
-            Move::Walk(p) => p,
-            Move::Place(_) => 0,
-            Move::Pass => continue,
-        };
-        s.offer(child_score(&node.play_unchecked(m))?, piece);
-    }
-    s.pass = Some(child_score(&node.play_unchecked(Move::Pass))?);
-    Ok(s)
 }
 
 /// Verifies every block of every file of `tb` for `max_live`, derives

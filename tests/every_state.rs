@@ -7,14 +7,17 @@
 //! The states are listed without the tables' code: every board of every
 //! signature (`SigIndex`), both sides, every `last`, kept when the
 //! position's own check (`Position::check_reachable`) accepts it. They are
-//! then solved in one `solve_many`.
+//! then solved in one `solve_many`. The tables of encoding 4 (values with
+//! depths, compressed; 乙's scores derived from their children) are
+//! compared too.
 
 use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::internals::SigIndex;
+use chaosclock::internals::convert::convert_file;
 use chaosclock::solve::solve_many;
-use chaosclock::table::{Encoding, Tablebase};
+use chaosclock::table::{Encoding, Tablebase, fixed_sets};
 use chaosclock::{Last, PassRule, Position, Side, Variant};
 use rayon::prelude::*;
 
@@ -53,8 +56,21 @@ fn every_state(n: u8) -> Vec<Position> {
     out
 }
 
-/// Makes the complete tables of `n` slots under `rule` in `dir`.
+/// Makes the complete tables of `n` slots under `rule` in `dir`; those of
+/// encoding 4 are converted from tables of encoding 1 (`generate` does not
+/// write them yet).
 fn make(dir: &Path, n: u8, rule: PassRule, encoding: Encoding) {
+    if encoding == Encoding::Coded {
+        let scores = tempfile::tempdir().unwrap();
+        make(scores.path(), n, rule, Encoding::Scores);
+        let (from, to) = (Tablebase::new(scores.path(), n, rule), Tablebase::new(dir, n, rule));
+        std::fs::create_dir_all(to.dir()).unwrap();
+        from.load_all().unwrap();
+        for f in fixed_sets(n, n) {
+            convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
+        }
+        return;
+    }
     let cfg = Config {
         root: dir.to_path_buf(),
         n,
@@ -80,7 +96,9 @@ fn every_8_slot_state_from_symmetric_tables_equals_solve() {
     assert_eq!(ended, 2_882_624);
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let solution = solve_many(Variant::new(n, rule), &states, None);
-        for (encoding, depths) in [(Encoding::Packed, false), (Encoding::Scores, true)] {
+        let encodings =
+            [(Encoding::Packed, false), (Encoding::Scores, true), (Encoding::Coded, true)];
+        for (encoding, depths) in encodings {
             let dir = tempfile::tempdir().unwrap();
             make(dir.path(), n, rule, encoding);
             let tb = Tablebase::new(dir.path(), n, rule);

@@ -5,8 +5,9 @@
 //!   and version, and on mutated real headers: `Ok` (and the header writes
 //!   back to bytes that parse to it) or a one-line message.
 //! - [`TableFile::open`], then [`TableFile::verify_all`] and a read of
-//!   every record, on mutated copies of real 6-slot files of both kinds
-//!   (with depths; values only, compressed), written to a temporary file:
+//!   every record, on mutated copies of real 6-slot files of the three
+//!   kinds (with depths; values only, compressed; with depths, compressed),
+//!   written to a temporary file:
 //!   each step gives `Ok` or a typed [`TableError`] with a one-line
 //!   message, never a panic and never a hang (each case runs on its own
 //!   thread with a deadline). Half the cases write the checksums again
@@ -24,9 +25,11 @@ use std::time::Duration;
 use chaosclock::PassRule;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::internals::RawFile;
+use chaosclock::internals::coded;
+use chaosclock::internals::convert::convert_file;
 use chaosclock::internals::format::{BLOCK, FIXED_HEADER, Header, MAGIC, checksum};
 use chaosclock::internals::packed::{data_offset, first_blocks};
-use chaosclock::table::{Encoding, TableError, TableFile, VERSION};
+use chaosclock::table::{Encoding, TableError, TableFile, Tablebase, VERSION};
 use proptest::prelude::*;
 use proptest::test_runner::Config as RunnerConfig;
 
@@ -75,6 +78,15 @@ fn tables() -> &'static (tempfile::TempDir, Vec<Sample>) {
                 let bytes = std::fs::read(&path).expect("the file was made");
                 samples.push(Sample { bytes, n: 6, fixed });
             }
+        }
+        // Encoding 4, converted from the files with depths.
+        let depths = Tablebase::new(&dir.path().join("depths"), 6, PassRule::Always);
+        for fixed in [0u16, 0b100_1110] {
+            depths.load(fixed).expect("the file opens");
+            let out = dir.path().join(format!("coded-{fixed:04x}.cctb"));
+            convert_file(depths.file(fixed).expect("loaded"), &out).expect("converted");
+            let bytes = std::fs::read(&out).expect("the file was made");
+            samples.push(Sample { bytes, n: 6, fixed });
         }
         (dir, samples)
     })
@@ -167,6 +179,17 @@ fn fix_checksums(bytes: &mut [u8]) {
         return;
     };
     let len = bytes.len();
+    if header.encoding == Encoding::Coded {
+        let Some(m) = bytes.get(header.len()..header.len() + 4) else { return };
+        let m = u32::from_le_bytes(m.try_into().expect("4 bytes")) as usize;
+        let blocks = *coded::first_blocks(&header).last().expect("one more entry than sub-tables");
+        let data = header.len() + 4 + 4 * header.nodes.len() + 16 * (m.min(1 << 20) + blocks) + 8;
+        if data <= len {
+            let sum = checksum(&bytes[..data - 8]);
+            bytes[data - 8..data].copy_from_slice(&sum.to_le_bytes());
+        }
+        return;
+    }
     if header.encoding == Encoding::Packed {
         let blocks = *first_blocks(&header).last().expect("one more entry than sub-tables");
         let data = data_offset(&header, blocks);
@@ -207,12 +230,12 @@ fn read_all(path: &Path, n: u8, fixed: u16) -> Outcome {
     let mut first = verified.err();
     for (sub, &nodes) in file.header().nodes.iter().enumerate() {
         for node in 0..nodes {
-            if let Err(e) = file.record(sub, node) {
+            if let Err(e) = file.stored(sub, node) {
                 first.get_or_insert(e.to_string());
             }
         }
         // Past the end of the sub-table: an error, not a panic.
-        if file.record(sub, nodes).is_ok() {
+        if file.stored(sub, nodes).is_ok() {
             first.get_or_insert(format!("node {nodes} of sub-table {sub} was read"));
             return Err(first.expect("just set"));
         }
@@ -274,7 +297,7 @@ proptest! {
     }
 
     #[test]
-    fn header_parse_takes_mutated_headers(which in 0usize..4, m in mutations()) {
+    fn header_parse_takes_mutated_headers(which in 0usize..6, m in mutations()) {
         let sample = &tables().1[which];
         let head = Header::parse(&sample.bytes).expect("a real header").len();
         prop_assert!(head > FIXED_HEADER);
@@ -297,6 +320,15 @@ proptest! {
     #[test]
     fn mutated_compressed_files_are_read_safely(
         which in 2usize..4,
+        m in mutations(),
+        fix in any::<bool>(),
+    ) {
+        check_file(which, &m, fix)?;
+    }
+
+    #[test]
+    fn mutated_files_of_encoding_4_are_read_safely(
+        which in 4usize..6,
         m in mutations(),
         fix in any::<bool>(),
     ) {

@@ -26,6 +26,8 @@ pub enum GenerateError {
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
+    /// Generation cannot write this record encoding (yet).
+    Unsupported(Encoding),
     /// Another run is writing to the directory.
     Busy(PathBuf),
     /// Files are missing or incomplete in a directory this process cannot
@@ -61,13 +63,18 @@ impl std::fmt::Display for GenerateError {
                 "{} holds {}, which cannot be mixed with the tables asked for: remove it if it does not belong (generate makes it again), use another --tables directory{}",
                 path.display(),
                 encoding.name(),
-                if *encoding == Encoding::Scores {
-                    " or drop --values-only"
-                } else {
-                    " or add --values-only"
+                match encoding {
+                    Encoding::Scores => " or drop --values-only",
+                    Encoding::Coded => "",
+                    Encoding::Values | Encoding::Packed => " or add --values-only",
                 }
             ),
             GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
+            GenerateError::Unsupported(encoding) => write!(
+                f,
+                "generate cannot write tables of {} yet: make tables with depths and convert them (examples/compact_tables.rs)",
+                encoding.name()
+            ),
             GenerateError::Busy(dir) => write!(
                 f,
                 "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
@@ -98,6 +105,7 @@ impl std::error::Error for GenerateError {
             GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
+            | GenerateError::Unsupported(_)
             | GenerateError::Busy(_) => None,
         }
     }

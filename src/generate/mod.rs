@@ -180,7 +180,11 @@ pub fn generate_with(
     bar: Option<&dyn Progress>,
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Report, GenerateError> {
+    if cfg.encoding == Encoding::Coded {
+        return Err(GenerateError::Unsupported(cfg.encoding));
+    }
     let start = Instant::now();
+    crate::table::packed::set_cache_blocks(crate::table::packed::CACHED_GENERATING);
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
     let lock = lock(tb.dir())?;
@@ -194,7 +198,7 @@ pub fn generate_with(
     for &f in &sets {
         let path = tb.path(f);
         match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
-            Ok(t) if t.has_depths() != (cfg.encoding == Encoding::Scores) => {
+            Ok(t) if !can_read(t.header().encoding, cfg.encoding) => {
                 return Err(GenerateError::Mixed { path, encoding: t.header().encoding });
             }
             Ok(t) => {
@@ -241,6 +245,12 @@ pub fn generate_with(
     }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// Whether a run writing `writing` can keep (and read its children from) a
+/// complete file of `found`: the same encoding, or both values only.
+fn can_read(found: Encoding, writing: Encoding) -> bool {
+    found == writing || !found.has_depths() && !writing.has_depths()
 }
 
 /// The lock a run holds on its directory.

@@ -176,13 +176,7 @@ impl NodeMoves {
 
 /// The value of a finished game for the side to move.
 pub fn terminal_value(pos: &Position, outcome: crate::position::Outcome) -> Value {
-    use crate::position::Outcome;
-    match outcome {
-        Outcome::BothWin => Value::BothWin,
-        Outcome::BothLose => Value::BothLose,
-        Outcome::Win(side) if side == pos.side => Value::SelfWin,
-        Outcome::Win(_) => Value::SelfLose,
-    }
+    outcome.value_for(pos.side)
 }
 
 /// The node every in-signature parent of state `pos` belongs to, and the

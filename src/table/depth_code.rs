@@ -96,6 +96,58 @@ impl DepthRecord {
         }
     }
 
+    /// A [`Summary`] that gives, for every consistent `last`, the score
+    /// this record and the values byte `code` give (a summary the rest of
+    /// the program reads as it reads a stored one); `None` if `code` is
+    /// not a values byte of `rule` and `n` slots or no summary gives them.
+    ///
+    /// The summary is one of a few made of the scores of `last` none, pass
+    /// and the ban, the double pass and none: one of them always fits
+    /// (docs/depths.md, "Reading"), and the first that fits is taken.
+    pub fn summary(&self, code: u8, rule: PassRule, n: u8) -> Option<Summary> {
+        let base = crate::table::values::decode(code, rule, n)?;
+        let value = base.score(Last::None, rule).value;
+        // The values byte of a node whose `last` none and pass have the
+        // same value reads as an ended game; with depths only a depth 0
+        // (an end, or no result) and no other score make one.
+        if base.terminal && self.depth == 0 && self.pass.is_none() && self.ban.is_none() {
+            return Some(Summary::ended(Score { value, depth: 0 }));
+        }
+        let none = self.score(value, Last::None);
+        let pass = self.score(value, Last::Pass);
+        let simple = Summary { best: Some(none), second: Some(none), ..Summary::default() };
+        if self.pass.is_none() && self.ban.is_none() && simple.score(Last::Pass, rule) == pass {
+            return Some(simple);
+        }
+        let (walk, ban) = self.ban.map_or((0, none), |(w, s)| (w, s));
+        let fits = |s: &Summary| {
+            s.score(Last::None, rule) == none
+                && s.score(Last::Pass, rule) == pass
+                && (walk == 0 || s.score(Last::Piece(walk), rule) == ban)
+        };
+        let scores = [Some(none), Some(pass), Some(ban), Some(crate::summary::DOUBLE_PASS), None];
+        for best in scores {
+            for pass_score in scores {
+                if best.is_none() && pass_score.is_none() {
+                    continue; // no move at all: not a node that goes on
+                }
+                for second in scores {
+                    let s = Summary {
+                        best,
+                        second,
+                        pass: pass_score,
+                        best_walk: walk,
+                        terminal: false,
+                    };
+                    if fits(&s) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Whether the depths and the walk are in range (module docs).
     fn check(&self) -> Result<(), String> {
         let deep = |s: Score| s.depth > MAX_DEPTH;
@@ -113,7 +165,7 @@ impl DepthRecord {
     /// The rest of T as one symbol: the pass part (13 bits: flag, value
     /// code, depth - d + 256) and above it the ban part (17 bits: flag,
     /// value code, depth - d + 256, walk).
-    fn rest(&self) -> u32 {
+    pub(crate) fn rest(&self) -> u32 {
         let part = |s: Score| {
             1 | u32::from(s.value.code()) << 1
                 | (u32::from(s.depth) + 256 - u32::from(self.depth)) << 4
@@ -125,7 +177,7 @@ impl DepthRecord {
 
     /// The record of depth `depth` whose rest is `rest`.
     #[inline(always)]
-    fn from_rest(depth: u16, rest: u32) -> Result<DepthRecord, String> {
+    pub(crate) fn from_rest(depth: u16, rest: u32) -> Result<DepthRecord, String> {
         if rest == 0 {
             // The most frequent: no pass part, no ban part.
             return Ok(DepthRecord { depth, pass: None, ban: None });

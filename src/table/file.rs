@@ -14,8 +14,9 @@ use crate::moves::PassRule;
 use crate::position::Position;
 use crate::summary::Summary;
 use crate::table::TableError;
+use crate::table::depth_code::Models;
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
-use crate::table::{mmap, packed};
+use crate::table::{coded, mmap, packed};
 
 /// One mapped table file.
 #[derive(Debug)]
@@ -25,8 +26,9 @@ pub struct TableFile {
     header: Header,
     /// Record offset of each sub-table.
     starts: Vec<usize>,
-    /// Encoding 3: per sub-table its first block, and the number of blocks
-    /// ([`packed::first_blocks`]); empty otherwise.
+    /// Encodings 3 and 4: per sub-table its first block, and the number
+    /// of blocks ([`packed::first_blocks`], [`coded::first_blocks`]); empty
+    /// otherwise.
     first_block: Vec<usize>,
     /// Where the checksummed blocks are.
     layout: Layout,
@@ -48,6 +50,19 @@ enum Layout {
     /// Encoding 3 ([`packed`]): the block table from `table` on, the
     /// compressed blocks in the data from `data` to the end.
     Packed { table: usize, data: usize },
+    /// Encoding 4 ([`coded`]): as encoding 3, with the model sets, read
+    /// and checked when first needed.
+    Coded { layout: coded::Layout, models: Vec<OnceLock<Result<Models, String>>> },
+}
+
+/// What a file holds for a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Record {
+    /// Its summary.
+    Stored(Summary),
+    /// Nothing but its values byte (a 乙 node of encoding 4): its scores
+    /// are derived from its children's (`table/derive.rs`).
+    Derived(u8),
 }
 
 /// The source of [`fresh_id`]s.
@@ -101,7 +116,13 @@ impl TableFile {
             starts.push(at);
             at += nodes as usize;
         }
-        let (layout, first_block, blocks) = if header.encoding == Encoding::Packed {
+        let (layout, first_block, blocks) = if header.encoding == Encoding::Coded {
+            let layout = coded::Layout::parse(&map, &header).map_err(corrupt)?;
+            let first_block = coded::first_blocks(&header);
+            let blocks = layout.blocks;
+            let models = layout.models.iter().map(|_| OnceLock::new()).collect();
+            (Layout::Coded { layout, models }, first_block, blocks)
+        } else if header.encoding == Encoding::Packed {
             let first_block = packed::first_blocks(&header);
             let blocks = *first_block.last().expect("one more entry than sub-tables");
             let data = packed::data_offset(&header, blocks);
@@ -156,8 +177,9 @@ impl TableFile {
     /// ([`TableFile::verify_all`]) it stands for the whole file. Two files
     /// with the same length and checksum hold the same tables.
     pub fn checksum(&self) -> u64 {
-        let at = match self.layout {
+        let at = match &self.layout {
             Layout::Packed { data, .. } => data - 8,
+            Layout::Coded { layout, .. } => layout.data - 8,
             Layout::Plain { .. } => self.map.len() - 8,
         };
         read_u64(&self.map, at).expect("checked when opened")
@@ -185,7 +207,7 @@ impl TableFile {
 
     /// Whether the records hold depths (not only values).
     pub fn has_depths(&self) -> bool {
-        self.header.encoding == Encoding::Scores
+        self.header.encoding.has_depths()
     }
 
     fn corrupt(&self, what: String) -> TableError {
@@ -195,26 +217,53 @@ impl TableFile {
     /// The bytes of checksummed block `b` (as stored) and whether they
     /// match their stored checksum (computed only when asked: `check`).
     fn block(&self, b: usize, check: bool) -> Result<(&[u8], bool), TableError> {
-        match self.layout {
+        let (table, data) = match &self.layout {
             Layout::Plain { payload, sums } => {
+                let (payload, sums) = (*payload, *sums);
                 let end = sums.min(payload + (b + 1) * BLOCK);
                 let bytes = &self.map[payload + b * BLOCK..end];
                 let stored = || read_u64(&self.map, sums + 8 * b).expect("in the checksums");
-                Ok((bytes, check && checksum(bytes) == stored()))
+                return Ok((bytes, check && checksum(bytes) == stored()));
             }
-            Layout::Packed { table, data } => {
-                let at = table + packed::ENTRY * b;
-                let e = packed::Entry::parse(&self.map[at..at + packed::ENTRY]);
-                let bytes = usize::try_from(e.start)
-                    .ok()
-                    .and_then(|s| data.checked_add(s))
-                    .and_then(|s| Some((s, s.checked_add(e.len as usize)?)))
-                    .filter(|&(_, end)| end <= self.map.len())
-                    .map(|(s, end)| &self.map[s..end])
-                    .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
-                Ok((bytes, check && e.checks(bytes)))
+            Layout::Packed { table, data } => (*table, *data),
+            Layout::Coded { layout, .. } => (layout.table, layout.data),
+        };
+        let at = table + packed::ENTRY * b;
+        let e = packed::Entry::parse(&self.map[at..at + packed::ENTRY]);
+        let bytes = self
+            .data_bytes(data, e)
+            .ok_or_else(|| self.corrupt(format!("block {b} is out of place")))?;
+        Ok((bytes, check && e.checks(bytes)))
+    }
+
+    /// The bytes of the data entry `e` (data from `data` on), if they are
+    /// inside the file.
+    fn data_bytes(&self, data: usize, e: packed::Entry) -> Option<&[u8]> {
+        usize::try_from(e.start)
+            .ok()
+            .and_then(|s| data.checked_add(s))
+            .and_then(|s| Some((s, s.checked_add(e.len as usize)?)))
+            .filter(|&(_, end)| end <= self.map.len())
+            .map(|(s, end)| &self.map[s..end])
+    }
+
+    /// Encoding 4: the model set `k`, checked and read when first needed.
+    fn models(&self, k: usize) -> Result<&Models, TableError> {
+        let Layout::Coded { layout, models } = &self.layout else {
+            unreachable!("models of an encoding-4 file only");
+        };
+        let read = || {
+            let e = layout.models[k];
+            let bytes = self.data_bytes(layout.data, e).ok_or("out of place")?;
+            if !e.checks(bytes) {
+                return Err("checksum mismatch".to_string());
             }
-        }
+            Models::from_bytes(bytes)
+        };
+        models[k]
+            .get_or_init(read)
+            .as_ref()
+            .map_err(|e| self.corrupt(format!("model set {k}: {e}")))
     }
 
     /// The bytes of block `b`, their checksum verified (once).
@@ -237,7 +286,24 @@ impl TableFile {
     /// # Errors
     /// The first damaged block.
     pub fn verify_all(&self) -> Result<(), TableError> {
-        match self.layout {
+        match &self.layout {
+            Layout::Coded { layout, .. } => {
+                let mut out = vec![0u8; coded::BOARDS * coded::BOARD_BYTES];
+                for (sub, &nodes) in self.header.nodes.iter().enumerate() {
+                    if nodes == 0 {
+                        continue;
+                    }
+                    let models = self.models(layout.sub_model[sub] as usize)?;
+                    for k in 0..(nodes as usize).div_ceil(coded::NODES) {
+                        let b = self.first_block[sub] + k;
+                        let boards = coded::block_boards(nodes, k);
+                        let out = &mut out[..boards * coded::BOARD_BYTES];
+                        coded::decode_into(self.checked_block(b)?, boards, models, out)
+                            .map_err(|e| self.corrupt(format!("block {b} does not decode: {e}")))?;
+                    }
+                }
+                Ok(())
+            }
             Layout::Plain { .. } => {
                 (0..self.header.blocks()).try_for_each(|b| self.checked_block(b).map(drop))
             }
@@ -257,23 +323,38 @@ impl TableFile {
         }
     }
 
-    /// The summary of node `node` of the sub-table for loose set `loose`.
+    /// The summary of node `node` of sub-table `sub`, where the file
+    /// stores it (every node but a 乙 node of encoding 4: [`Record`]).
+    ///
+    /// # Errors
+    /// A damaged block or record, or a node whose summary is not stored.
+    pub(crate) fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        match self.lookup(sub, node)? {
+            Record::Stored(s) => Ok(s),
+            Record::Derived(_) => Err(self.corrupt(format!(
+                "node {node} of sub-table {sub} is not stored: it is derived from its children"
+            ))),
+        }
+    }
+
+    /// What the file holds for node `node` of sub-table `sub`.
     ///
     /// # Errors
     /// A damaged block or record.
-    pub(crate) fn record(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+    pub(crate) fn lookup(&self, sub: usize, node: u64) -> Result<Record, TableError> {
         let nodes = self.header.nodes[sub];
         if node >= nodes {
             return Err(self.corrupt(format!("node {node} past the {nodes} of sub-table {sub}")));
         }
         let invalid = || self.corrupt(format!("invalid record {node} of sub-table {sub}"));
         let record = self.starts[sub] + node as usize;
-        match self.layout {
+        match &self.layout {
             Layout::Plain { payload, .. } => {
                 let len = self.header.record_len();
-                let at = record * len;
-                self.checked_block(at / BLOCK)?;
-                decode(&self.map[payload + at..payload + at + len], &self.header)
+                let at = payload + record * len;
+                self.checked_block(record * len / BLOCK)?;
+                decode(&self.map[at..at + len], &self.header)
+                    .map(Record::Stored)
                     .ok_or_else(invalid)
             }
             Layout::Packed { .. } => {
@@ -290,7 +371,36 @@ impl TableFile {
                     self.checked_block(b)?;
                     return Err(self.corrupt(format!("block {b} does not decompress")));
                 };
-                decode(&[code], &self.header).ok_or_else(invalid)
+                decode(&[code], &self.header).map(Record::Stored).ok_or_else(invalid)
+            }
+            Layout::Coded { layout, .. } => {
+                let board = node as usize / 2;
+                let k = board / coded::BOARDS;
+                let b = self.first_block[sub] + k;
+                let models = self.models(layout.sub_model[sub] as usize)?;
+                let boards = coded::block_boards(nodes, k);
+                let fill = |out: &mut [u8]| {
+                    self.checked_block(b)
+                        .is_ok_and(|bytes| coded::decode_into(bytes, boards, models, out).is_ok())
+                };
+                let at = board % coded::BOARDS * coded::BOARD_BYTES;
+                let len = boards * coded::BOARD_BYTES;
+                let got = packed::with_block(self.id, b, len, fill, |bytes| {
+                    coded::unpack_board(&bytes[at..at + coded::BOARD_BYTES])
+                });
+                let Some(got) = got else {
+                    let bytes = self.checked_block(b)?;
+                    let mut out = vec![0u8; len];
+                    let e = coded::decode_into(bytes, boards, models, &mut out).err();
+                    let e = e.unwrap_or_default();
+                    return Err(self.corrupt(format!("block {b} does not decode: {e}")));
+                };
+                let board = got.ok_or_else(invalid)?;
+                if node % 2 == 1 {
+                    return Ok(Record::Derived(board.values[1]));
+                }
+                let (n, rule) = (self.header.n, self.header.rule);
+                board.jia.summary(board.values[0], rule, n).map(Record::Stored).ok_or_else(invalid)
             }
         }
     }

@@ -22,7 +22,9 @@
 //! 14      1           record encoding (1: scores with depths, 8 bytes;
 //!                     2: values only, 1 byte;
 //!                     3: values only, compressed: after the header the
-//!                     layout of `packed.rs`)
+//!                     layout of `packed.rs`;
+//!                     4: values with depths, compressed: after the
+//!                     header the layout of `coded.rs`)
 //! 15      1           0
 //! 16      2           F (fixed pieces)
 //! 18      2           0
@@ -56,6 +58,10 @@ pub enum Encoding {
     /// The records of [`Encoding::Values`] in compressed blocks (code 3;
     /// see `table/packed.rs` for the layout after the header).
     Packed,
+    /// Values of every node and depths of 甲's nodes, range-coded in
+    /// blocks (code 4; see `table/coded.rs` for the layout after the
+    /// header).
+    Coded,
 }
 
 impl Encoding {
@@ -65,6 +71,7 @@ impl Encoding {
             Encoding::Scores => 1,
             Encoding::Values => 2,
             Encoding::Packed => 3,
+            Encoding::Coded => 4,
         }
     }
 
@@ -74,6 +81,7 @@ impl Encoding {
             1 => Some(Encoding::Scores),
             2 => Some(Encoding::Values),
             3 => Some(Encoding::Packed),
+            4 => Some(Encoding::Coded),
             _ => None,
         }
     }
@@ -84,12 +92,13 @@ impl Encoding {
             Encoding::Scores => "values with depths",
             Encoding::Values => "values only",
             Encoding::Packed => "values only, compressed",
+            Encoding::Coded => "values with depths, compressed",
         }
     }
 
     /// Whether its records hold depths.
     pub const fn has_depths(self) -> bool {
-        matches!(self, Encoding::Scores)
+        matches!(self, Encoding::Scores | Encoding::Coded)
     }
 
     /// Bytes per record.

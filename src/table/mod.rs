@@ -9,9 +9,11 @@
 //! position whose file does not exist, and an error for a file that is
 //! damaged.
 
-/// Encoding 4's block coder (not yet used by `generate` or `query`;
-/// public for `examples/depth_coder.rs`).
+pub(crate) mod coded;
+pub(crate) mod convert;
+/// Encoding 4's block coder.
 pub(crate) mod depth_code;
+mod derive;
 mod error;
 mod file;
 pub(crate) mod format;
@@ -22,9 +24,10 @@ mod sets;
 mod tablebase;
 pub(crate) mod values;
 
+pub(crate) use derive::rederive;
 pub use error::TableError;
 pub use file::TableFile;
-pub(crate) use file::{fresh_id, node_number};
+pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
 pub use sets::{fixed_sets, nodes_of};
 pub use tablebase::Tablebase;

@@ -31,6 +31,7 @@
 //! 25% more space.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::table::format::{Header, checksum};
 
@@ -87,11 +88,17 @@ impl Entry {
 /// Per sub-table of `header`, the number of its first block; one more
 /// entry at the end: the number of blocks.
 pub fn first_blocks(header: &Header) -> Vec<usize> {
+    first_blocks_of(header, NODES)
+}
+
+/// [`first_blocks`] for blocks of `per_block` nodes (encoding 4's are
+/// smaller, `coded.rs`).
+pub fn first_blocks_of(header: &Header, per_block: usize) -> Vec<usize> {
     let mut first = Vec::with_capacity(header.nodes.len() + 1);
     let mut total = 0;
     for &nodes in &header.nodes {
         first.push(total);
-        total += (nodes as usize).div_ceil(NODES);
+        total += (nodes as usize).div_ceil(per_block);
     }
     first.push(total);
     first
@@ -138,11 +145,29 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread (512 MiB, taken only as blocks are
-/// read). The 12-slot generator's largest sub-tables read far more than
-/// 64 MiB of other files' blocks: with 64 MiB they spent over half their
-/// time decompressing (docs/table-12.md).
-const CACHED: usize = 1 << 17;
+/// Decompressed blocks kept per thread by default: 4,096 (16 MiB of
+/// blocks of 4 KiB), plenty for queries, which touch a few hundred blocks
+/// each. Every block a thread has not kept costs fresh memory the kernel
+/// must clear: a cache larger than a thread's working set only adds that
+/// cost (half the time of queries of the 10-slot tables of encoding 4
+/// with the generator's size below).
+const CACHED: usize = 1 << 12;
+
+/// Decompressed blocks kept per thread while tables are generated (512
+/// MiB, taken only as blocks are read): the 12-slot generator's largest
+/// sub-tables read far more than 64 MiB of other files' blocks, and with
+/// 64 MiB they spent over half their time decompressing
+/// (docs/table-12.md).
+pub const CACHED_GENERATING: usize = 1 << 17;
+
+/// The size of every thread's cache from now on ([`set_cache_blocks`]).
+static CACHE_BLOCKS: AtomicUsize = AtomicUsize::new(CACHED);
+
+/// Sets the number of blocks each thread keeps (its cache is made again
+/// at that size when it next reads a block).
+pub fn set_cache_blocks(blocks: usize) {
+    CACHE_BLOCKS.store(blocks.max(1), Ordering::Relaxed);
+}
 
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
 /// and its bytes.
@@ -154,8 +179,7 @@ struct Cached {
 
 std::thread_local! {
     /// A direct-mapped cache of decompressed blocks.
-    static CACHE: RefCell<Vec<Option<Cached>>> =
-        RefCell::new((0..CACHED).map(|_| None).collect());
+    static CACHE: RefCell<Vec<Option<Cached>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Calls `f` with the decompressed bytes of block `block` of file `file`
@@ -171,7 +195,11 @@ pub fn with_block<T>(
 ) -> Option<T> {
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % CACHED;
+        let size = CACHE_BLOCKS.load(Ordering::Relaxed);
+        if cache.len() != size {
+            *cache = (0..size).map(|_| None).collect();
+        }
+        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % size;
         let hit = matches!(&cache[slot], Some(c) if c.file == file && c.block == block);
         if !hit {
             let mut bytes = cache[slot].take().map(|c| c.bytes).unwrap_or_default();

@@ -18,7 +18,7 @@ use crate::signature::{SigKey, signature};
 use crate::summary::Summary;
 use crate::symmetry;
 use crate::table::format::{self, free_pieces, sub_index};
-use crate::table::{TableError, TableFile, node_number};
+use crate::table::{Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
 
 /// The tables of one board size and pass rule in one directory. It is
@@ -271,7 +271,23 @@ impl Tablebase {
         };
         let sub = sub_index(free_pieces(self.n, fixed), loose);
         let node = node_number(file.board_index(sub), pos);
-        file.record(sub, node).map(Some)
+        match file.lookup(sub, node)? {
+            Record::Stored(s) => Ok(Some(s)),
+            Record::Derived(code) => {
+                let s = rederive(self, pos)?;
+                // The values byte is stored independently of the records
+                // the summary was derived from: they must agree.
+                if crate::table::values::encode(&s, self.rule) != Some(code) {
+                    return Err(TableError::Corrupt {
+                        path: file.path().to_path_buf(),
+                        what: format!(
+                            "node {node} of sub-table {sub}: its values byte {code} is not what its children give"
+                        ),
+                    });
+                }
+                Ok(Some(s))
+            }
+        }
     }
 
     /// The score of `pos`, `Ok(None)` if its file is not loaded.

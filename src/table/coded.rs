@@ -1,0 +1,199 @@
+//! Record encoding 4, "values with depths, compressed" (docs/depths.md):
+//! the values byte of every node and the depth record T of every 甲 node,
+//! in blocks of [`BOARDS`] boards coded by [`depth_code`] with static
+//! models. A 乙 node's scores are not stored: the reader derives them from
+//! its children by a one-ply search (`table/derive.rs`).
+//!
+//! ```text
+//! offset  size      field
+//! 0       H         the header of format.rs (encoding 4)
+//! H       4         M, the number of model sets
+//! H+4     4 × S     per sub-table, the model set its blocks are coded with
+//! ...     16 × M    per model set an [`Entry`] (where its bytes are in the
+//!                   data, their length and checksum; [`Models::to_bytes`])
+//! ...     16 × K    per block an [`Entry`]
+//! ...     8         checksum of everything above
+//! D       ...       the data: the model sets and the blocks, in any order
+//! ```
+//!
+//! Blocks are numbered sub-table after sub-table as in encoding 3
+//! ([`first_blocks`]); each holds [`BOARDS`] boards (2 × [`BOARDS`] nodes)
+//! but the last of its sub-table. The data holds every model set and
+//! every block once and nothing else, so the file ends at D plus the sum
+//! of their lengths (checked when opened).
+//!
+//! A block is checked against its checksum, then decoded as a whole into
+//! the thread's cache of blocks ([`packed::with_block`]), 8 bytes a board
+//! ([`pack_board`]).
+
+use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
+use crate::table::format::{Header, checksum};
+use crate::table::packed::{self, ENTRY, Entry};
+
+/// Boards per block, but the last of each sub-table: blocks of 1,024 nodes
+/// (docs/depths.md, "Block size, measured").
+pub const BOARDS: usize = 512;
+
+/// Nodes per block.
+pub const NODES: usize = 2 * BOARDS;
+
+/// Bytes of a decoded board in the cache.
+pub const BOARD_BYTES: usize = 8;
+
+/// Where the parts of an encoding-4 file are, and which model set each
+/// sub-table uses; read from its head by [`Layout::parse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Per sub-table, its model set.
+    pub sub_model: Vec<u32>,
+    /// Per model set, where it is in the data.
+    pub models: Vec<Entry>,
+    /// Byte offset of the block table.
+    pub table: usize,
+    /// Number of blocks.
+    pub blocks: usize,
+    /// Byte offset of the data.
+    pub data: usize,
+}
+
+/// Per sub-table of `header`, the number of its first block; one more
+/// entry at the end: the number of blocks.
+pub fn first_blocks(header: &Header) -> Vec<usize> {
+    packed::first_blocks_of(header, NODES)
+}
+
+/// The number of boards in block `k` of a sub-table of `nodes` nodes.
+pub fn block_boards(nodes: u64, k: usize) -> usize {
+    (nodes as usize / 2 - k * BOARDS).min(BOARDS)
+}
+
+impl Layout {
+    /// Reads the layout of the file `bytes` with `header` (parsed from
+    /// them): the sizes, the model indices, the checksum of the head and
+    /// the file's length.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn parse(bytes: &[u8], header: &Header) -> Result<Layout, String> {
+        let short = || format!("{} bytes, shorter than its head", bytes.len());
+        let u32_at = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
+                .ok_or_else(short)
+        };
+        let at = header.len();
+        let m = u32_at(at)? as usize;
+        let subs = header.nodes.len();
+        if m == 0 || m > subs {
+            return Err(format!("{m} model sets for {subs} sub-tables"));
+        }
+        let sub_model =
+            (0..subs).map(|i| u32_at(at + 4 + 4 * i)).collect::<Result<Vec<u32>, String>>()?;
+        if let Some(i) = sub_model.iter().position(|&k| k as usize >= m) {
+            return Err(format!("sub-table {i} uses model set {}, of {m}", sub_model[i]));
+        }
+        let models_at = at + 4 + 4 * subs;
+        let blocks = *first_blocks(header).last().expect("one more entry than sub-tables");
+        let table = models_at + ENTRY * m;
+        let data = table + ENTRY * blocks + 8;
+        let head = bytes.get(..data).ok_or_else(short)?;
+        let stored = u64::from_le_bytes(head[data - 8..].try_into().expect("8 bytes"));
+        if checksum(&head[..data - 8]) != stored {
+            return Err("header checksum mismatch".into());
+        }
+        let models: Vec<Entry> = head[models_at..table].chunks(ENTRY).map(Entry::parse).collect();
+        let data_len: u64 = models
+            .iter()
+            .copied()
+            .chain(head[table..data - 8].chunks(ENTRY).map(Entry::parse))
+            .map(|e| u64::from(e.len))
+            .sum();
+        let expected = data as u64 + data_len;
+        if bytes.len() as u64 != expected {
+            return Err(format!("{} bytes, expected {expected}", bytes.len()));
+        }
+        Ok(Layout { sub_model, models, table, blocks, data })
+    }
+}
+
+/// The bytes from the header to the data (module docs): `header`, the
+/// model set of each sub-table, the entries of the model sets and of the
+/// blocks, and their checksum.
+pub fn head_bytes(
+    header: &Header,
+    sub_model: &[u32],
+    models: &[Entry],
+    blocks: &[Entry],
+) -> Vec<u8> {
+    let mut out = header.to_bytes();
+    out.extend_from_slice(&(models.len() as u32).to_le_bytes());
+    for &k in sub_model {
+        out.extend_from_slice(&k.to_le_bytes());
+    }
+    for e in models.iter().chain(blocks) {
+        out.extend_from_slice(&e.to_bytes());
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// A decoded board as the cache holds it: the two values bytes, the depth
+/// of `last` none (at most [`depth_code::MAX_DEPTH`], a byte) and the rest
+/// of T.
+pub fn pack_board(b: &BoardCode, out: &mut [u8]) {
+    out[0] = b.values[0];
+    out[1] = b.values[1];
+    out[2] = b.jia.depth as u8;
+    out[3] = 0;
+    out[4..8].copy_from_slice(&b.jia.rest().to_le_bytes());
+}
+
+/// The board [`pack_board`] packed; `None` if the bytes are not one.
+pub fn unpack_board(bytes: &[u8]) -> Option<BoardCode> {
+    let rest = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
+    let jia = DepthRecord::from_rest(u16::from(bytes[2]), rest).ok()?;
+    Some(BoardCode { values: [bytes[0], bytes[1]], jia })
+}
+
+/// Decodes the block `bytes` of `boards` boards with `models` into `out`
+/// (`boards` × [`BOARD_BYTES`] bytes).
+///
+/// # Errors
+/// Bytes that are not such a block.
+pub fn decode_into(
+    bytes: &[u8],
+    boards: usize,
+    models: &Models,
+    out: &mut [u8],
+) -> Result<(), String> {
+    let mut decoded = Vec::with_capacity(boards);
+    depth_code::decode_block(bytes, boards, models, &mut decoded)?;
+    for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(BOARD_BYTES)) {
+        pack_board(b, chunk);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::Score;
+    use crate::value::Value;
+
+    #[test]
+    fn boards_pack_and_unpack() {
+        let jia = DepthRecord {
+            depth: 37,
+            pass: Some(Score { value: Value::SelfLose, depth: 12 }),
+            ban: Some((11, Score { value: Value::BothWin, depth: 40 })),
+        };
+        let b = BoardCode { values: [3, 200], jia };
+        let mut bytes = [0u8; BOARD_BYTES];
+        pack_board(&b, &mut bytes);
+        assert_eq!(unpack_board(&bytes), Some(b));
+        bytes[7] = 0xff;
+        assert_eq!(unpack_board(&bytes), None);
+    }
+}

@@ -1,0 +1,133 @@
+//! Converting a file with depths of record encoding 1 (8 bytes a node)
+//! into encoding 4 (`coded.rs`): the same scores for every consistent
+//! state, about 3.5 bits a node (docs/depths.md).
+//!
+//! Two passes over the source, one block at a time: the first counts the
+//! symbols of each model set, the second codes the blocks. So memory stays
+//! small whatever the file's size. The result goes to a temporary name and
+//! is renamed when complete; the same source gives the same bytes.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use crate::index::SigIndex;
+use crate::position::{Last, Position};
+use crate::side::Side;
+use crate::table::coded::{self, BOARDS};
+use crate::table::depth_code::{self, BoardCode, DepthRecord, ModelCounts, Models};
+use crate::table::format::{Encoding, Header};
+use crate::table::packed::Entry;
+use crate::table::{TableFile, values};
+
+/// Nodes of a file above which its large sub-tables get model sets of
+/// their own (docs/depths.md, "The coder").
+const ONE_SET: u64 = 1 << 26;
+
+/// Nodes of 甲 a sub-table needs to get its own model set in a file of
+/// more than [`ONE_SET`] nodes.
+const OWN_SET: u64 = 1 << 16;
+
+/// Per sub-table of `header`, its model set: one for the whole file if it
+/// has at most [`ONE_SET`] nodes; else one for each sub-table with at
+/// least [`OWN_SET`] 甲 nodes, in order, after set 0 shared by the others.
+pub fn model_sets(header: &Header) -> Vec<u32> {
+    if header.records() <= ONE_SET {
+        return vec![0; header.nodes.len()];
+    }
+    let mut next = 0;
+    header
+        .nodes
+        .iter()
+        .map(|&nodes| {
+            if nodes / 2 >= OWN_SET {
+                next += 1;
+                next
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// The boards of block `k` of sub-table `sub` of `file` (encoding 1).
+fn block(file: &TableFile, sub: usize, k: usize) -> Result<Vec<BoardCode>, String> {
+    let header = file.header();
+    let (n, rule) = (header.n, header.rule);
+    let index: &SigIndex = file.board_index(sub);
+    let boards = coded::block_boards(header.nodes[sub], k);
+    let mut out = Vec::with_capacity(boards);
+    for rank in (k * BOARDS) as u64..(k * BOARDS + boards) as u64 {
+        let mut code = BoardCode::default();
+        for side in Side::ALL {
+            let s = file.record(sub, rank * 2 + side.index() as u64).map_err(|e| e.to_string())?;
+            code.values[side.index()] = values::encode(&s, rule)
+                .ok_or_else(|| format!("sub-table {sub}, board {rank}: no values byte"))?;
+            if side == Side::Jia {
+                let board = index.unrank(rank);
+                let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
+                let pos = Position::new(&cells, side, Last::None).map_err(|e| e.to_string())?;
+                let walks = depth_code::consistent_walks(&pos, index.items());
+                code.jia = DepthRecord::of(&s, walks, rule).ok_or_else(|| {
+                    format!("sub-table {sub}, board {rank}: a depth over the limit")
+                })?;
+            }
+        }
+        out.push(code);
+    }
+    Ok(out)
+}
+
+/// Writes `file` (encoding 1) as an encoding-4 file at `out`; returns its
+/// bytes.
+///
+/// # Errors
+/// A source that is not a table with depths of encoding 1, a damaged
+/// record, or an I/O error; nothing is left at `out` then.
+pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
+    let source = file.header();
+    if source.encoding != Encoding::Scores {
+        return Err(format!("holds {}, not values with depths", source.encoding.name()));
+    }
+    let header = Header { encoding: Encoding::Coded, ..source.clone() };
+    let sub_model = model_sets(&header);
+    let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
+    let blocks_of = |sub: usize| (header.nodes[sub] as usize).div_ceil(coded::NODES);
+    let mut counts = vec![ModelCounts::default(); sets];
+    for sub in 0..header.nodes.len() {
+        for k in 0..blocks_of(sub) {
+            counts[sub_model[sub] as usize].add_block(&block(file, sub, k)?)?;
+        }
+    }
+    let models: Vec<Models> = counts.iter().map(Models::new).collect::<Result<_, _>>()?;
+    let mut data = Vec::new();
+    let mut model_entries = Vec::with_capacity(sets);
+    for m in &models {
+        let bytes = m.to_bytes();
+        model_entries.push(Entry::new(data.len() as u64, &bytes));
+        data.extend_from_slice(&bytes);
+    }
+    let mut block_entries = Vec::new();
+    for sub in 0..header.nodes.len() {
+        for k in 0..blocks_of(sub) {
+            let boards = block(file, sub, k)?;
+            let bytes = depth_code::encode_block(&boards, &models[sub_model[sub] as usize])?;
+            block_entries.push(Entry::new(data.len() as u64, &bytes));
+            data.extend_from_slice(&bytes);
+        }
+    }
+    let head = coded::head_bytes(&header, &sub_model, &model_entries, &block_entries);
+    let tmp = out.with_extension("cctb.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(&head)?;
+        f.write_all(&data)?;
+        f.sync_all()?;
+        fs::rename(&tmp, out)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        format!("{}: {e}", out.display())
+    })?;
+    Ok((head.len() + data.len()) as u64)
+}

@@ -1,0 +1,49 @@
+//! A node's summary derived from its children's scores by a one-ply
+//! search: what `verify` checks stored records against, and how the
+//! reader of encoding 4 answers for the 乙 nodes it does not store
+//! (docs/depths.md, "Reading").
+//!
+//! The recursion ends: a child is a 甲 node (stored) unless the move was
+//! a placement that earns an extra move, and each placement fixes a piece.
+
+use crate::moves::{Move, PassRule};
+use crate::position::{Last, Position};
+use crate::score::Score;
+use crate::summary::Summary;
+use crate::table::{TableError, Tablebase};
+
+/// The summary of `pos`'s node derived from its children's stored (or
+/// derived) scores.
+///
+/// # Errors
+/// A damaged record, or a child's file that is missing.
+pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
+    let node = Position { last: Last::None, ..*pos };
+    if let Some(outcome) = node.outcome() {
+        return Ok(Summary::ended(Score::terminal(outcome.value_for(node.side()))));
+    }
+    let mut s = Summary::default();
+    let child_score = |c: &Position| -> Result<Score, TableError> {
+        let fixed = crate::signature::signature(c).fixed();
+        if !tb.load(fixed)? {
+            let path = tb.path(fixed);
+            let source = std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "missing, and the scores of other tables are derived from it",
+            );
+            return Err(TableError::Io { path, source });
+        }
+        let cs = tb.score(c)?.expect("the file is loaded");
+        Ok(Score::from_child(cs, c.side() == node.side()))
+    };
+    for &m in node.legal_moves(PassRule::Always).iter() {
+        let piece = match m {
+            Move::Walk(p) => p,
+            Move::Place(_) => 0,
+            Move::Pass => continue,
+        };
+        s.offer(child_score(&node.play_unchecked(m))?, piece);
+    }
+    s.pass = Some(child_score(&node.play_unchecked(Move::Pass))?);
+    Ok(s)
+}

@@ -1,0 +1,100 @@
+//! Tables of record encoding 4 (values with depths, compressed; 乙's
+//! scores derived from their children when read) answer every command
+//! exactly as the tables of encoding 1 they were converted from: the same
+//! `query` text and JSON (value, depth, every move best first, the
+//! shortest line), and `verify` finds nothing. A damaged block gives a
+//! one-line error naming the file, never an answer.
+//!
+//! The comparison of every 8-slot state with the solver is in
+//! `every_state.rs`.
+
+mod common;
+
+use std::path::Path;
+
+use chaosclock::PassRule;
+use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::internals::convert::convert_file;
+use chaosclock::table::{Encoding, Tablebase, fixed_sets};
+use common::bin::run_with;
+
+/// Makes the complete 6-slot tables with depths under `depths` and their
+/// conversion to encoding 4 under `coded`.
+fn make(depths: &Path, coded: &Path) {
+    let cfg = Config {
+        root: depths.to_path_buf(),
+        n: 6,
+        rule: PassRule::Always,
+        max_live: 6,
+        encoding: Encoding::Scores,
+        limits: Limits::default(),
+    };
+    generate(&cfg, None).unwrap();
+    let (from, to) =
+        (Tablebase::new(depths, 6, PassRule::Always), Tablebase::new(coded, 6, PassRule::Always));
+    std::fs::create_dir_all(to.dir()).unwrap();
+    from.load_all().unwrap();
+    for f in fixed_sets(6, 6) {
+        convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
+    }
+}
+
+/// Every opening and a spread of other positions, one a line.
+fn positions() -> String {
+    let mut rng = common::Rng(7);
+    let mut lines: Vec<String> = common::openings(6).iter().map(|p| p.to_string()).collect();
+    while lines.len() < 565 {
+        let p = common::random_position(&mut rng, 6, 2);
+        if p.check_reachable().is_ok() {
+            lines.push(p.to_string());
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn query_answers_as_the_tables_it_was_converted_from() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let input = positions();
+    for json in [false, true] {
+        let answer = |root: &Path| {
+            let root = root.to_str().unwrap();
+            let mut args = vec!["query", "-", "--tables", root, "--no-solve"];
+            if json {
+                args.push("--json");
+            }
+            let out = run_with(Path::new("."), &args, input.as_bytes());
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            // The tables' directory is named in every answer.
+            String::from_utf8(out.stdout).unwrap().replace(root, "ROOT")
+        };
+        let (want, got) = (answer(d.path()), answer(c.path()));
+        assert!(want.contains("depth"), "answers with depths");
+        let differ = want.lines().zip(got.lines()).find(|(a, b)| a != b);
+        assert!(differ.is_none(), "json {json}: {differ:?}");
+        assert_eq!(got.lines().count(), want.lines().count());
+    }
+}
+
+#[test]
+fn verify_passes_and_damage_is_an_error() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let root = c.path().to_str().unwrap();
+    let verify = |args: &[&str]| run_with(Path::new("."), args, b"");
+    let out = verify(&["verify", "--slots", "6", "--tables", root, "--sample", "2000"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A byte of the last block of the largest file changed: its checksum
+    // no longer matches.
+    let path = c.path().join("n6-always/f0000.cctb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = verify(&["verify", "--slots", "6", "--tables", root]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("f0000.cctb") && err.contains("checksum"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
