@@ -13,7 +13,7 @@ use crate::position::Position;
 use crate::score::Score;
 use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
 use crate::signature::signature;
-use crate::table::{TableError, Tablebase};
+use crate::table::{Encoding, TableError, Tablebase};
 use crate::value::Value;
 
 /// A position as the tables see it.
@@ -108,6 +108,18 @@ impl ScoreSource for Tablebase {
             return Err(ProbeError::missing(self, fixed));
         }
         Ok(Tablebase::score(self, pos)?.expect("file loaded"))
+    }
+
+    fn cheap_value(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
+        let fixed = pos.fixed_mask();
+        if !self.load(fixed)? {
+            return Err(ProbeError::missing(self, fixed));
+        }
+        // Only encoding 4 derives scores: elsewhere a score costs a value.
+        if self.file(fixed).is_none_or(|f| f.header().encoding != Encoding::Coded) {
+            return Ok(None);
+        }
+        Ok(Tablebase::value(self, pos)?)
     }
 }
 

@@ -37,6 +37,16 @@ pub trait ScoreSource {
     /// # Errors
     /// The source does not know `pos`.
     fn score(&self, pos: &Position) -> Result<Score, Self::Error>;
+
+    /// The value of `pos` where the source knows it at less cost than its
+    /// score (tables that derive some scores from their children); `None`
+    /// otherwise. Never another value than [`ScoreSource::score`]'s.
+    ///
+    /// # Errors
+    /// The source does not know `pos`.
+    fn cheap_value(&self, _pos: &Position) -> Result<Option<Value>, Self::Error> {
+        Ok(None)
+    }
 }
 
 /// Every legal move of `pos` with its score for the mover, best first
@@ -67,8 +77,10 @@ pub fn scored_moves<S: ScoreSource + ?Sized>(
 /// position, which has no end. For scores without depths (tables of
 /// values only) see [`crate::probe::value_line`].
 ///
-/// Children are scored only up to that move: with tables that derive
-/// some scores from their children (encoding 4), the others cost reads.
+/// Children are scored only up to that move, and those whose value
+/// ([`ScoreSource::cheap_value`]) cannot keep the score are skipped: with
+/// tables that derive some scores from their children (encoding 4), every
+/// score costs reads.
 ///
 /// # Errors
 /// The source does not know a position on the way.
@@ -82,8 +94,14 @@ pub fn best_line<S: ScoreSource + ?Sized>(
     'line: while score.value != Value::NoResult && cur.outcome().is_none() {
         for &mv in cur.legal_moves(source.rule()).iter() {
             let child = cur.play_unchecked(mv);
+            let same_side = child.side() == cur.side();
+            if let Some(v) = source.cheap_value(&child)?
+                && (if same_side { v } else { v.flip() }) != score.value
+            {
+                continue; // cannot keep the score
+            }
             let child_score = source.score(&child)?;
-            if Score::from_child(child_score, child.side() == cur.side()) == score {
+            if Score::from_child(child_score, same_side) == score {
                 line.push(mv);
                 (cur, score) = (child, child_score);
                 continue 'line;

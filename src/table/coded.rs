@@ -24,7 +24,8 @@
 //!
 //! A block is checked against its checksum, then decoded as a whole into
 //! the thread's cache of blocks ([`packed::with_block`]), 8 bytes a board
-//! ([`pack_board`]).
+//! ([`pack_board`]); or, where only values bytes are asked for (a 乙
+//! node's), its values stream alone, 2 bytes a board, cached apart.
 
 use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
 use crate::table::format::{Header, checksum};
@@ -172,6 +173,25 @@ pub fn decode_into(
     depth_code::decode_block(bytes, boards, models, &mut decoded)?;
     for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(BOARD_BYTES)) {
         pack_board(b, chunk);
+    }
+    Ok(())
+}
+
+/// Decodes only the values bytes of the block `bytes` of `boards` boards
+/// into `out` (two bytes a board, 甲's first): what a 乙 node needs.
+///
+/// # Errors
+/// Bytes that are not such a block.
+pub fn decode_values_into(
+    bytes: &[u8],
+    boards: usize,
+    models: &Models,
+    out: &mut [u8],
+) -> Result<(), String> {
+    let mut pairs = Vec::with_capacity(boards);
+    depth_code::decode_values(bytes, boards, models, &mut pairs)?;
+    for (pair, chunk) in pairs.iter().zip(out.chunks_exact_mut(2)) {
+        chunk.copy_from_slice(pair);
     }
     Ok(())
 }

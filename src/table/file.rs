@@ -373,6 +373,9 @@ impl TableFile {
                 };
                 decode(&[code], &self.header).map(Record::Stored).ok_or_else(invalid)
             }
+            Layout::Coded { .. } if node % 2 == 1 => {
+                Ok(Record::Derived(self.values_byte(sub, node)?))
+            }
             Layout::Coded { layout, .. } => {
                 let board = node as usize / 2;
                 let k = board / coded::BOARDS;
@@ -385,7 +388,7 @@ impl TableFile {
                 };
                 let at = board % coded::BOARDS * coded::BOARD_BYTES;
                 let len = boards * coded::BOARD_BYTES;
-                let got = packed::with_block(self.id, b, len, fill, |bytes| {
+                let got = packed::with_block(self.id, 2 * b, len, fill, |bytes| {
                     coded::unpack_board(&bytes[at..at + coded::BOARD_BYTES])
                 });
                 let Some(got) = got else {
@@ -396,13 +399,44 @@ impl TableFile {
                     return Err(self.corrupt(format!("block {b} does not decode: {e}")));
                 };
                 let board = got.ok_or_else(invalid)?;
-                if node % 2 == 1 {
-                    return Ok(Record::Derived(board.values[1]));
-                }
                 let (n, rule) = (self.header.n, self.header.rule);
                 board.jia.summary(board.values[0], rule, n).map(Record::Stored).ok_or_else(invalid)
             }
         }
+    }
+
+    /// Encoding 4: the values byte of node `node` (of either side) of
+    /// sub-table `sub`, from its block's values stream alone (cached apart
+    /// from whole blocks).
+    ///
+    /// # Errors
+    /// A damaged block.
+    fn values_byte(&self, sub: usize, node: u64) -> Result<u8, TableError> {
+        let Layout::Coded { layout, .. } = &self.layout else {
+            unreachable!("values bytes of an encoding-4 file only");
+        };
+        let nodes = self.header.nodes[sub];
+        let board = node as usize / 2;
+        let k = board / coded::BOARDS;
+        let b = self.first_block[sub] + k;
+        let models = self.models(layout.sub_model[sub] as usize)?;
+        let boards = coded::block_boards(nodes, k);
+        let fill = |out: &mut [u8]| {
+            self.checked_block(b)
+                .is_ok_and(|bytes| coded::decode_values_into(bytes, boards, models, out).is_ok())
+        };
+        let at = board % coded::BOARDS * 2 + node as usize % 2;
+        let got = packed::with_block(self.id, 2 * b + 1, 2 * boards, fill, |bytes| bytes[at]);
+        got.map_or_else(
+            || {
+                let bytes = self.checked_block(b)?;
+                let mut out = vec![0u8; 2 * boards];
+                let e = coded::decode_values_into(bytes, boards, models, &mut out).err();
+                let e = e.unwrap_or_default();
+                Err(self.corrupt(format!("block {b} does not decode: {e}")))
+            },
+            Ok,
+        )
     }
 
     /// The board index of sub-table `sub`.

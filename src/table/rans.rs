@@ -50,9 +50,12 @@ pub const SCALE_BITS: u32 = 15;
 /// The sum of a context's frequencies.
 pub const SCALE: u32 = 1 << SCALE_BITS;
 
-/// Context keys below this get a direct index (4 bytes a key up to the
-/// largest): encoding 4's keys are below 2^18.
-const DENSE: u32 = 1 << 20;
+/// The key of an empty slot of [`Model::table`] (no context has it: keys
+/// are below 2^27).
+const EMPTY: u32 = u32::MAX;
+
+/// The multiplier of the hash of a context key (Fibonacci hashing).
+const HASH: u32 = 0x9E37_79B1;
 
 /// The lower bound of the normalized state, and its initial and final
 /// value.
@@ -85,12 +88,14 @@ impl Counts {
 /// them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
-    /// Context key → context number.
-    index: FxHashMap<u32, u32>,
-    /// The same as an array by key, where every key is below [`DENSE`],
-    /// of the context's symbols ([`Dense`]; no symbols: no such context);
-    /// else empty. Decoding looks up a context a symbol.
-    dense: Vec<Dense>,
+    /// The contexts by key: an open-addressing table (linear probing) of
+    /// a power of two slots, at most half of them used, each holding the
+    /// context's symbols ([`Dense`]; key [`EMPTY`]: no context). Decoding
+    /// looks up a context a symbol: the table is small enough (16 bytes a
+    /// slot) to stay in the fastest caches, whatever the range of the keys.
+    table: Vec<Dense>,
+    /// `32 - log2(table.len())`: the hash of a key is its top bits.
+    shift: u32,
     /// Context keys, increasing.
     keys: Vec<u32>,
     /// Per context, its first symbol in the flat arrays; one more entry at
@@ -107,20 +112,27 @@ pub struct Model {
     by_symbol: Vec<(u32, u32)>,
 }
 
-/// A context in [`Model::dense`]: where its symbols are, and its most
-/// frequent symbol (the first slots), so that the decoder reads no more
-/// than this entry when the slot falls in them (16 bytes, a quarter of a
-/// cache line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// A context in [`Model::table`]: its key, where its symbols are, and its
+/// most frequent symbol (the first slots), so that the decoder reads no
+/// more than this entry when the slot falls in them (16 bytes, a quarter
+/// of a cache line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Dense {
+    /// Its key; [`EMPTY`]: a free slot.
+    key: u32,
     /// Its first symbol in the flat arrays.
     first: u32,
-    /// Its number of symbols; 0: no such context.
-    symbols: u32,
     /// Its most frequent symbol (the first entry).
     top: u32,
-    /// The frequency of `top`: the slots `0..top_freq`.
-    top_freq: u32,
+    /// Its number of symbols (at most [`SCALE`]).
+    symbols: u16,
+    /// The frequency of `top`: the slots `0..top_freq` (below [`SCALE`],
+    /// or the context has one symbol and `symbols` says so).
+    top_freq: u16,
+}
+
+impl Dense {
+    const FREE: Dense = Dense { key: EMPTY, first: 0, top: 0, symbols: 0, top_freq: 0 };
 }
 
 /// A symbol of a context.
@@ -182,13 +194,13 @@ impl Model {
                 symbols.iter().zip(&freqs).map(|(&(s, _), &f)| (s, f as u32)).collect();
             model.push(key, &pairs);
         }
-        Ok(model.with_dense())
+        Ok(model.with_table())
     }
 
     fn empty() -> Model {
         Model {
-            index: FxHashMap::default(),
-            dense: Vec::new(),
+            table: Vec::new(),
+            shift: 32,
             keys: Vec::new(),
             first: vec![0],
             entries: Vec::new(),
@@ -200,7 +212,6 @@ impl Model {
     /// (symbol, frequency) pairs, symbols increasing, frequencies summing
     /// to [`SCALE`].
     fn push(&mut self, key: u32, pairs: &[(u32, u32)]) {
-        self.index.insert(key, self.keys.len() as u32);
         self.keys.push(key);
         let base = self.entries.len();
         let mut order: Vec<usize> = (0..pairs.len()).collect();
@@ -218,24 +229,52 @@ impl Model {
         self.first.push(self.entries.len() as u32);
     }
 
-    /// Fills [`Model::dense`] once every context is in.
-    fn with_dense(mut self) -> Model {
-        if let Some(&last) = self.keys.last()
-            && last < DENSE
-        {
-            self.dense = vec![Dense::default(); last as usize + 1];
-            for (c, &key) in self.keys.iter().enumerate() {
-                let (first, end) = (self.first[c], self.first[c + 1]);
-                let top = self.entries[first as usize];
-                self.dense[key as usize] = Dense {
-                    first,
-                    symbols: end - first,
-                    top: top.symbol,
-                    top_freq: top.freq.into(),
-                };
+    /// Fills [`Model::table`] once every context is in.
+    fn with_table(mut self) -> Model {
+        let size = (2 * self.keys.len()).next_power_of_two().max(8);
+        self.shift = 32 - size.trailing_zeros();
+        self.table = vec![Dense::FREE; size];
+        for (c, &key) in self.keys.iter().enumerate() {
+            let (first, end) = (self.first[c], self.first[c + 1]);
+            let top = self.entries[first as usize];
+            let mut i = self.home(key);
+            while self.table[i].key != EMPTY {
+                i = (i + 1) & (size - 1);
             }
+            self.table[i] = Dense {
+                key,
+                first,
+                top: top.symbol,
+                // A context of one symbol has frequency SCALE, past u16:
+                // its slot is never below it, so 0 does.
+                symbols: (end - first) as u16,
+                top_freq: if end - first == 1 { 0 } else { top.freq },
+            };
         }
         self
+    }
+
+    /// The slot of [`Model::table`] where the search for `key` starts.
+    #[inline(always)]
+    fn home(&self, key: u32) -> usize {
+        (key.wrapping_mul(HASH) >> self.shift) as usize
+    }
+
+    /// The context of `key`, if the model has it.
+    #[inline(always)]
+    fn find(&self, key: u32) -> Option<&Dense> {
+        let mask = self.table.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let d = &self.table[i];
+            if d.key == key {
+                return Some(d);
+            }
+            if d.key == EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// Contexts of the model.
@@ -251,24 +290,8 @@ impl Model {
     /// The range of context `key`'s symbols in the flat arrays.
     #[inline]
     fn range(&self, key: u32) -> Option<std::ops::Range<usize>> {
-        if self.dense.is_empty() {
-            return self.range_sparse(key);
-        }
-        match self.dense.get(key as usize) {
-            Some(d) if d.symbols != 0 => {
-                let first = d.first as usize;
-                Some(first..first + d.symbols as usize)
-            }
-            _ => None,
-        }
-    }
-
-    /// [`Model::range`] through the hash index (no direct index), out of
-    /// the decoder's way.
-    #[inline(never)]
-    fn range_sparse(&self, key: u32) -> Option<std::ops::Range<usize>> {
-        let c = *self.index.get(&key)? as usize;
-        Some(self.first[c] as usize..self.first[c + 1] as usize)
+        let d = self.find(key)?;
+        Some(d.first as usize..d.first as usize + usize::from(d.symbols))
     }
 
     /// The slot of `symbol` in context `key`, or `None` if the model does
@@ -295,18 +318,18 @@ impl Model {
     // 54 -> 39 µs a 10-slot block of this change, with the top symbol).
     #[inline(always)]
     pub fn decode(&self, key: u32, dec: &mut Decoder<'_>) -> Result<u32, String> {
-        if let Some(d) = self.dense.get(key as usize)
-            && d.symbols != 0
-            && dec.slot() < d.top_freq
-        {
-            // The most frequent symbol, without reading its entries: one
-            // dependent load a symbol less on the decoder's critical path.
-            if d.symbols > 1 {
-                dec.advance(0, d.top_freq);
-            }
+        let d = self.find(key).ok_or_else(|| missing_context(key))?;
+        if d.symbols == 1 {
+            // Frequency SCALE: the state does not change.
             return Ok(d.top);
         }
-        let r = self.range(key).ok_or_else(|| missing_context(key))?;
+        if dec.slot() < u32::from(d.top_freq) {
+            // The most frequent symbol, without reading its entries: one
+            // dependent load a symbol less on the decoder's critical path.
+            dec.advance(0, d.top_freq.into());
+            return Ok(d.top);
+        }
+        let r = d.first as usize..d.first as usize + usize::from(d.symbols);
         if r.len() == 1 {
             // Frequency SCALE: the state does not change.
             return Ok(self.entries[r.start].symbol);
@@ -411,7 +434,7 @@ impl Model {
             return Err("model: bad checksum".to_string());
         }
         *bytes = &whole[at + 4..];
-        Ok(model.with_dense())
+        Ok(model.with_table())
     }
 }
 

@@ -235,6 +235,20 @@ impl Tablebase {
         self.summary_in(signature(pos), pos)
     }
 
+    /// The value of `pos`, `Ok(None)` if its file is not loaded: as
+    /// [`Tablebase::score`]'s, but a node of encoding 4 whose scores are
+    /// derived gives it from its stored values byte, without a derivation.
+    ///
+    /// # Errors
+    /// A damaged record.
+    pub(crate) fn value(&self, pos: &Position) -> Result<Option<Value>, TableError> {
+        if pos.last() == Last::DoublePass {
+            return Ok(Some(Value::BothLose));
+        }
+        let summary = self.mapped_summary(signature(pos), pos, false)?;
+        Ok(summary.map(|s| s.score(pos.last(), self.rule).value))
+    }
+
     /// [`Tablebase::summary`] for a position whose signature `sig` is
     /// known (it must be `signature(pos)`).
     ///
@@ -246,13 +260,26 @@ impl Tablebase {
         sig: SigKey,
         pos: &Position,
     ) -> Result<Option<Summary>, TableError> {
+        self.mapped_summary(sig, pos, true)
+    }
+
+    /// [`Tablebase::summary_in`]; where `derive` is false, a node whose
+    /// scores are derived gets the summary of its values byte instead
+    /// (values right, depths 0).
+    #[inline]
+    fn mapped_summary(
+        &self,
+        sig: SigKey,
+        pos: &Position,
+        derive: bool,
+    ) -> Result<Option<Summary>, TableError> {
         debug_assert_eq!(sig, signature(pos));
         let (u, stored) = symmetry::canonical(self.n, sig);
         if u == 1 {
-            return self.stored_summary(sig, pos);
+            return self.stored_summary(sig, pos, derive);
         }
         let image = symmetry::position(pos, u);
-        let Some(mut summary) = self.stored_summary(stored, &image)? else {
+        let Some(mut summary) = self.stored_summary(stored, &image, derive)? else {
             return Ok(None);
         };
         if summary.best_walk != 0 {
@@ -264,7 +291,12 @@ impl Tablebase {
 
     /// [`Tablebase::summary_in`] for a stored signature.
     #[inline]
-    fn stored_summary(&self, sig: SigKey, pos: &Position) -> Result<Option<Summary>, TableError> {
+    fn stored_summary(
+        &self,
+        sig: SigKey,
+        pos: &Position,
+        derive: bool,
+    ) -> Result<Option<Summary>, TableError> {
         let (fixed, loose) = (sig.fixed(), sig.loose());
         let Some(file) = self.stored_file(fixed) else {
             return Ok(None);
@@ -273,6 +305,13 @@ impl Tablebase {
         let node = node_number(file.board_index(sub), pos);
         match file.lookup(sub, node)? {
             Record::Stored(s) => Ok(Some(s)),
+            Record::Derived(code) if !derive => {
+                let values = crate::table::values::decode(code, self.rule, self.n);
+                values.map(Some).ok_or_else(|| TableError::Corrupt {
+                    path: file.path().to_path_buf(),
+                    what: format!("node {node} of sub-table {sub}: values byte {code}"),
+                })
+            }
             Record::Derived(code) => {
                 let s = rederive(self, pos)?;
                 // The values byte is stored independently of the records
