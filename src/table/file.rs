@@ -376,29 +376,11 @@ impl TableFile {
             Layout::Coded { .. } if node % 2 == 1 => {
                 Ok(Record::Derived(self.values_byte(sub, node)?))
             }
-            Layout::Coded { layout, .. } => {
-                let board = node as usize / 2;
-                let k = board / coded::BOARDS;
-                let b = self.first_block[sub] + k;
-                let models = self.models(layout.sub_model[sub] as usize)?;
-                let boards = coded::block_boards(nodes, k);
-                let fill = |out: &mut [u8]| {
-                    self.checked_block(b)
-                        .is_ok_and(|bytes| coded::decode_into(bytes, boards, models, out).is_ok())
+            Layout::Coded { .. } => {
+                let at = |bytes: &[u8], board: usize| {
+                    coded::unpack_board(&bytes[board * coded::BOARD_BYTES..][..coded::BOARD_BYTES])
                 };
-                let at = board % coded::BOARDS * coded::BOARD_BYTES;
-                let len = boards * coded::BOARD_BYTES;
-                let got = packed::with_block(self.id, 2 * b, len, fill, |bytes| {
-                    coded::unpack_board(&bytes[at..at + coded::BOARD_BYTES])
-                });
-                let Some(got) = got else {
-                    let bytes = self.checked_block(b)?;
-                    let mut out = vec![0u8; len];
-                    let e = coded::decode_into(bytes, boards, models, &mut out).err();
-                    let e = e.unwrap_or_default();
-                    return Err(self.corrupt(format!("block {b} does not decode: {e}")));
-                };
-                let board = got.ok_or_else(invalid)?;
+                let board = self.coded_block(sub, node, true, at)?.ok_or_else(invalid)?;
                 let (n, rule) = (self.header.n, self.header.rule);
                 board.jia.summary(board.values[0], rule, n).map(Record::Stored).ok_or_else(invalid)
             }
@@ -406,37 +388,55 @@ impl TableFile {
     }
 
     /// Encoding 4: the values byte of node `node` (of either side) of
-    /// sub-table `sub`, from its block's values stream alone (cached apart
-    /// from whole blocks).
+    /// sub-table `sub`, from its block's values stream alone.
     ///
     /// # Errors
     /// A damaged block.
     fn values_byte(&self, sub: usize, node: u64) -> Result<u8, TableError> {
+        self.coded_block(sub, node, false, |bytes, board| bytes[2 * board + node as usize % 2])
+    }
+
+    /// Encoding 4: calls `f` with the decoded block that holds node `node`
+    /// of sub-table `sub` and the node's board in it. `whole`: the block
+    /// as [`coded::decode_into`] decodes it; else its values bytes alone
+    /// ([`coded::decode_values_into`], two a board), cached apart.
+    ///
+    /// # Errors
+    /// A damaged block.
+    fn coded_block<T>(
+        &self,
+        sub: usize,
+        node: u64,
+        whole: bool,
+        f: impl FnOnce(&[u8], usize) -> T,
+    ) -> Result<T, TableError> {
         let Layout::Coded { layout, .. } = &self.layout else {
-            unreachable!("values bytes of an encoding-4 file only");
+            unreachable!("blocks of an encoding-4 file only");
         };
-        let nodes = self.header.nodes[sub];
+        type Decode = fn(&[u8], usize, &Models, &mut [u8]) -> Result<(), String>;
+        let (width, decode): (usize, Decode) = if whole {
+            (coded::BOARD_BYTES, coded::decode_into)
+        } else {
+            (2, coded::decode_values_into)
+        };
         let board = node as usize / 2;
         let k = board / coded::BOARDS;
         let b = self.first_block[sub] + k;
         let models = self.models(layout.sub_model[sub] as usize)?;
-        let boards = coded::block_boards(nodes, k);
+        let boards = coded::block_boards(self.header.nodes[sub], k);
         let fill = |out: &mut [u8]| {
-            self.checked_block(b)
-                .is_ok_and(|bytes| coded::decode_values_into(bytes, boards, models, out).is_ok())
+            self.checked_block(b).is_ok_and(|bytes| decode(bytes, boards, models, out).is_ok())
         };
-        let at = board % coded::BOARDS * 2 + node as usize % 2;
-        let got = packed::with_block(self.id, 2 * b + 1, 2 * boards, fill, |bytes| bytes[at]);
-        got.map_or_else(
-            || {
-                let bytes = self.checked_block(b)?;
-                let mut out = vec![0u8; 2 * boards];
-                let e = coded::decode_values_into(bytes, boards, models, &mut out).err();
-                let e = e.unwrap_or_default();
-                Err(self.corrupt(format!("block {b} does not decode: {e}")))
-            },
-            Ok,
-        )
+        let key = 2 * b + usize::from(!whole);
+        let len = boards * width;
+        if let Some(x) =
+            packed::with_block(self.id, key, len, fill, |bytes| f(bytes, board % coded::BOARDS))
+        {
+            return Ok(x);
+        }
+        let bytes = self.checked_block(b)?;
+        let e = decode(bytes, boards, models, &mut vec![0; len]).err().unwrap_or_default();
+        Err(self.corrupt(format!("block {b} does not decode: {e}")))
     }
 
     /// The board index of sub-table `sub`.
