@@ -1,14 +1,16 @@
 //! Record encoding 4, "values with depths, compressed" (docs/depths.md):
 //! the values byte of every node and the depth record T of every 甲 node,
-//! in blocks of [`BOARDS`] boards coded by [`depth_code`] with static
+//! in blocks of B boards (a power of two, [`BOARDS`] when written by this
+//! program) coded by [`depth_code`] with static
 //! models. A 乙 node's scores are not stored: the reader derives them from
 //! its children by a one-ply search (`table/derive.rs`).
 //!
 //! ```text
 //! offset  size      field
 //! 0       H         the header of format.rs (encoding 4)
-//! H       4         M, the number of model sets
-//! H+4     4 × S     per sub-table, the model set its blocks are coded with
+//! H       4         B, boards a block (a power of two, 16 to 4,096)
+//! H+4     4         M, the number of model sets
+//! H+8     4 × S     per sub-table, the model set its blocks are coded with
 //! ...     16 × M    per model set an [`Entry`] (where its bytes are in the
 //!                   data, their length and checksum; [`Models::to_bytes`])
 //! ...     16 × K    per block an [`Entry`]
@@ -17,8 +19,8 @@
 //! ```
 //!
 //! Blocks are numbered sub-table after sub-table as in encoding 3
-//! ([`first_blocks`]); each holds [`BOARDS`] boards (2 × [`BOARDS`] nodes)
-//! but the last of its sub-table. The data holds every model set and
+//! ([`first_blocks`]); each holds B boards (2B nodes) but the last of its
+//! sub-table. The data holds every model set and
 //! every block once and nothing else, so the file ends at D plus the sum
 //! of their lengths (checked when opened).
 //!
@@ -31,12 +33,17 @@ use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
 use crate::table::format::{Header, checksum};
 use crate::table::packed::{self, ENTRY, Entry};
 
-/// Boards per block, but the last of each sub-table: blocks of 1,024 nodes
-/// (docs/depths.md, "Block size, measured").
-pub const BOARDS: usize = 512;
+/// Boards a block in the files this program writes: blocks of 512 nodes,
+/// for queries under 1 ms at 10 slots (docs/depths.md, "The reader,
+/// measured").
+pub const BOARDS: usize = 256;
 
-/// Nodes per block.
-pub const NODES: usize = 2 * BOARDS;
+/// The sizes of blocks a file may have (boards, powers of two).
+const BLOCK_SIZES: std::ops::RangeInclusive<usize> = 16..=4096;
+
+/// A block read for a board is decoded up to it, rounded up to a multiple
+/// of this many boards (the rest when a later read needs it).
+pub const PREFIX: usize = 64;
 
 /// Bytes of a decoded board in the cache.
 pub const BOARD_BYTES: usize = 8;
@@ -45,6 +52,8 @@ pub const BOARD_BYTES: usize = 8;
 /// sub-table uses; read from its head by [`Layout::parse`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
+    /// Boards a block (B).
+    pub boards: usize,
     /// Per sub-table, its model set.
     pub sub_model: Vec<u32>,
     /// Per model set, where it is in the data.
@@ -57,15 +66,16 @@ pub struct Layout {
     pub data: usize,
 }
 
-/// Per sub-table of `header`, the number of its first block; one more
-/// entry at the end: the number of blocks.
-pub fn first_blocks(header: &Header) -> Vec<usize> {
-    packed::first_blocks_of(header, NODES)
+/// Per sub-table of `header`, the number of its first block of `boards`
+/// boards; one more entry at the end: the number of blocks.
+pub fn first_blocks(header: &Header, boards: usize) -> Vec<usize> {
+    packed::first_blocks_of(header, 2 * boards)
 }
 
-/// The number of boards in block `k` of a sub-table of `nodes` nodes.
-pub fn block_boards(nodes: u64, k: usize) -> usize {
-    (nodes as usize / 2 - k * BOARDS).min(BOARDS)
+/// The number of boards in block `k` (of `per` boards) of a sub-table of
+/// `nodes` nodes.
+pub fn block_boards(nodes: u64, k: usize, per: usize) -> usize {
+    (nodes as usize / 2 - k * per).min(per)
 }
 
 impl Layout {
@@ -83,7 +93,11 @@ impl Layout {
                 .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
                 .ok_or_else(short)
         };
-        let at = header.len();
+        let boards = u32_at(header.len())? as usize;
+        if !boards.is_power_of_two() || !BLOCK_SIZES.contains(&boards) {
+            return Err(format!("blocks of {boards} boards"));
+        }
+        let at = header.len() + 4;
         let m = u32_at(at)? as usize;
         let subs = header.nodes.len();
         if m == 0 || m > subs {
@@ -95,7 +109,7 @@ impl Layout {
             return Err(format!("sub-table {i} uses model set {}, of {m}", sub_model[i]));
         }
         let models_at = at + 4 + 4 * subs;
-        let blocks = *first_blocks(header).last().expect("one more entry than sub-tables");
+        let blocks = *first_blocks(header, boards).last().expect("one more entry than sub-tables");
         let table = models_at + ENTRY * m;
         let data = table + ENTRY * blocks + 8;
         let head = bytes.get(..data).ok_or_else(short)?;
@@ -114,20 +128,22 @@ impl Layout {
         if bytes.len() as u64 != expected {
             return Err(format!("{} bytes, expected {expected}", bytes.len()));
         }
-        Ok(Layout { sub_model, models, table, blocks, data })
+        Ok(Layout { boards, sub_model, models, table, blocks, data })
     }
 }
 
 /// The bytes from the header to the data (module docs): `header`, the
-/// model set of each sub-table, the entries of the model sets and of the
+/// boards a block, the model set of each sub-table, the entries of the model sets and of the
 /// blocks, and their checksum.
 pub fn head_bytes(
     header: &Header,
+    boards: usize,
     sub_model: &[u32],
     models: &[Entry],
     blocks: &[Entry],
 ) -> Vec<u8> {
     let mut out = header.to_bytes();
+    out.extend_from_slice(&(boards as u32).to_le_bytes());
     out.extend_from_slice(&(models.len() as u32).to_le_bytes());
     for &k in sub_model {
         out.extend_from_slice(&k.to_le_bytes());
@@ -169,8 +185,23 @@ pub fn decode_into(
     models: &Models,
     out: &mut [u8],
 ) -> Result<(), String> {
-    let mut decoded = Vec::with_capacity(boards);
-    depth_code::decode_block(bytes, boards, models, &mut decoded)?;
+    decode_prefix_into(bytes, boards, boards, models, out)
+}
+
+/// [`decode_into`] of the first `upto` boards only (the block's checksum
+/// must have been checked: [`depth_code::decode_block_prefix`]).
+///
+/// # Errors
+/// Bytes that are not such a block, as far as decoded.
+pub fn decode_prefix_into(
+    bytes: &[u8],
+    boards: usize,
+    upto: usize,
+    models: &Models,
+    out: &mut [u8],
+) -> Result<(), String> {
+    let mut decoded = Vec::with_capacity(upto);
+    depth_code::decode_block_prefix(bytes, boards, upto, models, &mut decoded)?;
     for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(BOARD_BYTES)) {
         pack_board(b, chunk);
     }

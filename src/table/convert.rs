@@ -55,7 +55,7 @@ fn block(file: &TableFile, sub: usize, k: usize) -> Result<Vec<BoardCode>, Strin
     let header = file.header();
     let (n, rule) = (header.n, header.rule);
     let index: &SigIndex = file.board_index(sub);
-    let boards = coded::block_boards(header.nodes[sub], k);
+    let boards = coded::block_boards(header.nodes[sub], k, BOARDS);
     let mut out = Vec::with_capacity(boards);
     for rank in (k * BOARDS) as u64..(k * BOARDS + boards) as u64 {
         let mut code = BoardCode::default();
@@ -92,7 +92,7 @@ pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
     let header = Header { encoding: Encoding::Coded, ..source.clone() };
     let sub_model = model_sets(&header);
     let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
-    let blocks_of = |sub: usize| (header.nodes[sub] as usize).div_ceil(coded::NODES);
+    let blocks_of = |sub: usize| (header.nodes[sub] as usize).div_ceil(2 * BOARDS);
     let mut counts = vec![ModelCounts::default(); sets];
     for sub in 0..header.nodes.len() {
         for k in 0..blocks_of(sub) {
@@ -116,7 +116,7 @@ pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
             data.extend_from_slice(&bytes);
         }
     }
-    let head = coded::head_bytes(&header, &sub_model, &model_entries, &block_entries);
+    let head = coded::head_bytes(&header, BOARDS, &sub_model, &model_entries, &block_entries);
     let tmp = out.with_extension("cctb.tmp");
     let write = || -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;

@@ -444,17 +444,33 @@ fn decode_values_stream(
     models: &Models,
     out: &mut Vec<[u8; 2]>,
 ) -> Result<(), String> {
+    decode_values_prefix(stream, boards, boards, models, out)
+}
+
+/// The values bytes of the first `upto` of the `boards` boards of the
+/// values stream `stream`; the stream's end is checked only when `upto`
+/// is `boards`.
+fn decode_values_prefix(
+    stream: &[u8],
+    boards: usize,
+    upto: usize,
+    models: &Models,
+    out: &mut Vec<[u8; 2]>,
+) -> Result<(), String> {
     out.clear();
-    out.reserve(boards);
+    out.reserve(upto);
     let mut dec = Decoder::new(stream);
     let mut previous = [None::<u8>; 2];
-    for _ in 0..boards {
+    for _ in 0..upto {
         let jia = models.values.decode(values_key(0, previous[0], 0), &mut dec)?;
         let jia = u8::try_from(jia).map_err(|_| format!("values byte {jia}"))?;
         let yi = models.values.decode(values_key(1, previous[1], jia), &mut dec)?;
         let yi = u8::try_from(yi).map_err(|_| format!("values byte {yi}"))?;
         previous = [Some(jia), Some(yi)];
         out.push([jia, yi]);
+    }
+    if upto < boards {
+        return Ok(());
     }
     dec.finish().map_err(|e| format!("values {e}"))
 }
@@ -469,11 +485,28 @@ pub fn decode_block(
     models: &Models,
     out: &mut Vec<BoardCode>,
 ) -> Result<(), String> {
+    decode_block_prefix(bytes, boards, boards, models, out)
+}
+
+/// Decodes the first `upto` of the `boards` boards of the block `bytes`
+/// into `out`; the ends of the streams (and so the whole block's
+/// soundness) are checked only when `upto` is `boards`: the block's
+/// checksum must have been checked before.
+///
+/// # Errors
+/// Bytes that are not such a block (module docs), as far as decoded.
+pub fn decode_block_prefix(
+    bytes: &[u8],
+    boards: usize,
+    upto: usize,
+    models: &Models,
+    out: &mut Vec<BoardCode>,
+) -> Result<(), String> {
     let (values, depths) = split(bytes)?;
     let mut pairs = Vec::new();
-    decode_values_stream(values, boards, models, &mut pairs)?;
+    decode_values_prefix(values, boards, upto, models, &mut pairs)?;
     out.clear();
-    out.reserve(boards);
+    out.reserve(upto);
     let mut dec = Decoder::new(depths);
     let mut last = [None::<u16>; 256];
     for &pair in &pairs {
@@ -490,6 +523,9 @@ pub fn decode_block(
         let rest = models.rest.decode(rest_key(v, depth), &mut dec)?;
         out.push(BoardCode { values: pair, jia: DepthRecord::from_rest(depth, rest)? });
         last[usize::from(v)] = Some(depth);
+    }
+    if upto < boards {
+        return Ok(());
     }
     dec.finish().map_err(|e| format!("depths {e}"))
 }

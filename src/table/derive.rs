@@ -11,6 +11,7 @@ use crate::position::{Last, Position};
 use crate::score::Score;
 use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
+use crate::value::Value;
 
 /// The summary of `pos`'s node derived from its children's stored (or
 /// derived) scores.
@@ -24,15 +25,7 @@ pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableE
     }
     let mut s = Summary::default();
     let child_score = |c: &Position| -> Result<Score, TableError> {
-        let fixed = crate::signature::signature(c).fixed();
-        if !tb.load(fixed)? {
-            let path = tb.path(fixed);
-            let source = std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "missing, and the scores of other tables are derived from it",
-            );
-            return Err(TableError::Io { path, source });
-        }
+        load(tb, c)?;
         let cs = tb.score(c)?.expect("the file is loaded");
         Ok(Score::from_child(cs, c.side() == node.side()))
     };
@@ -46,4 +39,54 @@ pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableE
     }
     s.pass = Some(child_score(&node.play_unchecked(Move::Pass))?);
     Ok(s)
+}
+
+/// The score of the state `pos` whose value is `value` (from its stored
+/// values byte), from its children: the best of the moves whose child's
+/// value keeps `value`, the others skipped on their values alone. What
+/// [`rederive`] gives for `pos.last()`, at the cost of the children that
+/// matter.
+///
+/// # Errors
+/// A damaged record, a child's file that is missing, or no move that keeps
+/// `value` (the values byte disagrees with the children).
+pub(crate) fn derive_score(
+    tb: &Tablebase,
+    pos: &Position,
+    value: Value,
+    path: impl FnOnce() -> std::path::PathBuf,
+) -> Result<Score, TableError> {
+    if let Some(outcome) = pos.outcome() {
+        return Ok(Score::terminal(outcome.value_for(pos.side())));
+    }
+    let mut best: Option<Score> = None;
+    for &m in pos.legal_moves(tb.rule()).iter() {
+        let c = pos.play_unchecked(m);
+        load(tb, &c)?;
+        let same_side = c.side() == pos.side();
+        let v = tb.value(&c)?.expect("the file is loaded");
+        if (if same_side { v } else { v.flip() }) != value {
+            continue;
+        }
+        let cs = Score::from_child(tb.score(&c)?.expect("the file is loaded"), same_side);
+        best = best.max(Some(cs));
+    }
+    best.ok_or_else(|| TableError::Corrupt {
+        path: path(),
+        what: format!("{pos} is stored as {value:?} but no move keeps it"),
+    })
+}
+
+/// Loads the file of `c`; an error if it is missing.
+fn load(tb: &Tablebase, c: &Position) -> Result<(), TableError> {
+    let fixed = crate::signature::signature(c).fixed();
+    if !tb.load(fixed)? {
+        let path = tb.path(fixed);
+        let source = std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "missing, and the scores of other tables are derived from it",
+        );
+        return Err(TableError::Io { path, source });
+    }
+    Ok(())
 }

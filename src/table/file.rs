@@ -118,7 +118,7 @@ impl TableFile {
         }
         let (layout, first_block, blocks) = if header.encoding == Encoding::Coded {
             let layout = coded::Layout::parse(&map, &header).map_err(corrupt)?;
-            let first_block = coded::first_blocks(&header);
+            let first_block = coded::first_blocks(&header, layout.boards);
             let blocks = layout.blocks;
             let models = layout.models.iter().map(|_| OnceLock::new()).collect();
             (Layout::Coded { layout, models }, first_block, blocks)
@@ -288,15 +288,16 @@ impl TableFile {
     pub fn verify_all(&self) -> Result<(), TableError> {
         match &self.layout {
             Layout::Coded { layout, .. } => {
-                let mut out = vec![0u8; coded::BOARDS * coded::BOARD_BYTES];
+                let per = layout.boards;
+                let mut out = vec![0u8; per * coded::BOARD_BYTES];
                 for (sub, &nodes) in self.header.nodes.iter().enumerate() {
                     if nodes == 0 {
                         continue;
                     }
                     let models = self.models(layout.sub_model[sub] as usize)?;
-                    for k in 0..(nodes as usize).div_ceil(coded::NODES) {
+                    for k in 0..(nodes as usize).div_ceil(2 * per) {
                         let b = self.first_block[sub] + k;
-                        let boards = coded::block_boards(nodes, k);
+                        let boards = coded::block_boards(nodes, k, per);
                         let out = &mut out[..boards * coded::BOARD_BYTES];
                         coded::decode_into(self.checked_block(b)?, boards, models, out)
                             .map_err(|e| self.corrupt(format!("block {b} does not decode: {e}")))?;
@@ -413,29 +414,38 @@ impl TableFile {
         let Layout::Coded { layout, .. } = &self.layout else {
             unreachable!("blocks of an encoding-4 file only");
         };
-        type Decode = fn(&[u8], usize, &Models, &mut [u8]) -> Result<(), String>;
-        let (width, decode): (usize, Decode) = if whole {
-            (coded::BOARD_BYTES, coded::decode_into)
-        } else {
-            (2, coded::decode_values_into)
-        };
-        let board = node as usize / 2;
-        let k = board / coded::BOARDS;
+        let (board, per) = (node as usize / 2, layout.boards);
+        let k = board / per;
         let b = self.first_block[sub] + k;
         let models = self.models(layout.sub_model[sub] as usize)?;
-        let boards = coded::block_boards(self.header.nodes[sub], k);
-        let fill = |out: &mut [u8]| {
-            self.checked_block(b).is_ok_and(|bytes| decode(bytes, boards, models, out).is_ok())
+        let boards = coded::block_boards(self.header.nodes[sub], k, per);
+        let at = board % per;
+        // Whole blocks are decoded up to the board asked for (rounded up),
+        // the number of boards decoded in the first two bytes.
+        let upto =
+            if whole { (at + 1).next_multiple_of(coded::PREFIX).min(boards) } else { boards };
+        let decode = |bytes: &[u8], out: &mut [u8]| {
+            if whole {
+                out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
+                coded::decode_prefix_into(bytes, boards, upto, models, &mut out[2..])
+            } else {
+                coded::decode_values_into(bytes, boards, models, out)
+            }
         };
+        let (len, skip) =
+            if whole { (2 + boards * coded::BOARD_BYTES, 2) } else { (2 * boards, 0) };
+        let usable =
+            |bytes: &[u8]| !whole || usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
+        let fill =
+            |out: &mut [u8]| self.checked_block(b).is_ok_and(|bytes| decode(bytes, out).is_ok());
         let key = 2 * b + usize::from(!whole);
-        let len = boards * width;
         if let Some(x) =
-            packed::with_block(self.id, key, len, fill, |bytes| f(bytes, board % coded::BOARDS))
+            packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[skip..], at))
         {
             return Ok(x);
         }
         let bytes = self.checked_block(b)?;
-        let e = decode(bytes, boards, models, &mut vec![0; len]).err().unwrap_or_default();
+        let e = decode(bytes, &mut vec![0; len]).err().unwrap_or_default();
         Err(self.corrupt(format!("block {b} does not decode: {e}")))
     }
 

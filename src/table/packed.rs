@@ -193,6 +193,20 @@ pub fn with_block<T>(
     fill: impl FnOnce(&mut [u8]) -> bool,
     f: impl FnOnce(&[u8]) -> T,
 ) -> Option<T> {
+    with_block_where(file, block, len, |_| true, fill, f)
+}
+
+/// [`with_block`] where a cached block is used only if `usable` says so
+/// of its bytes (a block decoded in part, `coded.rs`); else it is filled
+/// again.
+pub fn with_block_where<T>(
+    file: u64,
+    block: usize,
+    len: usize,
+    usable: impl FnOnce(&[u8]) -> bool,
+    fill: impl FnOnce(&mut [u8]) -> bool,
+    f: impl FnOnce(&[u8]) -> T,
+) -> Option<T> {
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         let size = CACHE_BLOCKS.load(Ordering::Relaxed);
@@ -200,7 +214,7 @@ pub fn with_block<T>(
             *cache = (0..size).map(|_| None).collect();
         }
         let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % size;
-        let hit = matches!(&cache[slot], Some(c) if c.file == file && c.block == block);
+        let hit = matches!(&cache[slot], Some(c) if c.file == file && c.block == block && usable(&c.bytes));
         if !hit {
             let mut bytes = cache[slot].take().map(|c| c.bytes).unwrap_or_default();
             bytes.resize(len, 0);

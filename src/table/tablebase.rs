@@ -14,9 +14,12 @@ use std::sync::OnceLock;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::score::Score;
+use crate::side::Side;
 use crate::signature::{SigKey, signature};
 use crate::summary::Summary;
 use crate::symmetry;
+use crate::table::derive::derive_score;
+use crate::table::format::Encoding;
 use crate::table::format::{self, free_pieces, sub_index};
 use crate::table::{Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
@@ -336,6 +339,14 @@ impl Tablebase {
     pub fn score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
         if pos.last() == Last::DoublePass {
             return Ok(Some(Score::terminal(Value::BothLose)));
+        }
+        // A 乙 node of encoding 4: from the children that keep its value.
+        let fixed = pos.fixed_mask();
+        if pos.side() == Side::Yi
+            && self.file(fixed).is_some_and(|f| f.header().encoding == Encoding::Coded)
+        {
+            let Some(value) = self.value(pos)? else { return Ok(None) };
+            return derive_score(self, pos, value, || self.path(fixed)).map(Some);
         }
         Ok(self.summary(pos)?.map(|s| s.score(pos.last(), self.rule)))
     }
