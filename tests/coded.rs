@@ -2,7 +2,8 @@
 //! scores derived from their children when read) answer every command
 //! exactly as the tables of encoding 1 they were converted from: the same
 //! `query` text and JSON (value, depth, every move best first, the
-//! shortest line), and `verify` finds nothing. A damaged block gives a
+//! shortest line) and the same `/api/position` and `/api/mainline` answers
+//! from `serve`, and `verify` finds nothing. A damaged block gives a
 //! one-line error naming the file, never an answer.
 //!
 //! The comparison of every 8-slot state with the solver is in
@@ -97,4 +98,21 @@ fn verify_passes_and_damage_is_an_error() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("f0000.cctb") && err.contains("checksum"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn serve_answers_as_the_tables_it_was_converted_from() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let servers = [d.path(), c.path()].map(|root| {
+        common::server::Server::start(Path::new("."), &["--tables", root.to_str().unwrap()])
+    });
+    let positions = positions();
+    for pos in positions.lines().step_by(7) {
+        for path in ["/api/position?pos=", "/api/mainline?pos="] {
+            let path = format!("{path}{}", common::server::esc(pos));
+            let [want, got] = [&servers[0], &servers[1]].map(|s| s.ok(&path));
+            assert_eq!(got, want, "{path}");
+        }
+    }
 }
