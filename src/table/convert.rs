@@ -22,11 +22,11 @@ use crate::table::{TableFile, values};
 
 /// Nodes of a file above which its large sub-tables get model sets of
 /// their own (docs/depths.md, "The coder").
-const ONE_SET: u64 = 1 << 26;
+pub const ONE_SET: u64 = 1 << 26;
 
 /// Nodes of 甲 a sub-table needs to get its own model set in a file of
 /// more than [`ONE_SET`] nodes.
-const OWN_SET: u64 = 1 << 16;
+pub const OWN_SET: u64 = 1 << 16;
 
 /// Per sub-table of `header`, its model set: one for the whole file if it
 /// has at most [`ONE_SET`] nodes; else one for each sub-table with at

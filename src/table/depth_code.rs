@@ -238,7 +238,7 @@ pub fn consistent_walks(pos: &Position, loose: &[u8]) -> u16 {
 /// and the depth record of 甲's node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BoardCode {
-    /// The values bytes ([`crate::table::values`]), by side index.
+    /// The values bytes (`table/values.rs`), by side index.
     pub values: [u8; 2],
     /// T of 甲's node.
     pub jia: DepthRecord,
