@@ -14,14 +14,19 @@ mod common;
 use std::path::Path;
 
 use chaosclock::PassRule;
+use chaosclock::Side;
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::internals::convert::convert_file;
+use chaosclock::internals::convert::{convert_file, convert_side};
 use chaosclock::table::{Encoding, Tablebase, fixed_sets};
 use common::bin::run_with;
 
 /// Makes the complete 6-slot tables with depths under `depths` and their
-/// conversion to encoding 4 under `coded`.
+/// conversion to encoding 4 under `coded` (with side files if `sides`).
 fn make(depths: &Path, coded: &Path) {
+    make_with(depths, coded, false);
+}
+
+fn make_with(depths: &Path, coded: &Path, sides: bool) {
     let cfg = Config {
         root: depths.to_path_buf(),
         n: 6,
@@ -37,6 +42,10 @@ fn make(depths: &Path, coded: &Path) {
     from.load_all().unwrap();
     for f in fixed_sets(6, 6) {
         convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
+        if sides {
+            let path = to.dir().join(format!("f{f:04x}.side.cctb"));
+            convert_side(from.file(f).unwrap(), &path, Side::Yi).unwrap();
+        }
     }
 }
 
@@ -55,8 +64,16 @@ fn positions() -> String {
 
 #[test]
 fn query_answers_as_the_tables_it_was_converted_from() {
+    for sides in [false, true] {
+        query_answers_as_encoding_1(sides);
+    }
+}
+
+/// `query_answers_as_the_tables_it_was_converted_from`, with side files
+/// or without.
+fn query_answers_as_encoding_1(sides: bool) {
     let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    make(d.path(), c.path());
+    make_with(d.path(), c.path(), sides);
     let input = positions();
     for json in [false, true] {
         let answer = |root: &Path| {
@@ -73,7 +90,7 @@ fn query_answers_as_the_tables_it_was_converted_from() {
         let (want, got) = (answer(d.path()), answer(c.path()));
         assert!(want.contains("depth"), "answers with depths");
         let differ = want.lines().zip(got.lines()).find(|(a, b)| a != b);
-        assert!(differ.is_none(), "json {json}: {differ:?}");
+        assert!(differ.is_none(), "json {json}, side files {sides}: {differ:?}");
         assert_eq!(got.lines().count(), want.lines().count());
     }
 }
@@ -115,4 +132,18 @@ fn serve_answers_as_the_tables_it_was_converted_from() {
             assert_eq!(got, want, "{path}");
         }
     }
+}
+
+#[test]
+fn a_side_file_of_the_wrong_side_is_an_error() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let dir = c.path().join("n6-always");
+    std::fs::copy(dir.join("f0000.cctb"), dir.join("f0000.side.cctb")).unwrap();
+    let root = c.path().to_str().unwrap();
+    let out =
+        run_with(Path::new("."), &["query", "2,1,4,3,6,5", "--tables", root, "--no-solve"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("f0000.side.cctb") && err.contains("does not store"), "{err}");
 }

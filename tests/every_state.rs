@@ -9,13 +9,13 @@
 //! position's own check (`Position::check_reachable`) accepts it. They are
 //! then solved in one `solve_many`. The tables of encoding 4 (values with
 //! depths, compressed; 乙's scores derived from their children) are
-//! compared too.
+//! compared too, without and with their side files (乙's depths stored).
 
 use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::internals::SigIndex;
-use chaosclock::internals::convert::convert_file;
+use chaosclock::internals::convert::{convert_file, convert_side};
 use chaosclock::solve::solve_many;
 use chaosclock::table::{Encoding, Tablebase, fixed_sets};
 use chaosclock::{Last, PassRule, Position, Side, Variant};
@@ -60,6 +60,11 @@ fn every_state(n: u8) -> Vec<Position> {
 /// encoding 4 are converted from tables of encoding 1 (`generate` does not
 /// write them yet).
 fn make(dir: &Path, n: u8, rule: PassRule, encoding: Encoding) {
+    make_with(dir, n, rule, encoding, false);
+}
+
+/// [`make`], with the side files of encoding 4 if `sides`.
+fn make_with(dir: &Path, n: u8, rule: PassRule, encoding: Encoding, sides: bool) {
     if encoding == Encoding::Coded {
         let scores = tempfile::tempdir().unwrap();
         make(scores.path(), n, rule, Encoding::Scores);
@@ -68,6 +73,10 @@ fn make(dir: &Path, n: u8, rule: PassRule, encoding: Encoding) {
         from.load_all().unwrap();
         for f in fixed_sets(n, n) {
             convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
+            if sides {
+                let path = to.dir().join(format!("f{f:04x}.side.cctb"));
+                convert_side(from.file(f).unwrap(), &path, Side::Yi).unwrap();
+            }
         }
         return;
     }
@@ -96,11 +105,15 @@ fn every_8_slot_state_from_symmetric_tables_equals_solve() {
     assert_eq!(ended, 2_882_624);
     for rule in [PassRule::Always, PassRule::WhenStuck] {
         let solution = solve_many(Variant::new(n, rule), &states, None);
-        let encodings =
-            [(Encoding::Packed, false), (Encoding::Scores, true), (Encoding::Coded, true)];
-        for (encoding, depths) in encodings {
+        let encodings = [
+            (Encoding::Packed, false, false),
+            (Encoding::Scores, true, false),
+            (Encoding::Coded, true, false),
+            (Encoding::Coded, true, true),
+        ];
+        for (encoding, depths, sides) in encodings {
             let dir = tempfile::tempdir().unwrap();
-            make(dir.path(), n, rule, encoding);
+            make_with(dir.path(), n, rule, encoding, sides);
             let tb = Tablebase::new(dir.path(), n, rule);
             tb.load_all().unwrap();
             let wrong: Vec<String> = states

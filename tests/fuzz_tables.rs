@@ -183,12 +183,13 @@ fn fix_checksums(bytes: &mut [u8]) {
         let word = |at: usize| {
             bytes.get(at..at + 4).map(|w| u32::from_le_bytes(w.try_into().expect("4")) as usize)
         };
-        let (Some(boards), Some(m)) = (word(header.len()), word(header.len() + 4)) else { return };
+        // B, the stored side, M (coded.rs).
+        let (Some(boards), Some(m)) = (word(header.len()), word(header.len() + 8)) else { return };
         if !(16..=4096).contains(&boards) {
             return;
         }
         let blocks = *coded::first_blocks(&header, boards).last().expect("one more entry");
-        let data = header.len() + 8 + 4 * header.nodes.len() + 16 * (m.min(1 << 20) + blocks) + 8;
+        let data = header.len() + 12 + 4 * header.nodes.len() + 16 * (m.min(1 << 20) + blocks) + 8;
         if data <= len {
             let sum = checksum(&bytes[..data - 8]);
             bytes[data - 8..data].copy_from_slice(&sum.to_le_bytes());

@@ -9,14 +9,21 @@
 //! offset  size      field
 //! 0       H         the header of format.rs (encoding 4)
 //! H       4         B, boards a block (a power of two, 16 to 4,096)
-//! H+4     4         M, the number of model sets
-//! H+8     4 × S     per sub-table, the model set its blocks are coded with
+//! H+4     4         the side whose depth records the file stores: 0 甲
+//!                   (a table file), 1 乙 (a side file, `f{F}.side.cctb`)
+//! H+8     4         M, the number of model sets
+//! H+12    4 × S     per sub-table, the model set its blocks are coded with
 //! ...     16 × M    per model set an [`Entry`] (where its bytes are in the
 //!                   data, their length and checksum; [`Models::to_bytes`])
 //! ...     16 × K    per block an [`Entry`]
 //! ...     8         checksum of everything above
 //! D       ...       the data: the model sets and the blocks, in any order
 //! ```
+//!
+//! A side file holds the same boards with the sides' parts swapped: per
+//! board 乙's values byte first, then 甲's, and 乙's depth record as
+//! [`BoardCode::jia`]. Where a table file has one next to it, 乙 nodes are
+//! read from it instead of derived.
 //!
 //! Blocks are numbered sub-table after sub-table as in encoding 3
 //! ([`first_blocks`]); each holds B boards (2B nodes) but the last of its
@@ -29,6 +36,7 @@
 //! ([`pack_board`]); or, where only values bytes are asked for (a 乙
 //! node's), its values stream alone, 2 bytes a board, cached apart.
 
+use crate::side::Side;
 use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
 use crate::table::format::{Header, checksum};
 use crate::table::packed::{self, ENTRY, Entry};
@@ -54,6 +62,8 @@ pub const BOARD_BYTES: usize = 8;
 pub struct Layout {
     /// Boards a block (B).
     pub boards: usize,
+    /// The side whose depth records the file stores.
+    pub stored: Side,
     /// Per sub-table, its model set.
     pub sub_model: Vec<u32>,
     /// Per model set, where it is in the data.
@@ -97,7 +107,12 @@ impl Layout {
         if !boards.is_power_of_two() || !BLOCK_SIZES.contains(&boards) {
             return Err(format!("blocks of {boards} boards"));
         }
-        let at = header.len() + 4;
+        let stored = match u32_at(header.len() + 4)? {
+            0 => Side::Jia,
+            1 => Side::Yi,
+            s => return Err(format!("stored side {s}")),
+        };
+        let at = header.len() + 8;
         let m = u32_at(at)? as usize;
         let subs = header.nodes.len();
         if m == 0 || m > subs {
@@ -113,8 +128,8 @@ impl Layout {
         let table = models_at + ENTRY * m;
         let data = table + ENTRY * blocks + 8;
         let head = bytes.get(..data).ok_or_else(short)?;
-        let stored = u64::from_le_bytes(head[data - 8..].try_into().expect("8 bytes"));
-        if checksum(&head[..data - 8]) != stored {
+        let sum = u64::from_le_bytes(head[data - 8..].try_into().expect("8 bytes"));
+        if checksum(&head[..data - 8]) != sum {
             return Err("header checksum mismatch".into());
         }
         let models: Vec<Entry> = head[models_at..table].chunks(ENTRY).map(Entry::parse).collect();
@@ -128,22 +143,23 @@ impl Layout {
         if bytes.len() as u64 != expected {
             return Err(format!("{} bytes, expected {expected}", bytes.len()));
         }
-        Ok(Layout { boards, sub_model, models, table, blocks, data })
+        Ok(Layout { boards, stored, sub_model, models, table, blocks, data })
     }
 }
 
 /// The bytes from the header to the data (module docs): `header`, the
-/// boards a block, the model set of each sub-table, the entries of the model sets and of the
+/// boards a block and the stored side, the model set of each sub-table, the entries of the model sets and of the
 /// blocks, and their checksum.
 pub fn head_bytes(
     header: &Header,
-    boards: usize,
+    (boards, stored): (usize, Side),
     sub_model: &[u32],
     models: &[Entry],
     blocks: &[Entry],
 ) -> Vec<u8> {
     let mut out = header.to_bytes();
     out.extend_from_slice(&(boards as u32).to_le_bytes());
+    out.extend_from_slice(&(stored.index() as u32).to_le_bytes());
     out.extend_from_slice(&(models.len() as u32).to_le_bytes());
     for &k in sub_model {
         out.extend_from_slice(&k.to_le_bytes());

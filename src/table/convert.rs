@@ -50,8 +50,9 @@ pub fn model_sets(header: &Header) -> Vec<u32> {
         .collect()
 }
 
-/// The boards of block `k` of sub-table `sub` of `file` (encoding 1).
-fn block(file: &TableFile, sub: usize, k: usize) -> Result<Vec<BoardCode>, String> {
+/// The boards of block `k` of sub-table `sub` of `file` (encoding 1), with
+/// the depth records of `stored`'s nodes (and its values bytes first).
+fn block(file: &TableFile, sub: usize, k: usize, stored: Side) -> Result<Vec<BoardCode>, String> {
     let header = file.header();
     let (n, rule) = (header.n, header.rule);
     let index: &SigIndex = file.board_index(sub);
@@ -61,9 +62,10 @@ fn block(file: &TableFile, sub: usize, k: usize) -> Result<Vec<BoardCode>, Strin
         let mut code = BoardCode::default();
         for side in Side::ALL {
             let s = file.record(sub, rank * 2 + side.index() as u64).map_err(|e| e.to_string())?;
-            code.values[side.index()] = values::encode(&s, rule)
+            // The stored side's part first.
+            code.values[usize::from(side != stored)] = values::encode(&s, rule)
                 .ok_or_else(|| format!("sub-table {sub}, board {rank}: no values byte"))?;
-            if side == Side::Jia {
+            if side == stored {
                 let board = index.unrank(rank);
                 let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
                 let pos = Position::new(&cells, side, Last::None).map_err(|e| e.to_string())?;
@@ -85,6 +87,15 @@ fn block(file: &TableFile, sub: usize, k: usize) -> Result<Vec<BoardCode>, Strin
 /// A source that is not a table with depths of encoding 1, a damaged
 /// record, or an I/O error; nothing is left at `out` then.
 pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
+    convert_side(file, out, Side::Jia)
+}
+
+/// [`convert_file`] storing the depth records of `stored`'s nodes: with
+/// [`Side::Yi`], the side file of the table (`coded.rs`).
+///
+/// # Errors
+/// As [`convert_file`].
+pub fn convert_side(file: &TableFile, out: &Path, stored: Side) -> Result<u64, String> {
     let source = file.header();
     if source.encoding != Encoding::Scores {
         return Err(format!("holds {}, not values with depths", source.encoding.name()));
@@ -96,7 +107,7 @@ pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
     let mut counts = vec![ModelCounts::default(); sets];
     for sub in 0..header.nodes.len() {
         for k in 0..blocks_of(sub) {
-            counts[sub_model[sub] as usize].add_block(&block(file, sub, k)?)?;
+            counts[sub_model[sub] as usize].add_block(&block(file, sub, k, stored)?)?;
         }
     }
     let models: Vec<Models> = counts.iter().map(Models::new).collect::<Result<_, _>>()?;
@@ -110,13 +121,14 @@ pub fn convert_file(file: &TableFile, out: &Path) -> Result<u64, String> {
     let mut block_entries = Vec::new();
     for sub in 0..header.nodes.len() {
         for k in 0..blocks_of(sub) {
-            let boards = block(file, sub, k)?;
+            let boards = block(file, sub, k, stored)?;
             let bytes = depth_code::encode_block(&boards, &models[sub_model[sub] as usize])?;
             block_entries.push(Entry::new(data.len() as u64, &bytes));
             data.extend_from_slice(&bytes);
         }
     }
-    let head = coded::head_bytes(&header, BOARDS, &sub_model, &model_entries, &block_entries);
+    let head =
+        coded::head_bytes(&header, (BOARDS, stored), &sub_model, &model_entries, &block_entries);
     let tmp = out.with_extension("cctb.tmp");
     let write = || -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;

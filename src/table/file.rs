@@ -60,8 +60,10 @@ enum Layout {
 pub(crate) enum Record {
     /// Its summary.
     Stored(Summary),
-    /// Nothing but its values byte (a 乙 node of encoding 4): its scores
-    /// are derived from its children's (`table/derive.rs`).
+    /// Nothing but its values byte (a node of encoding 4 of the side whose
+    /// depth records the file does not store, 乙 in a table file): its
+    /// scores are read from the side file, if any, or derived from its
+    /// children's (`table/derive.rs`).
     Derived(u8),
 }
 
@@ -374,7 +376,7 @@ impl TableFile {
                 };
                 decode(&[code], &self.header).map(Record::Stored).ok_or_else(invalid)
             }
-            Layout::Coded { .. } if node % 2 == 1 => {
+            Layout::Coded { layout, .. } if node % 2 != layout.stored.index() as u64 => {
                 Ok(Record::Derived(self.values_byte(sub, node)?))
             }
             Layout::Coded { .. } => {
@@ -394,7 +396,21 @@ impl TableFile {
     /// # Errors
     /// A damaged block.
     fn values_byte(&self, sub: usize, node: u64) -> Result<u8, TableError> {
-        self.coded_block(sub, node, false, |bytes, board| bytes[2 * board + node as usize % 2])
+        let Layout::Coded { layout, .. } = &self.layout else {
+            unreachable!("values bytes of an encoding-4 file only");
+        };
+        // The stored side's byte first.
+        let other = usize::from(node % 2 != layout.stored.index() as u64);
+        self.coded_block(sub, node, false, |bytes, board| bytes[2 * board + other])
+    }
+
+    /// Encoding 4: the side whose depth records the file stores (`None`
+    /// for other encodings).
+    pub(crate) fn stored_side(&self) -> Option<crate::side::Side> {
+        match &self.layout {
+            Layout::Coded { layout, .. } => Some(layout.stored),
+            _ => None,
+        }
     }
 
     /// Encoding 4: calls `f` with the decoded block that holds node `node`

@@ -35,6 +35,9 @@ pub struct Tablebase {
     /// the file is looked for, then the open file, or `None` if it is not
     /// there.
     files: Vec<OnceLock<Option<TableFile>>>,
+    /// Per fixed set as `files`: the side file of a table file of encoding
+    /// 4 (`coded.rs`), if there is one; set when the table file is.
+    sides: Vec<OnceLock<Option<TableFile>>>,
     /// Whether the files hold depths, set by the first file opened: all or
     /// none do, as values-only files would give depth files wrong depths.
     depths: OnceLock<bool>,
@@ -45,11 +48,13 @@ impl Tablebase {
     /// (files are opened when first needed).
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
         let files = (0..1usize << n).map(|_| OnceLock::new()).collect();
+        let sides = (0..1usize << n).map(|_| OnceLock::new()).collect();
         Tablebase {
             dir: root.join(format::dir_name(n, rule)),
             n,
             rule,
             files,
+            sides,
             depths: OnceLock::new(),
         }
     }
@@ -95,8 +100,31 @@ impl Tablebase {
         } else {
             None
         };
-        // Another thread may have set it meanwhile: the same answer.
+        let side = match &file {
+            Some(f) if f.stored_side() == Some(Side::Jia) => self.open_side(fixed)?,
+            _ => None,
+        };
+        // Another thread may have set them meanwhile: the same answer.
+        self.sides[usize::from(fixed >> 1)].get_or_init(|| side);
         Ok(slot.get_or_init(|| file).is_some())
+    }
+
+    /// The side file of the table file of fixed set `fixed` (stored), if
+    /// there is one: `f{F}.side.cctb`, storing 乙's depth records.
+    ///
+    /// # Errors
+    /// The side file exists but is damaged or stores another side.
+    fn open_side(&self, fixed: u16) -> Result<Option<TableFile>, TableError> {
+        let path = self.dir.join(format!("f{fixed:04x}.side.cctb"));
+        if !path.exists() {
+            return Ok(None);
+        }
+        let side = TableFile::open(&path, self.n, self.rule, fixed)?;
+        if side.stored_side() != Some(Side::Yi) {
+            let what = "a side file that does not store 乙's depths".to_string();
+            return Err(TableError::Corrupt { path, what });
+        }
+        Ok(Some(side))
     }
 
     /// Opens every file present in the directory (each fixed set); returns
@@ -222,6 +250,12 @@ impl Tablebase {
         self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
     }
 
+    /// The side file of the representative fixed set `fixed`, if any.
+    #[inline]
+    fn side_file(&self, fixed: u16) -> Option<&TableFile> {
+        self.sides.get(usize::from(fixed >> 1))?.get()?.as_ref()
+    }
+
     /// The opened file of the representative fixed set `fixed`, if any.
     #[inline]
     fn stored_file(&self, fixed: u16) -> Option<&TableFile> {
@@ -315,6 +349,15 @@ impl Tablebase {
                     what: format!("node {node} of sub-table {sub}: values byte {code}"),
                 })
             }
+            Record::Derived(_) if let Some(side) = self.side_file(fixed) => {
+                match side.lookup(sub, node)? {
+                    Record::Stored(s) => Ok(Some(s)),
+                    Record::Derived(_) => Err(TableError::Corrupt {
+                        path: side.path().to_path_buf(),
+                        what: format!("node {node} of sub-table {sub} is not stored"),
+                    }),
+                }
+            }
             Record::Derived(code) => {
                 let s = rederive(self, pos)?;
                 // The values byte is stored independently of the records
@@ -344,6 +387,7 @@ impl Tablebase {
         let fixed = pos.fixed_mask();
         if pos.side() == Side::Yi
             && self.file(fixed).is_some_and(|f| f.header().encoding == Encoding::Coded)
+            && self.side_file(symmetry::canonical_fixed(self.n, fixed).1).is_none()
         {
             let Some(value) = self.value(pos)? else { return Ok(None) };
             return derive_score(self, pos, value, || self.path(fixed)).map(Some);
