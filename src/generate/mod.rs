@@ -184,7 +184,6 @@ pub fn generate_with(
         return Err(GenerateError::Unsupported(cfg.encoding));
     }
     let start = Instant::now();
-    crate::table::packed::set_cache_blocks(crate::table::packed::CACHED_GENERATING);
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
     let lock = lock(tb.dir())?;

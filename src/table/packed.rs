@@ -31,7 +31,6 @@
 //! 25% more space.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::table::format::{Header, checksum};
 
@@ -145,29 +144,13 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread by default: 4,096 (16 MiB of
-/// blocks of 4 KiB), plenty for queries, which touch a few hundred blocks
-/// each. Every block a thread has not kept costs fresh memory the kernel
-/// must clear: a cache larger than a thread's working set only adds that
-/// cost (half the time of queries of the 10-slot tables of encoding 4
-/// with the generator's size below).
-const CACHED: usize = 1 << 12;
-
-/// Decompressed blocks kept per thread while tables are generated (512
-/// MiB, taken only as blocks are read): the 12-slot generator's largest
-/// sub-tables read far more than 64 MiB of other files' blocks, and with
-/// 64 MiB they spent over half their time decompressing
-/// (docs/table-12.md).
-pub const CACHED_GENERATING: usize = 1 << 17;
-
-/// The size of every thread's cache from now on ([`set_cache_blocks`]).
-static CACHE_BLOCKS: AtomicUsize = AtomicUsize::new(CACHED);
-
-/// Sets the number of blocks each thread keeps (its cache is made again
-/// at that size when it next reads a block).
-pub fn set_cache_blocks(blocks: usize) {
-    CACHE_BLOCKS.store(blocks.max(1), Ordering::Relaxed);
-}
+/// Decompressed blocks kept per thread (512 MiB, taken only as blocks are
+/// read). The 12-slot generator's largest sub-tables read far more than
+/// 64 MiB of other files' blocks: with 64 MiB they spent over half their
+/// time decompressing (docs/table-12.md). A smaller cache (16 MiB) cost
+/// `serve` a quarter of its requests a second on 5,745 10-slot positions
+/// and queries of encoding 4 a fifth of their speed (2026-11-26).
+const CACHED: usize = 1 << 17;
 
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
 /// and its bytes.
@@ -209,11 +192,10 @@ pub fn with_block_where<T>(
 ) -> Option<T> {
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let size = CACHE_BLOCKS.load(Ordering::Relaxed);
-        if cache.len() != size {
-            *cache = (0..size).map(|_| None).collect();
+        if cache.is_empty() {
+            *cache = (0..CACHED).map(|_| None).collect();
         }
-        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % size;
+        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % CACHED;
         let hit = matches!(&cache[slot], Some(c) if c.file == file && c.block == block && usable(&c.bytes));
         if !hit {
             let mut bytes = cache[slot].take().map(|c| c.bytes).unwrap_or_default();
