@@ -126,13 +126,6 @@ impl NodeTable {
         }
     }
 
-    /// Reads the home slot of `key`: a cheap way to start loading it into
-    /// the cache ahead of the real lookup.
-    #[inline]
-    pub fn touch(&self, key: u64) -> u64 {
-        self.entries[hash(key, self.shift)].word
-    }
-
     /// Asks the processor to start loading the home slot of `key` into
     /// the cache, without waiting for it: a lookup soon after finds it
     /// there, and the loads of many keys overlap.
