@@ -66,7 +66,7 @@ pub fn node_position(n: u8, key: u64, last: Last) -> Position {
 }
 
 /// The most walks and placements a node can have.
-const MAX_CHILDREN: usize = MAX_SLOTS as usize + MAX_SLOTS as usize / 2;
+pub const MAX_CHILDREN: usize = MAX_SLOTS as usize + MAX_SLOTS as usize / 2;
 
 /// A node's moves and the scores of those that leave the signature.
 #[derive(Debug, Clone, Copy, Default)]
@@ -97,44 +97,11 @@ impl NodeMoves {
         skip: u16,
         exits: impl FnOnce(&[Child], &mut [Score]),
     ) -> Self {
-        let mut node = NodeMoves::default();
-        if mover_complete(pos, sig) {
-            let pos = Position { last: Last::None, ..*pos };
-            let outcome = pos.outcome().expect("a complete mover has ended the game");
-            node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
-            return node;
-        }
-        let filler = Child { mv: Move::Pass, pos: *pos, sig, key, inside: true };
-        let mut children = [filler; MAX_CHILDREN];
-        let mut len = 0;
-        expand(pos, sig, key, |c| {
-            match c.mv {
-                Move::Walk(p) => {
-                    node.walks |= 1 << p;
-                    if skip & 1 << p != 0 {
-                        return;
-                    }
-                    if c.inside {
-                        node.inside |= 1 << p;
-                        return;
-                    }
-                }
-                _ => node.places = true,
-            }
-            children[len] = c;
-            len += 1;
-        });
-        let children = &children[..len];
+        let mut pending = Pending::default();
+        pending.start(pos, sig, key, skip);
         let mut scores = [Score::terminal(Value::NoResult); MAX_CHILDREN];
-        exits(children, &mut scores[..len]);
-        for (c, &s) in children.iter().zip(&scores) {
-            let piece = match c.mv {
-                Move::Walk(p) => p,
-                _ => 0,
-            };
-            node.exits.offer(Score::from_child(s, c.pos.side == pos.side), piece);
-        }
-        node
+        exits(pending.children(), &mut scores[..pending.len]);
+        pending.finish(&scores)
     }
 
     /// Whether the state with this `last` may pass.
@@ -171,6 +138,93 @@ impl NodeMoves {
             }
         }
         Init::Open { exit, children }
+    }
+}
+
+/// [`NodeMoves::new`] in two steps: [`Pending::start`] finds the moves and
+/// the children that leave the signature, [`Pending::finish`] takes their
+/// scores. In between, a caller may start loading the children of later
+/// nodes, so that the cache misses of several nodes overlap.
+#[derive(Debug, Clone, Copy)]
+pub struct Pending {
+    node: NodeMoves,
+    /// The side to move in the node.
+    side: crate::side::Side,
+    /// The children that leave the signature (the first `len`).
+    children: [Child; MAX_CHILDREN],
+    len: usize,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        let pos = node_position(1, 0, Last::None);
+        let filler = Child { mv: Move::Pass, pos, sig: SigKey::NONE, key: 0, inside: true };
+        Pending {
+            node: NodeMoves::default(),
+            side: pos.side,
+            children: [filler; MAX_CHILDREN],
+            len: 0,
+        }
+    }
+}
+
+impl Pending {
+    /// Starts on node `pos` (its `last` is ignored) of signature `sig`, as
+    /// [`NodeMoves::new`] does.
+    pub fn start(&mut self, pos: &Position, sig: SigKey, key: u64, skip: u16) {
+        self.node = NodeMoves::default();
+        self.side = pos.side;
+        self.len = 0;
+        if mover_complete(pos, sig) {
+            let pos = Position { last: Last::None, ..*pos };
+            let outcome = pos.outcome().expect("a complete mover has ended the game");
+            self.node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
+            return;
+        }
+        let Pending { node, children, len, .. } = self;
+        expand(pos, sig, key, |c| {
+            match c.mv {
+                Move::Walk(p) => {
+                    node.walks |= 1 << p;
+                    if skip & 1 << p != 0 {
+                        return;
+                    }
+                    if c.inside {
+                        node.inside |= 1 << p;
+                        return;
+                    }
+                }
+                _ => node.places = true,
+            }
+            children[*len] = c;
+            *len += 1;
+        });
+    }
+
+    /// Makes no node: [`Pending::finish`] gives the default [`NodeMoves`].
+    pub fn clear(&mut self) {
+        self.node = NodeMoves::default();
+        self.len = 0;
+    }
+
+    /// The children that leave the signature, whose scores
+    /// [`Pending::finish`] needs.
+    pub fn children(&self) -> &[Child] {
+        &self.children[..self.len]
+    }
+
+    /// The node, given the score of each child of [`Pending::children`]
+    /// (from the child's mover's view), in order.
+    pub fn finish(&self, scores: &[Score]) -> NodeMoves {
+        let mut node = self.node;
+        for (c, &s) in self.children().iter().zip(scores) {
+            let piece = match c.mv {
+                Move::Walk(p) => p,
+                _ => 0,
+            };
+            node.exits.offer(Score::from_child(s, c.pos.side == self.side), piece);
+        }
+        node
     }
 }
 

@@ -126,11 +126,22 @@ impl NodeTable {
         }
     }
 
-    /// Reads the home slot of `key`: a cheap way to start loading it into
-    /// the cache ahead of the real lookup.
+    /// Asks the processor to start loading the home slot of `key` into
+    /// the cache, without waiting for it: a lookup soon after finds it
+    /// there, and the loads of many keys overlap.
     #[inline]
-    pub fn touch(&self, key: u64) -> u64 {
-        self.entries[hash(key, self.shift)].word
+    pub fn prefetch(&self, key: u64) {
+        let slot: *const Entry = &self.entries[hash(key, self.shift)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing the program sees and cannot
+        // fault; the address is that of an element of `entries` anyway.
+        #[allow(unsafe_code)]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(slot.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
     }
 
     /// Adds `bits` to node `key` (inserting it); returns the old bits.

@@ -12,10 +12,11 @@ use crate::position::{Last, Position};
 use crate::score::Score;
 use crate::signature::SigKey;
 use crate::solve::node::{
-    NodeMoves, inside_parent_key, inside_walk_key, last_bit, last_of_bit, node_position,
+    MAX_CHILDREN, NodeMoves, Pending, inside_parent_key, inside_walk_key, last_bit, last_of_bit,
+    node_position,
 };
 use crate::solve::retro::{self, Graph, Init};
-use crate::solve::{Child, NodeTable, SigStates, bits};
+use crate::solve::{NodeTable, SigStates, bits};
 use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
@@ -63,7 +64,20 @@ struct Buffers {
     slot_of: Vec<u32>,
     summaries: Vec<Summary>,
     retro: retro::Workspace,
+    ring: Vec<Started>,
 }
+
+/// A worker's cache of the places of signatures in [`Later`].
+type Cache = [(SigKey, usize); 64];
+
+/// A node started and the place in [`Later`] of each exit's signature.
+type Started = (Pending, [usize; MAX_CHILDREN]);
+
+/// How many nodes ahead of the one being finished a worker starts.
+const AHEAD: usize = 8;
+
+/// Slots per piece of work when a signature's nodes are found in parallel.
+const NODE_CHUNK: usize = 1 << 12;
 
 std::thread_local! {
     static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
@@ -107,27 +121,38 @@ impl<'a> ReachGraph<'a> {
     /// ([`ReachGraph::into_buffers`] gives them back).
     fn new(sig: &'a SigStates, variant: Variant, later: &Later<'_>, buf: &mut Buffers) -> Self {
         let Variant { slots: n, rule } = variant;
-        // Children of one node mostly go to a few signatures: a small
-        // direct-mapped cache per worker saves most index lookups.
-        let exits = |cache: &mut [(SigKey, usize); 64], children: &[Child], out: &mut [Score]| {
-            let mut at = [0usize; 20];
-            for (c, a) in children.iter().zip(&mut at) {
+        let table = &sig.table;
+        // Starts node `slot`: its moves, the place in `later` of each exit's
+        // signature (usize::MAX: the tables), and the loading of each
+        // exit's slot. Children of one node mostly go to a few signatures:
+        // a small direct-mapped cache per worker saves most index lookups.
+        let start = |cache: &mut Cache, slot: usize, (pending, at): &mut Started| {
+            let mask = table.mask(slot);
+            if mask == 0 {
+                pending.clear();
+                return;
+            }
+            let key = table.key(slot);
+            let pos = node_position(n, key, Last::None);
+            // A node whose only state is banned from walking p never walks p.
+            let skip = if mask.count_ones() == 1 && mask & 1 == 0 { mask & 0x1ffe } else { 0 };
+            pending.start(&pos, sig.key, key, skip);
+            for (c, a) in pending.children().iter().zip(at.iter_mut()) {
                 let way = &mut cache[(c.sig.bits().wrapping_mul(0x9E37_79B9) >> 26) as usize];
                 if way.0 != c.sig {
                     let j = later.index.get(&c.sig).map_or(usize::MAX, |j| j - later.offset);
                     *way = (c.sig, j);
                 }
                 *a = way.1;
+                if way.1 != usize::MAX {
+                    later.sigs[way.1].table.prefetch(c.key);
+                }
             }
-            // Touch every child's slot first, so that the cache misses
-            // overlap instead of following one another.
-            let touched = children
-                .iter()
-                .zip(&at)
-                .filter(|(_, j)| **j != usize::MAX)
-                .fold(0, |t, (c, &j)| t ^ later.sigs[j].table.touch(c.key));
-            std::hint::black_box(touched);
-            for ((c, &j), o) in children.iter().zip(&at).zip(out.iter_mut()) {
+        };
+        // Scores the exits of a started node.
+        let finish = |(pending, at): &Started| {
+            let mut scores = [Score::terminal(Value::NoResult); MAX_CHILDREN];
+            for ((c, &j), o) in pending.children().iter().zip(at).zip(&mut scores) {
                 if j == usize::MAX {
                     *o = later.table_score(c.sig, &c.pos);
                     continue;
@@ -136,31 +161,38 @@ impl<'a> ReachGraph<'a> {
                 let slot = table.find(c.key).expect("every child was reached");
                 *o = table.summary(slot).score(c.pos.last(), rule);
             }
+            pending.finish(&scores)
         };
-        let table = &sig.table;
-        let node = |cache: &mut [(SigKey, usize); 64], slot: usize| {
-            if table.mask(slot) == 0 {
-                return NodeMoves::default();
-            }
-            let key = table.key(slot);
-            let pos = node_position(n, key, Last::None);
-            // A node whose only state is banned from walking p never walks p.
-            let mask = table.mask(slot);
-            let skip = if mask.count_ones() == 1 && mask & 1 == 0 { mask & 0x1ffe } else { 0 };
-            NodeMoves::new(&pos, sig.key, key, skip, |c, out| exits(cache, c, out))
-        };
+        // The nodes of the slots from `first` on, in `out`: each node is
+        // started AHEAD nodes before it is finished, so that the cache
+        // misses of its exits overlap with those of the nodes between.
+        let fill =
+            |(cache, ring): &mut (Cache, Vec<Started>), first: usize, out: &mut [NodeMoves]| {
+                ring.resize(AHEAD, (Pending::default(), [usize::MAX; MAX_CHILDREN]));
+                for i in 0..out.len() + AHEAD {
+                    let started = &mut ring[i % AHEAD];
+                    if i >= AHEAD {
+                        out[i - AHEAD] = finish(started);
+                    }
+                    if i < out.len() {
+                        start(cache, first + i, started);
+                    }
+                }
+            };
         let slots = table.slots();
         assert!(slots < 1 << 28, "a signature's slots fit in 28 bits");
         let mut nodes = std::mem::take(&mut buf.nodes);
         nodes.clear();
+        nodes.resize(slots, NodeMoves::default());
         if slots < PARALLEL_MIN {
-            let mut cache = [(SigKey::NONE, 0); 64];
-            nodes.extend((0..slots).map(|slot| node(&mut cache, slot)));
+            let mut work = ([(SigKey::NONE, 0); 64], std::mem::take(&mut buf.ring));
+            fill(&mut work, 0, &mut nodes);
+            buf.ring = work.1;
         } else {
-            (0..slots)
-                .into_par_iter()
-                .map_init(|| [(SigKey::NONE, 0); 64], node)
-                .collect_into_vec(&mut nodes);
+            nodes.par_chunks_mut(NODE_CHUNK).enumerate().for_each_init(
+                || ([(SigKey::NONE, 0); 64], Vec::new()),
+                |work, (c, out)| fill(work, c * NODE_CHUNK, out),
+            );
         }
         let mut first = std::mem::take(&mut buf.first);
         let states = table.first_states(&mut first);
