@@ -131,17 +131,7 @@ impl NodeTable {
     /// there, and the loads of many keys overlap.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let slot: *const Entry = &self.entries[hash(key, self.shift)];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch reads nothing the program sees and cannot
-        // fault; the address is that of an element of `entries` anyway.
-        #[allow(unsafe_code)]
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(slot.cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        crate::table::mmap::prefetch(&self.entries[hash(key, self.shift)]);
     }
 
     /// Adds `bits` to node `key` (inserting it); returns the old bits.

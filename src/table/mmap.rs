@@ -1,4 +1,7 @@
-//! Read-only memory maps of table files: the crate's only `unsafe fn`s.
+//! Read-only memory maps of table files: the crate's only `unsafe fn`s;
+//! and [`prefetch`], a safe wrapper of the processor's prefetch hint (the
+//! solver's), kept here so that no other module holds `unsafe` code of
+//! its own.
 //! Their callers (the table reader `table/file.rs` and `generate`'s
 //! writers) call them in an `unsafe` block that says why the contract
 //! below holds; those blocks are the only other `unsafe` code of the crate.
@@ -76,4 +79,20 @@ pub unsafe fn map_unfinished(file: &File) -> io::Result<Mmap> {
 pub unsafe fn map_scratch(file: &File) -> io::Result<Mmap> {
     // SAFETY: the caller guarantees the file does not change while mapped.
     unsafe { Mmap::map(file) }
+}
+
+/// Asks the processor to start loading the cache line of `value` without
+/// waiting for it (x86-64; nothing elsewhere): a read of it soon after
+/// finds it in the cache, and the loads of several values overlap.
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and
+    // cannot fault, and the address is that of a live reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
