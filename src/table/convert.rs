@@ -12,8 +12,10 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::index::SigIndex;
+use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::side::Side;
+use crate::summary::Summary;
 use crate::table::coded::{self, BOARDS};
 use crate::table::depth_code::{self, BoardCode, DepthRecord, ModelCounts, Models};
 use crate::table::format::{Encoding, Header};
@@ -54,25 +56,44 @@ pub fn model_sets(header: &Header) -> Vec<u32> {
 /// the depth records of `stored`'s nodes (and its values bytes first).
 fn block(file: &TableFile, sub: usize, k: usize, stored: Side) -> Result<Vec<BoardCode>, String> {
     let header = file.header();
-    let (n, rule) = (header.n, header.rule);
-    let index: &SigIndex = file.board_index(sub);
     let boards = coded::block_boards(header.nodes[sub], k, BOARDS);
-    let mut out = Vec::with_capacity(boards);
-    for rank in (k * BOARDS) as u64..(k * BOARDS + boards) as u64 {
+    let ranks = (k * BOARDS) as u64..(k * BOARDS + boards) as u64;
+    let record = |node: u64| file.record(sub, node).map_err(|e| format!("sub-table {sub}: {e}"));
+    board_codes(file.board_index(sub), header.rule, stored, ranks, record)
+}
+
+/// The boards `ranks` of the sub-table with board index `index`, coded for
+/// encoding 4 with the depth records of `stored`'s nodes (its values bytes
+/// first: `coded.rs`), from `record`, the summary of a node (board rank ×
+/// 2 + side). What a writer of encoding 4 codes, from a file of encoding 1
+/// ([`convert_side`]) or from a sub-table just solved.
+///
+/// # Errors
+/// A record `record` refuses, one without a values byte, or a depth over
+/// [`depth_code::MAX_DEPTH`].
+pub fn board_codes(
+    index: &SigIndex,
+    rule: PassRule,
+    stored: Side,
+    ranks: std::ops::Range<u64>,
+    record: impl Fn(u64) -> Result<Summary, String>,
+) -> Result<Vec<BoardCode>, String> {
+    let n = index.slots();
+    let mut out = Vec::with_capacity((ranks.end - ranks.start) as usize);
+    for rank in ranks {
         let mut code = BoardCode::default();
         for side in Side::ALL {
-            let s = file.record(sub, rank * 2 + side.index() as u64).map_err(|e| e.to_string())?;
+            let s = record(rank * 2 + side.index() as u64)?;
             // The stored side's part first.
-            code.values[usize::from(side != stored)] = values::encode(&s, rule)
-                .ok_or_else(|| format!("sub-table {sub}, board {rank}: no values byte"))?;
+            code.values[usize::from(side != stored)] =
+                values::encode(&s, rule).ok_or_else(|| format!("board {rank}: no values byte"))?;
             if side == stored {
                 let board = index.unrank(rank);
                 let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
                 let pos = Position::new(&cells, side, Last::None).map_err(|e| e.to_string())?;
                 let walks = depth_code::consistent_walks(&pos, index.items());
-                code.jia = DepthRecord::of(&s, walks, rule).ok_or_else(|| {
-                    format!("sub-table {sub}, board {rank}: a depth over the limit")
-                })?;
+                code.jia = DepthRecord::of(&s, walks, rule)
+                    .ok_or_else(|| format!("board {rank}: a depth over the limit"))?;
             }
         }
         out.push(code);
