@@ -189,7 +189,14 @@ async fn run(c: &Client, server: &Server) {
     let start = "2,1,4,3,6,5;1;0";
     let t = Instant::now();
     c.goto(&server.url(&format!("/?pos={start}"))).await.unwrap();
-    let pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
+    // The script draws the board; on a loaded machine that may come a
+    // little after the load event (seen once in CI: no piece yet).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
+    while pieces.is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
+    }
     eprintln!("page loaded with its board drawn in {:?}", t.elapsed());
     assert_eq!(pieces.len(), 6);
     let s = wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
