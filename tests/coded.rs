@@ -14,10 +14,8 @@ mod common;
 use std::path::Path;
 
 use chaosclock::PassRule;
-use chaosclock::Side;
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::internals::convert::{convert_file, convert_side};
-use chaosclock::table::{Encoding, Tablebase, fixed_sets};
+use chaosclock::table::Encoding;
 use common::bin::run_with;
 
 /// Makes the complete 6-slot tables with depths under `depths` and their
@@ -36,17 +34,7 @@ fn make_with(depths: &Path, coded: &Path, sides: bool) {
         limits: Limits::default(),
     };
     generate(&cfg, None).unwrap();
-    let (from, to) =
-        (Tablebase::new(depths, 6, PassRule::Always), Tablebase::new(coded, 6, PassRule::Always));
-    std::fs::create_dir_all(to.dir()).unwrap();
-    from.load_all().unwrap();
-    for f in fixed_sets(6, 6) {
-        convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
-        if sides {
-            let path = to.dir().join(format!("f{f:04x}.side.cctb"));
-            convert_side(from.file(f).unwrap(), &path, Side::Yi).unwrap();
-        }
-    }
+    common::convert_tables(depths, coded, 6, PassRule::Always, sides);
 }
 
 /// Every opening and a spread of other positions, one a line.

@@ -11,13 +11,14 @@
 //! depths, compressed; 乙's scores derived from their children) are
 //! compared too, without and with their side files (乙's depths stored).
 
+mod common;
+
 use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::internals::SigIndex;
-use chaosclock::internals::convert::{convert_file, convert_side};
 use chaosclock::solve::solve_many;
-use chaosclock::table::{Encoding, Tablebase, fixed_sets};
+use chaosclock::table::{Encoding, Tablebase};
 use chaosclock::{Last, PassRule, Position, Side, Variant};
 use rayon::prelude::*;
 
@@ -68,16 +69,7 @@ fn make_with(dir: &Path, n: u8, rule: PassRule, encoding: Encoding, sides: bool)
     if encoding == Encoding::Coded {
         let scores = tempfile::tempdir().unwrap();
         make(scores.path(), n, rule, Encoding::Scores);
-        let (from, to) = (Tablebase::new(scores.path(), n, rule), Tablebase::new(dir, n, rule));
-        std::fs::create_dir_all(to.dir()).unwrap();
-        from.load_all().unwrap();
-        for f in fixed_sets(n, n) {
-            convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
-            if sides {
-                let path = to.dir().join(format!("f{f:04x}.side.cctb"));
-                convert_side(from.file(f).unwrap(), &path, Side::Yi).unwrap();
-            }
-        }
+        common::convert_tables(scores.path(), dir, n, rule, sides);
         return;
     }
     let cfg = Config {

@@ -435,16 +435,7 @@ pub fn decode_values(
     out: &mut Vec<[u8; 2]>,
 ) -> Result<(), String> {
     let (values, _) = split(bytes)?;
-    decode_values_stream(values, boards, models, out)
-}
-
-fn decode_values_stream(
-    stream: &[u8],
-    boards: usize,
-    models: &Models,
-    out: &mut Vec<[u8; 2]>,
-) -> Result<(), String> {
-    decode_values_prefix(stream, boards, boards, models, out)
+    decode_values_prefix(values, boards, boards, models, out)
 }
 
 /// The values bytes of the first `upto` of the `boards` boards of the

@@ -19,7 +19,6 @@ use crate::signature::{SigKey, signature};
 use crate::summary::Summary;
 use crate::symmetry;
 use crate::table::derive::derive_score;
-use crate::table::format::Encoding;
 use crate::table::format::{self, free_pieces, sub_index};
 use crate::table::{Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
@@ -250,6 +249,15 @@ impl Tablebase {
         self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
     }
 
+    /// Whether the node of `pos` is in a loaded file of encoding 4 that
+    /// does not store its side's depth records, with no side file that
+    /// does: its scores are derived from its children's.
+    fn derived(&self, pos: &Position) -> bool {
+        let fixed = symmetry::canonical_fixed(self.n, pos.fixed_mask()).1;
+        let stored = self.stored_file(fixed).and_then(TableFile::stored_side);
+        stored.is_some_and(|s| s != pos.side()) && self.side_file(fixed).is_none()
+    }
+
     /// The side file of the representative fixed set `fixed`, if any.
     #[inline]
     fn side_file(&self, fixed: u16) -> Option<&TableFile> {
@@ -383,14 +391,11 @@ impl Tablebase {
         if pos.last() == Last::DoublePass {
             return Ok(Some(Score::terminal(Value::BothLose)));
         }
-        // A 乙 node of encoding 4: from the children that keep its value.
-        let fixed = pos.fixed_mask();
-        if pos.side() == Side::Yi
-            && self.file(fixed).is_some_and(|f| f.header().encoding == Encoding::Coded)
-            && self.side_file(symmetry::canonical_fixed(self.n, fixed).1).is_none()
-        {
+        // A node encoding 4 does not store: from the children that keep
+        // its value.
+        if self.derived(pos) {
             let Some(value) = self.value(pos)? else { return Ok(None) };
-            return derive_score(self, pos, value, || self.path(fixed)).map(Some);
+            return derive_score(self, pos, value, || self.path(pos.fixed_mask())).map(Some);
         }
         Ok(self.summary(pos)?.map(|s| s.score(pos.last(), self.rule)))
     }

@@ -121,3 +121,27 @@ pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     all.sort();
     all
 }
+
+/// Converts the complete `n`-slot tables with depths (record encoding 1)
+/// under the tables root `from` into encoding 4 under `to`, with side
+/// files (乙's depth records) if `sides`.
+pub fn convert_tables(
+    from: &std::path::Path,
+    to: &std::path::Path,
+    n: u8,
+    rule: chaosclock::PassRule,
+    sides: bool,
+) {
+    use chaosclock::internals::convert::{convert_file, convert_side};
+    use chaosclock::table::{Tablebase, fixed_sets};
+    let (from, to) = (Tablebase::new(from, n, rule), Tablebase::new(to, n, rule));
+    std::fs::create_dir_all(to.dir()).unwrap();
+    from.load_all().unwrap();
+    for f in fixed_sets(n, n) {
+        convert_file(from.file(f).unwrap(), &to.path(f)).unwrap();
+        if sides {
+            let path = to.dir().join(format!("f{f:04x}.side.cctb"));
+            convert_side(from.file(f).unwrap(), &path, Side::Yi).unwrap();
+        }
+    }
+}
