@@ -22,7 +22,11 @@
 //! ...     8         encoding 3: the length of the data so far (else 0)
 //! ...     8         E = entries of the block table that follow (0 for
 //!                   encodings 1 and 2)
-//! ...     16 × E    encoding 3: the block table (blocks not written: 0)
+//! ...     16 × E    encoding 3: the block table (blocks not written: 0);
+//!                   encoding 4: the table file's model sets and blocks
+//! ...     8         encoding 4: the length of the side file's data (else 0)
+//! ...     8         E' = entries that follow (encoding 4, else 0)
+//! ...     16 × E'   encoding 4: the side file's model sets and blocks
 //! ...     8         checksum of everything above
 //! ```
 
@@ -35,7 +39,7 @@ use crate::table::format::{Header, checksum};
 use crate::table::packed::{ENTRY, Entry};
 
 /// File magic.
-const MAGIC: [u8; 8] = *b"CCCKPT01";
+const MAGIC: [u8; 8] = *b"CCCKPT02";
 
 /// One sub-table in the checkpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,10 +57,15 @@ pub(super) struct Done {
 pub(super) struct Checkpoint {
     /// The sub-tables in the file, in the order they were added.
     pub done: Vec<Done>,
-    /// Encoding 3: the length of the data.
+    /// Encodings 3 and 4: the length of the data.
     pub data_len: u64,
-    /// Encoding 3: the block table.
+    /// Encoding 3: the block table; encoding 4: the entries of the model
+    /// sets, then of the blocks.
     pub entries: Vec<Entry>,
+    /// Encoding 4: the length of the side file's data.
+    pub side_len: u64,
+    /// Encoding 4: the side file's entries, as `entries`.
+    pub side_entries: Vec<Entry>,
 }
 
 /// The checkpoint path of the table file `path`.
@@ -85,6 +94,11 @@ impl Checkpoint {
         for e in &self.entries {
             b.extend_from_slice(&e.to_bytes());
         }
+        b.extend_from_slice(&self.side_len.to_le_bytes());
+        b.extend_from_slice(&(self.side_entries.len() as u64).to_le_bytes());
+        for e in &self.side_entries {
+            b.extend_from_slice(&e.to_bytes());
+        }
         let sum = checksum(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -98,39 +112,44 @@ impl Checkpoint {
             return None;
         }
         let mut at = 0usize;
-        let mut word = || {
-            let w = body.get(at..at + 8)?;
-            at += 8;
+        let word = |at: &mut usize| {
+            let w = body.get(*at..*at + 8)?;
+            *at += 8;
             Some(u64::from_le_bytes(w.try_into().expect("8 bytes")))
         };
-        if word()?.to_le_bytes() != MAGIC || word()? != checksum(&header.to_bytes()) {
+        if word(&mut at)?.to_le_bytes() != MAGIC || word(&mut at)? != checksum(&header.to_bytes()) {
             return None;
         }
-        let count = usize::try_from(word()?).ok().filter(|&d| d <= header.nodes.len())?;
+        let count = usize::try_from(word(&mut at)?).ok().filter(|&d| d <= header.nodes.len())?;
         let mut done = Vec::with_capacity(count);
         let mut seen = vec![false; header.nodes.len()];
         for _ in 0..count {
-            let sub = usize::try_from(word()?).ok().filter(|&s| s < seen.len())?;
+            let sub = usize::try_from(word(&mut at)?).ok().filter(|&s| s < seen.len())?;
             if std::mem::replace(&mut seen[sub], true) || header.nodes[sub] == 0 {
                 return None;
             }
             let mut counts = [0u64; 5];
             for c in &mut counts {
-                *c = word()?;
+                *c = word(&mut at)?;
             }
             done.push(Done { sub, counts, sum: 0 });
         }
         for d in &mut done {
-            d.sum = word()?;
+            d.sum = word(&mut at)?;
         }
-        let data_len = word()?;
-        let entries = usize::try_from(word()?).ok()?;
-        let table = body.get(at..at.checked_add(entries.checked_mul(ENTRY)?)?)?;
-        if at + table.len() != body.len() {
+        let table = |at: &mut usize| {
+            let len = word(at)?;
+            let count = usize::try_from(word(at)?).ok()?;
+            let table = body.get(*at..at.checked_add(count.checked_mul(ENTRY)?)?)?;
+            *at += table.len();
+            Some((len, table.chunks(ENTRY).map(Entry::parse).collect::<Vec<Entry>>()))
+        };
+        let (data_len, entries) = table(&mut at)?;
+        let (side_len, side_entries) = table(&mut at)?;
+        if at != body.len() {
             return None;
         }
-        let entries = table.chunks(ENTRY).map(Entry::parse).collect();
-        Some(Checkpoint { done, data_len, entries })
+        Some(Checkpoint { done, data_len, entries, side_len, side_entries })
     }
 
     /// The checkpoint of the table file `path` (to be written with
@@ -178,6 +197,8 @@ mod tests {
             ],
             data_len: 33,
             entries: vec![Entry { start: 0, len: 33, sum: 5 }, Entry::default()],
+            side_len: 21,
+            side_entries: vec![Entry { start: 4, len: 17, sum: 3 }],
         };
         let h = header();
         let bytes = c.to_bytes(&h);

@@ -23,11 +23,11 @@ pub enum GenerateError {
         path: PathBuf,
         /// Its encoding.
         encoding: Encoding,
+        /// The encoding the run writes.
+        writing: Encoding,
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
-    /// Generation cannot write this record encoding (yet).
-    Unsupported(Encoding),
     /// Another run is writing to the directory.
     Busy(PathBuf),
     /// Files are missing or incomplete in a directory this process cannot
@@ -58,23 +58,21 @@ impl std::fmt::Display for GenerateError {
                 write!(f, "cannot write {}: {source}", path.display())
             }
             GenerateError::Table(e) => e.fmt(f),
-            GenerateError::Mixed { path, encoding } => write!(
+            GenerateError::Mixed { path, encoding, writing } => write!(
                 f,
                 "{} holds {}, which cannot be mixed with the tables asked for: remove it if it does not belong (generate makes it again), use another --tables directory{}",
                 path.display(),
                 encoding.name(),
-                match encoding {
-                    Encoding::Scores => " or drop --values-only",
-                    Encoding::Coded => "",
-                    Encoding::Values | Encoding::Packed => " or add --values-only",
+                match (encoding.has_depths(), writing.has_depths()) {
+                    (true, false) => " or drop --values-only",
+                    (false, true) => " or add --values-only",
+                    // Encoding 1, which earlier versions wrote: read, not
+                    // written any more.
+                    _ =>
+                        " (tables of 8 bytes a node, from an earlier version, are read but no longer made)",
                 }
             ),
             GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
-            GenerateError::Unsupported(encoding) => write!(
-                f,
-                "generate cannot write tables of {} yet: make tables with depths and convert them (examples/compact_tables.rs)",
-                encoding.name()
-            ),
             GenerateError::Busy(dir) => write!(
                 f,
                 "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
@@ -105,7 +103,6 @@ impl std::error::Error for GenerateError {
             GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
-            | GenerateError::Unsupported(_)
             | GenerateError::Busy(_) => None,
         }
     }

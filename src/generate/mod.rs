@@ -43,13 +43,15 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::format::{self, Encoding, Header, free_pieces, sub_loose, sub_nodes};
-use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
+use crate::table::{TableFile, Tablebase, convert, fixed_sets, nodes_of};
 
 mod checkpoint;
+mod coding;
 mod compact;
 mod dense;
 mod error;
 mod packing;
+mod plain;
 mod project;
 mod sub_table;
 mod tmp_file;
@@ -101,6 +103,12 @@ pub struct Limits {
     /// stopped run loses at most about this much work (plus the sub-table
     /// under way).
     pub checkpoint: Duration,
+    /// Encoding 4: the model sets of a file, by the limits of
+    /// [`crate::table::convert::model_sets_with`] (one for files of at
+    /// most `.0` nodes; else one for each sub-table of at least `.1` 甲
+    /// nodes, and one for the rest). Unlike the others, these change the
+    /// bytes of the files: anything but the default is for tests.
+    pub sets: (u64, u64),
 }
 
 /// [`Limits::checkpoint`] by default.
@@ -113,6 +121,7 @@ impl Default for Limits {
             keep_inits: 1 << 22,
             raw_in_memory: 1 << 18,
             checkpoint: CHECKPOINT,
+            sets: (convert::ONE_SET, convert::OWN_SET),
         }
     }
 }
@@ -180,9 +189,6 @@ pub fn generate_with(
     bar: Option<&dyn Progress>,
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Report, GenerateError> {
-    if cfg.encoding == Encoding::Coded {
-        return Err(GenerateError::Unsupported(cfg.encoding));
-    }
     let start = Instant::now();
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
@@ -193,19 +199,32 @@ pub fn generate_with(
     let sets = fixed_sets(cfg.n, cfg.max_live);
     let mut report = Report::default();
     // Keep what is complete and verifies; everything else is made again.
-    let mut todo = Vec::new();
+    let (mut todo, mut kept) = (Vec::new(), Vec::new());
     for &f in &sets {
         let path = tb.path(f);
         match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
             Ok(t) if !can_read(t.header().encoding, cfg.encoding) => {
-                return Err(GenerateError::Mixed { path, encoding: t.header().encoding });
+                let (encoding, writing) = (t.header().encoding, cfg.encoding);
+                return Err(GenerateError::Mixed { path, encoding, writing });
             }
-            Ok(t) => {
-                tb.insert(f, t).map_err(GenerateError::Table)?;
-                report.files_kept += 1;
-            }
+            Ok(t) => kept.push((f, t)),
             Err(_) => todo.push(f),
         }
+    }
+    // Encoding 4: the files to make read 乙's nodes of the others from
+    // their side files, or derive them where there is none (slower, as a
+    // complete table need not keep them); a damaged one goes.
+    if cfg.encoding == Encoding::Coded && !todo.is_empty() && matches!(lock, Lock::Writer { .. }) {
+        for (f, _) in &kept {
+            let side = coding::side_path(&tb.path(*f));
+            if side.exists() && side_complete(cfg, &tb.path(*f), *f).is_err() {
+                fs::remove_file(&side).map_err(|e| GenerateError::io(&side, e))?;
+            }
+        }
+    }
+    for (f, t) in kept {
+        tb.insert(f, t).map_err(GenerateError::Table)?;
+        report.files_kept += 1;
     }
     if let Lock::ReadOnly { path, source, .. } = lock
         && !todo.is_empty()
@@ -236,7 +255,7 @@ pub fn generate_with(
             report.nodes += r.nodes;
             report.states += r.states;
             report.covered += r.covered;
-            report.bytes += r.bytes;
+            report.bytes += r.bytes + r.side_bytes;
             for (c, x) in report.counts.iter_mut().zip(r.counts) {
                 *c += x;
             }
@@ -244,6 +263,12 @@ pub fn generate_with(
     }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// Encoding 4: checks the side file of the complete table file `path`
+/// (of fixed set `fixed`).
+fn side_complete(cfg: &Config, path: &Path, fixed: u16) -> Result<(), crate::table::TableError> {
+    TableFile::open(&coding::side_path(path), cfg.n, cfg.rule, fixed)?.verify_all()
 }
 
 /// Whether a run writing `writing` can keep (and read its children from) a
@@ -317,6 +342,8 @@ fn remove_unfinished(dir: &Path) -> Result<(), GenerateError> {
         let path = entry.map_err(|e| GenerateError::io(dir, e))?.path();
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let stale = if let Some(stem) = name.strip_suffix(".cctb.tmp") {
+            // A side file's and a scratch file's go with their table file's.
+            let stem = stem.strip_suffix(".side").or(stem.strip_suffix(".raw")).unwrap_or(stem);
             !dir.join(format!("{stem}.ckpt")).exists()
         } else if let Some(stem) = name.strip_suffix(".ckpt") {
             !dir.join(format!("{stem}.cctb.tmp")).exists()
@@ -339,7 +366,10 @@ struct FileReport {
     states: u64,
     covered: u64,
     counts: [u64; 5],
+    /// The table file's bytes.
     bytes: u64,
+    /// Encoding 4: its side file's bytes.
+    side_bytes: u64,
 }
 
 /// Solves every sub-table of fixed set `fixed` and writes the file.
@@ -370,11 +400,11 @@ fn write_file(
     let path = tb.path(fixed);
     // Go on from a checkpoint if there is a sound one.
     let resumed = Checkpoint::load(&path, &header).and_then(|ckpt| {
-        Unfinished::resume(&path, &header, cfg.limits.raw_in_memory, &ckpt).map(|f| (f, ckpt.done))
+        Unfinished::resume(&path, &header, &cfg.limits, &ckpt).map(|f| (f, ckpt.done))
     });
     let (mut file, mut done) = match resumed {
         Some(resumed) => resumed,
-        None => (Unfinished::create(&path, header, cfg.limits.raw_in_memory)?, Vec::new()),
+        None => (Unfinished::create(&path, header, &cfg.limits)?, Vec::new()),
     };
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
     // Work a checkpoint saved is not this run's, like the files kept: the
@@ -450,6 +480,6 @@ fn write_file(
     }
     report.nodes = file.header().records();
     report.states = report.counts.iter().sum();
-    report.bytes = file.finish(&path)?;
+    (report.bytes, report.side_bytes) = file.finish(&path)?;
     Ok(report)
 }

@@ -379,7 +379,7 @@ mod tests {
         assert!(want.iter().any(|(s, _)| s.count_ones() == 1), "group 1 is held");
         assert!(want.iter().all(|(s, _)| s.count_ones() >= 1), "group 0 is released");
         drop(p);
-        let ckpt = Checkpoint { done, data_len, entries };
+        let ckpt = Checkpoint { done, data_len, entries, ..Checkpoint::default() };
         let q = Packing::resume(&path, header.clone(), 8000, &ckpt).expect("resumes");
         assert_eq!(raws(&q), want);
         // Both kinds of copy are there.

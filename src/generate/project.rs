@@ -15,14 +15,24 @@
 //!   starts a new compressed block with its entry in the block table) and
 //!   256 a file. Small tables are mostly this overhead.
 //!
+//! - with depths, compressed (encoding 4, and the side files a run keeps
+//!   while it works, about as large): 8 bits a node for 10 slots and more
+//!   (10 measured 7.83: 3.91 for the table, 3.92 for the side files), 13
+//!   up to 8 (8 measured 12.9), and 4,096 bytes a file (the model sets).
+//!
 //! The time is the nodes at [`NODES_PER_SECOND`], the speed of the complete
-//! 12-slot table on 2 cores (docs/table-12.md: 33.7e9 nodes in about 5
-//! hours).
+//! 12-slot table of values only on 2 cores (docs/table-12.md: 33.7e9 nodes
+//! in about 5 hours), or for tables with depths [`CODED_NODES_PER_SECOND`]
+//! (2.5 times slower at 10 slots, measured).
 
 use crate::table::format::{self, Encoding, free_pieces, sub_loose, sub_nodes};
 
 /// The nodes a second a run is projected to make (2 cores).
 pub const NODES_PER_SECOND: u64 = 2_000_000;
+
+/// The same for tables with depths (encoding 4): 10 slots took 117 s
+/// against 46 s for values only, one after the other on an idle machine.
+pub const CODED_NODES_PER_SECOND: u64 = 800_000;
 
 /// What writing a list of table files is projected to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -63,12 +73,16 @@ pub fn project(n: u8, sets: &[u16], encoding: Encoding) -> Projection {
         }
     }
     let files = 256 * p.files as u64;
-    p.bytes = if encoding == Encoding::Scores {
-        format::RECORD as u64 * p.nodes + 16 * p.signatures + files
-    } else {
-        (p.nodes * milli_bits(n)).div_ceil(8000) + 80 * p.signatures + files
+    p.bytes = match encoding {
+        Encoding::Scores => format::RECORD as u64 * p.nodes + 16 * p.signatures + files,
+        Encoding::Coded => {
+            let milli_bits = if n >= 10 { 8000 } else { 13_000 };
+            (p.nodes * milli_bits).div_ceil(8000) + 16 * files
+        }
+        _ => (p.nodes * milli_bits(n)).div_ceil(8000) + 80 * p.signatures + files,
     };
-    p.seconds = p.nodes.div_ceil(NODES_PER_SECOND);
+    let speed = if encoding == Encoding::Coded { CODED_NODES_PER_SECOND } else { NODES_PER_SECOND };
+    p.seconds = p.nodes.div_ceil(speed);
     p
 }
 
@@ -79,19 +93,20 @@ mod tests {
     use crate::table::format::Encoding;
 
     /// The measured sizes of tables/README.md: slots, max-live, nodes,
-    /// bytes with depths (0: not measured), bytes values only.
-    const MEASURED: [(u8, u8, u64, u64, u64); 6] = [
-        (4, 4, 286, 3_368, 2_157),
-        (6, 6, 15_666, 131_072, 21_170),
-        (8, 8, 1_018_936, 8_178_688, 393_432),
-        (10, 10, 130_264_858, 0, 32_906_198),
-        (12, 6, 3_590_600, 28_986_288, 1_975_425),
-        (12, 7, 30_170_648, 241_902_544, 10_017_980),
+    /// bytes with depths (0: not measured), bytes values only, bytes of
+    /// encoding 4 with side files (0: not measured).
+    const MEASURED: [(u8, u8, u64, u64, u64, u64); 6] = [
+        (4, 4, 286, 3_368, 2_157, 8_603),
+        (6, 6, 15_666, 131_072, 21_170, 94_512),
+        (8, 8, 1_018_936, 8_178_688, 393_432, 1_647_084),
+        (10, 10, 130_264_858, 0, 32_906_198, 127_547_408),
+        (12, 6, 3_590_600, 28_986_288, 1_975_425, 0),
+        (12, 7, 30_170_648, 241_902_544, 10_017_980, 0),
     ];
 
     #[test]
     fn projections_bound_the_measured_sizes() {
-        for (n, k, nodes, depths, values) in MEASURED {
+        for (n, k, nodes, depths, values, coded) in MEASURED {
             let sets = fixed_sets(n, k);
             let p = project(n, &sets, Encoding::Scores);
             assert_eq!(p.nodes, nodes, "{n} slots, max-live {k}");
@@ -102,6 +117,9 @@ mod tests {
             let v = project(n, &sets, Encoding::Packed).bytes;
             assert!(v >= values, "{n}/{k} values only: {v} < {values}");
             assert!(v < 2 * values + 16_384, "{n}/{k} values only: {v}");
+            let c = project(n, &sets, Encoding::Coded).bytes;
+            assert!(c >= coded, "{n}/{k} coded: {c} < {coded}");
+            assert!(coded == 0 || c < 6 * coded, "{n}/{k} coded: {c}");
         }
     }
 
@@ -113,8 +131,12 @@ mod tests {
         // Measured: 7,052,314,040 bytes in about 5 hours.
         assert!((7_052_314_040..7_300_000_000).contains(&p.bytes), "{}", p.bytes);
         assert!((4 * 3600..6 * 3600).contains(&p.seconds), "{}", p.seconds);
-        // With depths: about 270 GB.
+        // With depths, 8 bytes a node: about 270 GB.
         let d = project(12, &sets, Encoding::Scores).bytes;
         assert!((269_000_000_000..272_000_000_000).contains(&d), "{d}");
+        // Compressed, with the side files: about 34 GB, about 12 hours.
+        let c = project(12, &sets, Encoding::Coded);
+        assert!((33_000_000_000..35_000_000_000).contains(&c.bytes), "{}", c.bytes);
+        assert!((11 * 3600..13 * 3600).contains(&c.seconds), "{}", c.seconds);
     }
 }

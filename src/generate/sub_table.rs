@@ -16,6 +16,7 @@ use crate::score::Score;
 use crate::side::Side;
 use crate::signature::SigKey;
 use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
+use crate::table::derive::rederive;
 use crate::table::format::{Encoding, encode, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
 use crate::value::Value;
@@ -55,6 +56,9 @@ struct Target<'a> {
     sig: SigKey,
     /// `None`: the file being written; else an earlier one.
     file: Option<&'a TableFile>,
+    /// The earlier file's side file, if it has one (encoding 4): where its
+    /// 乙 nodes are read.
+    side: Option<&'a TableFile>,
     sub: usize,
     index: &'a SigIndex,
     unit: u8,
@@ -73,11 +77,13 @@ impl<'a> Context<'a> {
             // image of one under a unit that maps this fixed set onto
             // itself.
             let sub = sub_index(self.free, stored.loose());
-            return Target { sig, file: None, sub, index: &self.indexes[sub], unit, pieces };
+            let index = &self.indexes[sub];
+            return Target { sig, file: None, side: None, sub, index, unit, pieces };
         }
         let file = self.tb.file(fixed).expect("files with more fixed pieces come first");
+        let side = self.tb.side_file(fixed);
         let sub = sub_index(free_pieces(self.n, fixed), stored.loose());
-        Target { sig, file: Some(file), sub, index: file.board_index(sub), unit, pieces }
+        Target { sig, file: Some(file), side, sub, index: file.board_index(sub), unit, pieces }
     }
 
     /// The score (mover's view) of the child at `place` whose side to move
@@ -85,9 +91,19 @@ impl<'a> Context<'a> {
     fn read(&self, place: &Place<'_>, side: Side, last: Last) -> Result<Score, TableError> {
         let node = place.rank * 2 + side.index() as u64;
         let target = &place.target;
-        let summary = match target.file {
-            None => self.file.summary(target.sub, node)?,
-            Some(file) => file.record(target.sub, node)?,
+        let summary = match (target.file, target.side) {
+            (None, _) => self.file.summary(target.sub, node)?,
+            (Some(_), Some(side)) if side.stored_side() == Some(side_of(node)) => {
+                side.record(target.sub, node)?
+            }
+            // Encoding 4 without its side file (removed, or damaged):
+            // 乙's node from its children, as queries do.
+            (Some(file), None) if file.stored_side().is_some_and(|s| s != side_of(node)) => {
+                let board = target.index.unrank(place.rank);
+                let pos = Position { n: self.n, board, side: side_of(node), last: Last::None };
+                rederive(self.tb, &pos)?
+            }
+            (Some(file), _) => file.record(target.sub, node)?,
         };
         let last = match last {
             Last::Piece(p) => Last::Piece(target.pieces[usize::from(p)]),
@@ -95,6 +111,11 @@ impl<'a> Context<'a> {
         };
         Ok(summary.score(last, self.rule))
     }
+}
+
+/// The side to move of node `node` (board rank × 2 + side).
+fn side_of(node: u64) -> Side {
+    if node.is_multiple_of(2) { Side::Jia } else { Side::Yi }
 }
 
 /// Targets one worker has looked up lately, by signature.
@@ -198,7 +219,7 @@ pub(super) fn solve_sub(
     ctx: &Context<'_>,
     index: &SigIndex,
 ) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
-    if ctx.file.header().encoding == Encoding::Scores {
+    if ctx.file.records_encoding() == Encoding::Scores {
         solve_sub_as::<NodeMoves>(ctx, index)
     } else {
         solve_sub_as::<ValueMoves>(ctx, index)
@@ -236,13 +257,13 @@ fn solve_sub_as<M: Moves>(
         .collect();
     let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     graph.keep_inits = graph.len() <= ctx.keep_inits;
-    let header = ctx.file.header();
-    let len = header.record_len();
+    let encoding = ctx.file.records_encoding();
+    let len = encoding.record_len();
     let mut records = vec![0u8; nodes * len];
     let encode_all = |records: &mut [u8], score: &(dyn Fn(usize) -> Score + Sync)| {
         records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
             let s = graph.summary(node, score);
-            encode(&s, header.encoding, ctx.rule, out).ok_or_else(|| {
+            encode(&s, encoding, ctx.rule, out).ok_or_else(|| {
                 GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
             })
         })
@@ -252,7 +273,7 @@ fn solve_sub_as<M: Moves>(
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile. Only small workspaces are kept:
     // a large one would stay allocated for the rest of the run.
-    if header.encoding == Encoding::Scores {
+    if encoding == Encoding::Scores {
         let mut work = WORKSPACE.take();
         let scores = crate::solve::retro_solve_in(&graph, &mut work);
         for &packed in scores {

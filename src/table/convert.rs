@@ -11,6 +11,8 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
@@ -34,7 +36,13 @@ pub const OWN_SET: u64 = 1 << 16;
 /// has at most [`ONE_SET`] nodes; else one for each sub-table with at
 /// least [`OWN_SET`] 甲 nodes, in order, after set 0 shared by the others.
 pub fn model_sets(header: &Header) -> Vec<u32> {
-    if header.records() <= ONE_SET {
+    model_sets_with(header, ONE_SET, OWN_SET)
+}
+
+/// [`model_sets`] with other limits (tests make files of many sets with
+/// small ones).
+pub fn model_sets_with(header: &Header, one_set: u64, own_set: u64) -> Vec<u32> {
+    if header.records() <= one_set {
         return vec![0; header.nodes.len()];
     }
     let mut next = 0;
@@ -42,7 +50,7 @@ pub fn model_sets(header: &Header) -> Vec<u32> {
         .nodes
         .iter()
         .map(|&nodes| {
-            if nodes / 2 >= OWN_SET {
+            if nodes > 0 && nodes / 2 >= own_set {
                 next += 1;
                 next
             } else {
@@ -50,6 +58,41 @@ pub fn model_sets(header: &Header) -> Vec<u32> {
             }
         })
         .collect()
+}
+
+/// The blocks of each sub-table of `header`, `boards` boards a block.
+pub fn blocks_of(header: &Header, sub: usize, boards: usize) -> usize {
+    (header.nodes[sub] as usize).div_ceil(2 * boards)
+}
+
+/// Codes one model set: its models' bytes and the bytes of each of its
+/// blocks `blocks` (sub-table and block number in it, in the order they
+/// are to be stored), whose boards `boards` gives. Two passes, the blocks
+/// in parallel: one counts the symbols, one codes them, so the boards of
+/// only a few blocks are in memory at once.
+///
+/// # Errors
+/// What `boards` returns, or a record the coder refuses.
+pub fn code_set(
+    blocks: &[(usize, usize)],
+    boards: impl Fn(usize, usize) -> Result<Vec<BoardCode>, String> + Sync,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), String> {
+    let counts = blocks
+        .par_iter()
+        .try_fold(ModelCounts::default, |mut counts, &(sub, k)| {
+            counts.add_block(&boards(sub, k)?)?;
+            Ok::<_, String>(counts)
+        })
+        .try_reduce(ModelCounts::default, |mut a, b| {
+            a.merge(b);
+            Ok(a)
+        })?;
+    let models = Models::new(&counts)?;
+    let coded = blocks
+        .par_iter()
+        .map(|&(sub, k)| depth_code::encode_block(&boards(sub, k)?, &models))
+        .collect::<Result<_, _>>()?;
+    Ok((models.to_bytes(), coded))
 }
 
 /// The boards of block `k` of sub-table `sub` of `file` (encoding 1), with
@@ -124,28 +167,30 @@ pub fn convert_side(file: &TableFile, out: &Path, stored: Side) -> Result<u64, S
     let header = Header { encoding: Encoding::Coded, ..source.clone() };
     let sub_model = model_sets(&header);
     let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
-    let blocks_of = |sub: usize| (header.nodes[sub] as usize).div_ceil(2 * BOARDS);
-    let mut counts = vec![ModelCounts::default(); sets];
-    for sub in 0..header.nodes.len() {
-        for k in 0..blocks_of(sub) {
-            counts[sub_model[sub] as usize].add_block(&block(file, sub, k, stored)?)?;
-        }
+    // The model sets first, then the blocks, sub-table after sub-table.
+    let mut coded = Vec::with_capacity(sets);
+    for set in 0..sets {
+        let blocks: Vec<(usize, usize)> = (0..header.nodes.len())
+            .filter(|&sub| sub_model[sub] as usize == set)
+            .flat_map(|sub| (0..blocks_of(&header, sub, BOARDS)).map(move |k| (sub, k)))
+            .collect();
+        coded.push(code_set(&blocks, |sub, k| block(file, sub, k, stored))?);
     }
-    let models: Vec<Models> = counts.iter().map(Models::new).collect::<Result<_, _>>()?;
     let mut data = Vec::new();
     let mut model_entries = Vec::with_capacity(sets);
-    for m in &models {
-        let bytes = m.to_bytes();
-        model_entries.push(Entry::new(data.len() as u64, &bytes));
-        data.extend_from_slice(&bytes);
+    for (models, _) in &coded {
+        model_entries.push(Entry::new(data.len() as u64, models));
+        data.extend_from_slice(models);
     }
     let mut block_entries = Vec::new();
-    for sub in 0..header.nodes.len() {
-        for k in 0..blocks_of(sub) {
-            let boards = block(file, sub, k, stored)?;
-            let bytes = depth_code::encode_block(&boards, &models[sub_model[sub] as usize])?;
-            block_entries.push(Entry::new(data.len() as u64, &bytes));
-            data.extend_from_slice(&bytes);
+    let mut next = vec![0usize; sets];
+    for (sub, &set) in sub_model.iter().enumerate() {
+        let set = set as usize;
+        for _ in 0..blocks_of(&header, sub, BOARDS) {
+            let bytes = &coded[set].1[next[set]];
+            next[set] += 1;
+            block_entries.push(Entry::new(data.len() as u64, bytes));
+            data.extend_from_slice(bytes);
         }
     }
     let head =

@@ -1,9 +1,9 @@
 //! The block coder of encoding 4, "values with depths, compressed"
 //! (docs/depths.md, "The coder"): the values bytes of every node of a
 //! block and the depth record [`DepthRecord`] (T) of its 甲 nodes, coded
-//! by [`super::rans`] with static models per file ([`Models`]). Not yet
-//! used by `generate` or `query`: `examples/depth_coder.rs` measures it on
-//! complete tables.
+//! by [`super::rans`] with static models per file ([`Models`]): the
+//! blocks of encoding 4 (`coded.rs`), which the converter
+//! (`convert.rs`) and `generate` write.
 //!
 //! A block is a run of boards of one sub-table (4,096 nodes, 2,048 boards
 //! but the last of a sub-table; node `2 × rank + side` as in
@@ -280,6 +280,13 @@ impl ModelCounts {
             }
             .add(key, symbol);
         })
+    }
+
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, other: ModelCounts) {
+        self.values.merge(other.values);
+        self.delta.merge(other.delta);
+        self.rest.merge(other.rest);
     }
 }
 

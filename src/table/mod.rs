@@ -13,7 +13,7 @@ pub(crate) mod coded;
 pub(crate) mod convert;
 /// Encoding 4's block coder.
 pub(crate) mod depth_code;
-mod derive;
+pub(crate) mod derive;
 mod error;
 mod file;
 pub(crate) mod format;

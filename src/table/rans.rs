@@ -74,6 +74,16 @@ impl Counts {
         *self.map.entry(context).or_default().entry(symbol).or_default() += 1;
     }
 
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, other: Counts) {
+        for (context, symbols) in other.map {
+            let mine = self.map.entry(context).or_default();
+            for (symbol, count) in symbols {
+                *mine.entry(symbol).or_default() += count;
+            }
+        }
+    }
+
     /// The symbols counted.
     pub fn total(&self) -> u64 {
         self.map.values().flat_map(|m| m.values()).sum()

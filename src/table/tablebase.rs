@@ -144,13 +144,19 @@ impl Tablebase {
     }
 
     /// Adds an already opened file (the generator's, as it completes
-    /// each), in place of whatever was known of it.
+    /// each), in place of whatever was known of it, with its side file if
+    /// it has one.
     ///
     /// # Errors
     /// Its record encoding differs from the files added before.
     pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
         self.check_kind(&file)?;
+        let side = match file.stored_side() {
+            Some(Side::Jia) => self.open_side(fixed)?,
+            _ => None,
+        };
         self.files[usize::from(fixed >> 1)] = OnceLock::from(Some(file));
+        self.sides[usize::from(fixed >> 1)] = OnceLock::from(side);
         Ok(())
     }
 
@@ -260,7 +266,7 @@ impl Tablebase {
 
     /// The side file of the representative fixed set `fixed`, if any.
     #[inline]
-    fn side_file(&self, fixed: u16) -> Option<&TableFile> {
+    pub(crate) fn side_file(&self, fixed: u16) -> Option<&TableFile> {
         self.sides.get(usize::from(fixed >> 1))?.get()?.as_ref()
     }
 

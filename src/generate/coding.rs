@@ -1,0 +1,431 @@
+//! A file of encoding 4 (`table/coded.rs`) while it is written, with its
+//! side file (`f{F}.side.cctb`, 乙's depth records): both under temporary
+//! names, coded sub-table by sub-table as they are solved (docs/depths.md,
+//! "Generation").
+//!
+//! The model sets follow [`convert::model_sets_with`]. A sub-table with a
+//! set of its own is coded as soon as its group is solved: its models,
+//! then its blocks, appended to the data of both files in the order of the
+//! sub-tables' numbers. The others share set 0, which needs all their
+//! boards: their records (encoding 1, 8 bytes a node) wait in a scratch
+//! file (`f{F}.raw.cctb.tmp`, sparse: only what is written takes room) and
+//! are coded when the file ends, set 0 first, then their blocks. So a file
+//! of one set (at most [`convert::ONE_SET`] nodes) is coded at its end,
+//! byte for byte as the converter codes it.
+//!
+//! Later sub-tables read the earlier ones back: those of set 0 from the
+//! scratch file, the others from the blocks just written (甲's nodes from
+//! the table file, 乙's from the side file), so no sub-table's records stay
+//! in memory. A checkpoint lists both files' entries and the sub-tables
+//! done; the scratch file is synced with them.
+
+use std::fs;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use crate::generate::GenerateError;
+use crate::generate::checkpoint::{Checkpoint, Done};
+use crate::generate::plain::Plain;
+use crate::generate::tmp_file::{create_tmp, open_tmp};
+use crate::index::SigIndex;
+use crate::side::Side;
+use crate::summary::Summary;
+use crate::table::coded::{self, BOARD_BYTES, BOARDS};
+use crate::table::convert::{self, blocks_of, code_set};
+use crate::table::depth_code::{BoardCode, Models};
+use crate::table::format::{Encoding, Header, decode, sub_loose};
+use crate::table::packed::{self, Entry};
+use crate::table::{TableError, format, fresh_id};
+
+/// The side file of the table file `path`.
+pub(crate) fn side_path(path: &Path) -> PathBuf {
+    path.with_extension("side.cctb")
+}
+
+/// The scratch file of the table file `path` (its temporary name is the
+/// one [`Plain`] writes).
+fn raw_path(path: &Path) -> PathBuf {
+    path.with_extension("raw.cctb")
+}
+
+/// One of the two files: the table file (storing 甲's depth records) or
+/// the side file (乙's), by [`Side::index`].
+struct Out {
+    tmp: PathBuf,
+    file: fs::File,
+    /// Its key in the cache of decoded blocks.
+    id: u64,
+}
+
+/// What one file's data holds so far.
+#[derive(Debug, Clone, Default)]
+struct Written {
+    len: u64,
+    /// Per model set, its entry (zero until written).
+    models: Vec<Entry>,
+    /// Per block, its entry (zero until written).
+    blocks: Vec<Entry>,
+}
+
+/// A coded sub-table waiting for [`Coding::flush`]: per file, its models'
+/// bytes and its blocks.
+struct Coded {
+    sub: usize,
+    parts: [(Vec<u8>, Vec<Vec<u8>>); 2],
+}
+
+/// A file of encoding 4 and its side file being written.
+pub(super) struct Coding {
+    pub(super) header: Header,
+    /// `header` with encoding 1: the records' (and the scratch file's).
+    raw_header: Header,
+    indexes: Vec<SigIndex>,
+    /// Per sub-table, its model set.
+    sub_model: Vec<u32>,
+    /// Per sub-table, its first block; one more entry: the blocks.
+    first_block: Vec<usize>,
+    /// Bytes before the data (the same in both files).
+    head_len: u64,
+    outs: [Out; 2],
+    written: Mutex<[Written; 2]>,
+    pending: Mutex<Vec<Coded>>,
+    /// Per model set and file, its models, once written.
+    models: Vec<[OnceLock<Models>; 2]>,
+    /// The records of the sub-tables of set 0 (encoding 1).
+    raw: Plain,
+}
+
+impl Coding {
+    /// Creates the temporary files of `path` (and of its side and scratch
+    /// files) for `header`, with model sets by `sets` (the limits of
+    /// [`convert::model_sets_with`]).
+    pub(super) fn create(
+        path: &Path,
+        header: Header,
+        sets: (u64, u64),
+    ) -> Result<Coding, GenerateError> {
+        let raw = Plain::create(&raw_path(path), raw_header(&header))?;
+        let mut outs = Vec::with_capacity(2);
+        for p in [path.to_path_buf(), side_path(path)] {
+            let (tmp, file) = create_tmp(&p)?;
+            outs.push(Out { tmp, file, id: fresh_id() });
+        }
+        let coding = Coding::assemble(header, sets, outs, raw);
+        for out in &coding.outs {
+            out.file.set_len(coding.head_len).map_err(|e| GenerateError::io(&out.tmp, e))?;
+        }
+        Ok(coding)
+    }
+
+    /// A coding of `header` into `outs` with nothing written.
+    fn assemble(header: Header, sets: (u64, u64), outs: Vec<Out>, raw: Plain) -> Coding {
+        let sub_model = convert::model_sets_with(&header, sets.0, sets.1);
+        let first_block = coded::first_blocks(&header, BOARDS);
+        let blocks = *first_block.last().expect("one more entry than sub-tables");
+        let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
+        let empty = vec![Entry::default(); sets];
+        let head = coded::head_bytes(
+            &header,
+            (BOARDS, Side::Jia),
+            &sub_model,
+            &empty,
+            &vec![Entry::default(); blocks],
+        );
+        let written = Written { len: 0, models: empty, blocks: vec![Entry::default(); blocks] };
+        let (n, fixed) = (header.n, header.fixed);
+        let free = format::free_pieces(n, fixed);
+        let indexes =
+            (0..header.nodes.len()).map(|i| SigIndex::new(n, fixed, sub_loose(free, i))).collect();
+        let outs: [Out; 2] = outs.try_into().ok().expect("two files");
+        Coding {
+            raw_header: raw_header(&header),
+            header,
+            indexes,
+            sub_model,
+            first_block,
+            head_len: head.len() as u64,
+            outs,
+            written: Mutex::new([written.clone(), written]),
+            pending: Mutex::default(),
+            models: (0..sets).map(|_| Default::default()).collect(),
+            raw,
+        }
+    }
+
+    /// Reopens the temporary files of `path` as `ckpt` describes them:
+    /// the data cut to its length, every entry of the sub-tables it lists
+    /// checked against its bytes, the scratch file's records against their
+    /// checksums. `None` if anything does not match.
+    pub(super) fn resume(
+        path: &Path,
+        header: Header,
+        sets: (u64, u64),
+        ckpt: &Checkpoint,
+    ) -> Option<Coding> {
+        let mut outs = Vec::with_capacity(2);
+        for p in [path.to_path_buf(), side_path(path)] {
+            let (tmp, file) = open_tmp(&p)?;
+            outs.push(Out { tmp, file, id: fresh_id() });
+        }
+        let sub_model = convert::model_sets_with(&header, sets.0, sets.1);
+        let in_raw = |d: &&Done| sub_model[d.sub] == 0;
+        let raw_done = Checkpoint {
+            done: ckpt.done.iter().filter(in_raw).copied().collect(),
+            ..Checkpoint::default()
+        };
+        let raw = Plain::resume(&raw_path(path), raw_header(&header), &raw_done)?;
+        let coding = Coding::assemble(header, sets, outs, raw);
+        let sides = [(ckpt.data_len, &ckpt.entries), (ckpt.side_len, &ckpt.side_entries)];
+        let mut written = coding.written.lock().expect("no writer panicked");
+        for (s, (len, entries)) in sides.into_iter().enumerate() {
+            let w = &mut written[s];
+            let sets = w.models.len();
+            if entries.len() != sets + w.blocks.len() {
+                return None;
+            }
+            let out = &coding.outs[s];
+            if out.file.metadata().ok()?.len() < coding.head_len + len {
+                return None;
+            }
+            out.file.set_len(coding.head_len + len).ok()?;
+            w.len = len;
+            w.models.copy_from_slice(&entries[..sets]);
+            w.blocks.copy_from_slice(&entries[sets..]);
+            // Every entry the done sub-tables use holds its bytes, and the
+            // data holds nothing else.
+            let mut used = 0u64;
+            let mut check = |e: Entry| -> Option<Vec<u8>> {
+                let end = e.start.checked_add(u64::from(e.len))?;
+                let mut bytes = vec![0u8; e.len as usize];
+                if end > len
+                    || out.file.read_exact_at(&mut bytes, coding.head_len + e.start).is_err()
+                    || !e.checks(&bytes)
+                {
+                    return None;
+                }
+                used += u64::from(e.len);
+                Some(bytes)
+            };
+            for d in ckpt.done.iter().filter(|d| coding.sub_model[d.sub] != 0) {
+                let set = coding.sub_model[d.sub] as usize;
+                let models = Models::from_bytes(&check(w.models[set])?).ok()?;
+                coding.models[set][s].set(models).ok()?;
+                let first = coding.first_block[d.sub];
+                for b in first..coding.first_block[d.sub + 1] {
+                    check(w.blocks[b])?;
+                }
+            }
+            if used != len {
+                return None;
+            }
+        }
+        drop(written);
+        Some(coding)
+    }
+
+    /// Syncs what was flushed; returns each file's data length and its
+    /// entries (model sets, then blocks), for a checkpoint.
+    pub(super) fn sync(&self) -> Result<[(u64, Vec<Entry>); 2], GenerateError> {
+        self.raw.sync()?;
+        for out in &self.outs {
+            out.file.sync_data().map_err(|e| GenerateError::io(&out.tmp, e))?;
+        }
+        let written = self.written.lock().expect("no writer panicked");
+        Ok(written.clone().map(|w| (w.len, w.models.into_iter().chain(w.blocks).collect())))
+    }
+
+    /// Adds the records (encoding 1) of sub-table `sub` (once): to the
+    /// scratch file if it shares set 0, else coded, to be appended by the
+    /// next [`Coding::flush`].
+    pub(super) fn write_sub(&self, sub: usize, records: Vec<u8>) -> Result<(), GenerateError> {
+        let set = self.sub_model[sub] as usize;
+        if set == 0 {
+            return self.raw.write_sub(sub, &records);
+        }
+        let record = |node: u64| {
+            let at = node as usize * format::RECORD;
+            decode(&records[at..at + format::RECORD], &self.raw_header)
+                .ok_or_else(|| format!("record {node} of sub-table {sub} does not decode"))
+        };
+        let blocks: Vec<(usize, usize)> =
+            (0..blocks_of(&self.header, sub, BOARDS)).map(|k| (sub, k)).collect();
+        let mut parts: [(Vec<u8>, Vec<Vec<u8>>); 2] = Default::default();
+        for side in Side::ALL {
+            let part = code_set(&blocks, |sub, k| self.boards(sub, k, side, &record))
+                .map_err(GenerateError::Unencodable)?;
+            let models = Models::from_bytes(&part.0).map_err(GenerateError::Unencodable)?;
+            assert!(self.models[set][side.index()].set(models).is_ok(), "set {set} is coded once");
+            parts[side.index()] = part;
+        }
+        self.pending.lock().expect("no writer panicked").push(Coded { sub, parts });
+        Ok(())
+    }
+
+    /// The boards of block `k` of sub-table `sub`, coded with `stored`'s
+    /// depth records, from `record` (a node's summary).
+    fn boards(
+        &self,
+        sub: usize,
+        k: usize,
+        stored: Side,
+        record: &(dyn Fn(u64) -> Result<Summary, String> + Sync),
+    ) -> Result<Vec<BoardCode>, String> {
+        let boards = coded::block_boards(self.header.nodes[sub], k, BOARDS);
+        let ranks = (k * BOARDS) as u64..(k * BOARDS + boards) as u64;
+        convert::board_codes(&self.indexes[sub], self.header.rule, stored, ranks, record)
+    }
+
+    /// Appends the sub-tables coded since the last call to the data of
+    /// both files, in the order of their numbers, so that the bytes do not
+    /// depend on which thread finished first.
+    pub(super) fn flush(&self) -> Result<(), GenerateError> {
+        let mut pending = std::mem::take(&mut *self.pending.lock().expect("no writer panicked"));
+        pending.sort_unstable_by_key(|c| c.sub);
+        let mut written = self.written.lock().expect("no writer panicked");
+        for c in pending {
+            let set = self.sub_model[c.sub] as usize;
+            for (s, (models, blocks)) in c.parts.iter().enumerate() {
+                let w = &mut written[s];
+                append(
+                    &self.outs[s],
+                    self.head_len,
+                    w,
+                    Some((set, models)),
+                    self.first_block[c.sub],
+                    blocks,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The summary of node `node` of the written sub-table `sub`.
+    pub(super) fn summary(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+        let set = self.sub_model[sub] as usize;
+        let s = node as usize % 2;
+        let out = &self.outs[s];
+        let corrupt = |what: String| TableError::Corrupt { path: out.tmp.clone(), what };
+        if set == 0 {
+            return self.raw_summary(sub, node).map_err(corrupt);
+        }
+        let models = self.models[set][s].get().expect("a written sub-table has its models");
+        let board = node as usize / 2;
+        let k = board / BOARDS;
+        let b = self.first_block[sub] + k;
+        let boards = coded::block_boards(self.header.nodes[sub], k, BOARDS);
+        let mut error = None;
+        let fill = |buf: &mut [u8]| {
+            let e = self.written.lock().expect("no writer panicked")[s].blocks[b];
+            let mut bytes = vec![0u8; e.len as usize];
+            if let Err(source) = out.file.read_exact_at(&mut bytes, self.head_len + e.start) {
+                error = Some(TableError::Io { path: out.tmp.clone(), source });
+                return false;
+            }
+            e.checks(&bytes) && coded::decode_into(&bytes, boards, models, buf).is_ok()
+        };
+        let at = |bytes: &[u8]| {
+            coded::unpack_board(&bytes[board % BOARDS * BOARD_BYTES..][..BOARD_BYTES])
+        };
+        let code = packed::with_block(out.id, b, boards * BOARD_BYTES, fill, at);
+        let Some(code) = code else {
+            return Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back"))));
+        };
+        code.and_then(|c| c.jia.summary(c.values[0], self.header.rule, self.header.n))
+            .ok_or_else(|| corrupt(format!("invalid board {board} of sub-table {sub}")))
+    }
+
+    /// The summary of node `node` of sub-table `sub` of set 0 (in the
+    /// scratch file).
+    fn raw_summary(&self, sub: usize, node: u64) -> Result<Summary, String> {
+        decode(self.raw.record(sub, node), &self.raw_header)
+            .ok_or_else(|| format!("record {node} of sub-table {sub} does not decode"))
+    }
+
+    /// Codes set 0 from the scratch file, writes both heads, syncs both
+    /// files and renames them (the side file first, so that a table file
+    /// is never without its side file); the scratch file goes. Returns
+    /// the bytes of the table file and of the side file.
+    pub(super) fn finish(self, path: &Path) -> Result<(u64, u64), GenerateError> {
+        self.flush()?;
+        let shared: Vec<(usize, usize)> = (0..self.header.nodes.len())
+            .filter(|&sub| self.sub_model[sub] == 0)
+            .flat_map(|sub| (0..blocks_of(&self.header, sub, BOARDS)).map(move |k| (sub, k)))
+            .collect();
+        let parts: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Side::ALL
+            .par_iter()
+            .map(|&side| {
+                code_set(&shared, |sub, k| {
+                    self.boards(sub, k, side, &|node| self.raw_summary(sub, node))
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map_err(GenerateError::Unencodable)?;
+        let mut written = self.written.into_inner().expect("no writer panicked");
+        let mut bytes = [0; 2];
+        for side in [Side::Yi, Side::Jia] {
+            let s = side.index();
+            let w = &mut written[s];
+            // Set 0's models, then its blocks in the order of the
+            // sub-tables (one run per sub-table).
+            let (models, blocks) = &parts[s];
+            append(&self.outs[s], self.head_len, w, Some((0, models)), 0, &[])?;
+            let mut next = 0;
+            for run in shared.chunk_by(|a, b| a.0 == b.0) {
+                let end = next + run.len();
+                let first = self.first_block[run[0].0];
+                append(&self.outs[s], self.head_len, w, None, first, &blocks[next..end])?;
+                next = end;
+            }
+            let head = coded::head_bytes(
+                &self.header,
+                (BOARDS, side),
+                &self.sub_model,
+                &w.models,
+                &w.blocks,
+            );
+            debug_assert_eq!(head.len() as u64, self.head_len);
+            let out = &self.outs[s];
+            let io = |e| GenerateError::io(&out.tmp, e);
+            out.file.write_all_at(&head, 0).map_err(io)?;
+            out.file.sync_all().map_err(io)?;
+            let dest = if side == Side::Jia { path.to_path_buf() } else { side_path(path) };
+            fs::rename(&out.tmp, &dest).map_err(|e| GenerateError::io(&dest, e))?;
+            bytes[s] = self.head_len + w.len;
+        }
+        self.raw.discard()?;
+        Ok((bytes[0], bytes[1]))
+    }
+}
+
+/// Appends model set `models` (its number and bytes), if any, then
+/// `blocks` (numbered from `first`) to the data of `out`, which `w`
+/// describes.
+fn append(
+    out: &Out,
+    head_len: u64,
+    w: &mut Written,
+    models: Option<(usize, &[u8])>,
+    first: usize,
+    blocks: &[Vec<u8>],
+) -> Result<(), GenerateError> {
+    let mut bytes = Vec::new();
+    if let Some((set, models)) = models {
+        w.models[set] = Entry::new(w.len, models);
+        bytes.extend_from_slice(models);
+    }
+    for (k, b) in blocks.iter().enumerate() {
+        w.blocks[first + k] = Entry::new(w.len + bytes.len() as u64, b);
+        bytes.extend_from_slice(b);
+    }
+    out.file.write_all_at(&bytes, head_len + w.len).map_err(|e| GenerateError::io(&out.tmp, e))?;
+    w.len += bytes.len() as u64;
+    Ok(())
+}
+
+/// The header of the records a sub-table is solved into: encoding 1.
+fn raw_header(header: &Header) -> Header {
+    Header { encoding: Encoding::Scores, ..header.clone() }
+}
