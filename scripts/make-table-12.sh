@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes the complete 12-slot table of values only in the background, outside
+# Makes the complete 12-slot table of values only (or, with
+# CHAOSCLOCK_KIND=depths, the table with depths) in the background, outside
 # the repository, and resumes it when started again.
 #
 # Usage: scripts/make-table-12.sh [start|status|stop|finish] [DIR]
@@ -18,7 +19,14 @@
 #           rebuilt binary's book against the table; the reports go to
 #           DIR/n12-always.*.txt, each step's wall time and peak memory to
 #           DIR/n12-always.finish.txt.
-# DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables.
+# DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables (values only)
+# or ~/chaosclock-depths-12 (with depths).
+#
+# CHAOSCLOCK_KIND=depths: the table with depths (encoding 4, about 16 GB,
+# with side files of about as much while it is made, see docs/depths.md);
+# `finish` then verifies it, writes tables/n12-always-depths.json and the
+# depths of every opening (DIR/n12-always.depths.jsonl), and leaves the
+# openings book alone (it holds values, which the values-only table gave).
 #
 # Files under DIR:
 #   n12-always/            the table files (f*.cctb) as they are completed
@@ -37,7 +45,13 @@ here="${BASH_SOURCE[0]%/*}"
 repo="$(cd "$here/.." && pwd)"
 
 cmd="${1:-start}"
-dir="${2:-${CHAOSCLOCK_TABLES:-$HOME/chaosclock-tables}}"
+kind="${CHAOSCLOCK_KIND:-values}"
+case "$kind" in
+values) kind_flags=(--values-only); default_dir="$HOME/chaosclock-tables"; manifest=n12-always.json ;;
+depths) kind_flags=(--allow-large); default_dir="$HOME/chaosclock-depths-12"; manifest=n12-always-depths.json ;;
+*) echo "CHAOSCLOCK_KIND must be values or depths, not $kind" >&2; exit 2 ;;
+esac
+dir="${2:-${CHAOSCLOCK_TABLES:-$default_dir}}"
 log="$dir/n12-always.log"
 pidfile="$dir/n12-always.pid"
 
@@ -61,7 +75,7 @@ start)
     echo "=== run started $(date -u '+%F %T') UTC, commit $version" >>"$log"
     # setsid: the run does not end with the shell that started it.
     setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
-        --values-only --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
+        "${kind_flags[@]}" --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
         >"$dir/n12-always.json.part" 2>>"$log" </dev/null &
     echo $! >"$pidfile"
     # Keep the summary only from a run that ended well.
@@ -108,11 +122,18 @@ finish)
         -f "%C: exit %x, wall %e s, peak memory %M KiB")
     "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
         | tee "$dir/n12-always.verify.txt"
-    "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
-        | tee "$dir/n12-always.openings.txt"
     "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
         --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
-        --output "$repo/tables/n12-always.json"
+        --output "$repo/tables/$manifest"
+    if [[ "$kind" == depths ]]; then
+        # Every opening's value and depth, one JSON line each.
+        "$bin" openings --slots 12 --list --tables "$dir" --json \
+            | "${timed[@]}" "$bin" query - --tables "$dir" >"$dir/n12-always.depths.jsonl"
+        echo "wrote $repo/tables/$manifest and $dir/n12-always.depths.jsonl"
+        exit 0
+    fi
+    "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
+        | tee "$dir/n12-always.openings.txt"
     "${timed[@]}" "$bin" book --build "$repo/book/openings.ccbk" --tables "$dir" \
         | tee "$dir/n12-always.book.txt"
     # The binary embeds the book: build it again, then check it.

@@ -167,7 +167,7 @@ fn advice_for_twelve_slots_names_size_and_time() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let values_only = "run `chaosclock generate --slots 12 --max-live 12 --values-only` \
-                       (values only: 7.1 GB, about 5 h on 2 cores; with depths 270 GB)";
+                       (values only: 7.1 GB, about 5 h on 2 cores; with depths 33.7 GB)";
     // Not an opening (甲 to move), so not in the book.
     let e = error_in(d, &["query", "2,8,11,9,4,12,10,6,5,7,1,3;0;0", "--no-solve"]);
     assert!(e.ends_with(values_only), "{e}");
@@ -185,7 +185,7 @@ fn generate_refuses_a_run_over_20_gb_at_once() {
     let start = Instant::now();
     let e = error_in(d, &["generate", "--slots", "12", "--max-live", "12"]);
     assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
-    assert!(e.starts_with("error: this run would write about 270 GB ("), "{e}");
+    assert!(e.starts_with("error: this run would write about 33.7 GB ("), "{e}");
     assert!(e.contains("--values-only") && e.contains("add --allow-large"), "{e}");
     assert!(e.ends_with("(tables/n12-always)"), "{e}");
     // Nothing large written: at most empty directories.

@@ -219,10 +219,14 @@ pub struct GenerateHigh {
     pub tables: Tables,
     /// `--values-only`.
     pub values_only: bool,
+    /// `--keep-side-files`.
+    pub keep_side_files: bool,
     /// `--allow-large`.
     pub allow_large: bool,
     /// `--threads`; `None`: one per core.
     pub threads: Option<Threads>,
+    /// `--model-sets` (tests).
+    pub model_sets: Option<(u64, u64)>,
     /// `--checkpoint`.
     pub checkpoint: Duration,
     /// `--file-log`.
@@ -240,8 +244,10 @@ impl GenerateHigh {
         Ok(GenerateHigh {
             tables: Tables::validate(low.tables, rule)?,
             values_only: low.values_only,
+            keep_side_files: low.keep_side_files,
             allow_large: low.allow_large,
             threads: low.threads,
+            model_sets: low.model_sets,
             checkpoint: Duration::from_secs(low.checkpoint),
             file_log: low.file_log,
             json: low.json,

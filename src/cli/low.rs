@@ -217,16 +217,25 @@ pub struct GenerateArgs {
     #[command(flatten)]
     pub tables: TablesArgs,
 
-    /// Store only values, compressed to about 2 bits a node instead of 8
-    /// bytes (see docs/tables.md): `query` then prints no depths and finds a
-    /// line that keeps the value by search.
+    /// Store only values, compressed to about 2 bits a node instead of
+    /// about 4 with depths (see docs/tables.md): `query` then prints no
+    /// depths and finds a line that keeps the value by search.
     #[arg(long)]
     pub values_only: bool,
+
+    /// Keep the side files (`f*.side.cctb`, 乙's depths) that a run with
+    /// depths writes and reads while it works: about as large again as
+    /// the table, they make queries about a third faster. Without this
+    /// flag they are removed once the complete table (`--max-live N`) is
+    /// made; a partial table keeps them, as runs that extend it read them.
+    #[arg(long, conflicts_with = "values_only")]
+    pub keep_side_files: bool,
 
     /// Run even when the files to write are projected to take more than
     /// 20 GB on disk. Without it such a run is refused at once, before
     /// anything is written, with its projected size (the complete 12-slot
-    /// table with depths: about 270 GB; values only: about 7 GB).
+    /// table with depths: about 34 GB with the side files it keeps while it
+    /// works; values only: about 7 GB).
     #[arg(long)]
     pub allow_large: bool,
 
@@ -234,6 +243,12 @@ pub struct GenerateArgs {
     /// never more than 1024.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<Threads>,
+
+    /// For tests: the limits of the model sets of tables with depths
+    /// (`ONE,OWN`: one set for files of at most ONE nodes, else one for
+    /// each sub-table of at least OWN nodes of 甲). Changes the bytes.
+    #[arg(long, value_name = "ONE,OWN", hide = true, value_parser = parse_model_sets)]
+    pub model_sets: Option<(u64, u64)>,
 
     /// Save the file being written at most every SECS seconds (after the
     /// sub-table under way); a stopped run goes on from the last save.
@@ -250,6 +265,13 @@ pub struct GenerateArgs {
     /// Print the summary as JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--model-sets ONE,OWN`.
+fn parse_model_sets(s: &str) -> Result<(u64, u64), String> {
+    let (one, own) = s.split_once(',').ok_or("give two numbers: ONE,OWN")?;
+    let number = |x: &str| x.trim().parse::<u64>().map_err(|e| format!("{x:?}: {e}"));
+    Ok((number(one)?, number(own)?))
 }
 
 /// Arguments of `query`.

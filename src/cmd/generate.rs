@@ -90,7 +90,7 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     }
     if max_live < n {
         let why = if n == 12 {
-            " (with --values-only 7.1 GB and about 5 h on 2 cores, see scripts/make-table-12.sh; with depths about 270 GB)"
+            " (with --values-only 7.1 GB and about 5 h on 2 cores, with depths about 16 GB and side files as large while it runs, about 12 h: see scripts/make-table-12.sh)"
         } else {
             ""
         };
@@ -101,8 +101,11 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
             if files == 1 { "" } else { "s" }
         );
     }
-    let encoding = if args.values_only { Encoding::Packed } else { Encoding::Scores };
-    let limits = Limits { checkpoint: args.checkpoint, ..Limits::default() };
+    let encoding = if args.values_only { Encoding::Packed } else { Encoding::Coded };
+    let mut limits = Limits { checkpoint: args.checkpoint, ..Limits::default() };
+    if let Some(sets) = args.model_sets {
+        limits.sets = sets;
+    }
     let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits };
     let log = match &args.file_log {
         Some(path) => Some(FileLog::open(path)?),
@@ -128,10 +131,30 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     bar.finish_and_clear();
     let report = report?;
     let dir = root.join(dir_name(n, rule));
+    // Only from a complete table: a partial one may be extended, and
+    // every run that adds files reads the side files of the others.
+    if encoding == Encoding::Coded && max_live == n && !args.keep_side_files {
+        remove_side_files(&dir)?;
+    }
     let on_disk =
         files_size(&dir, false).with_context(|| format!("cannot list {}", dir.display()))?;
     let summary = Summary { dir, n, rule, max_live, report, on_disk };
     if args.json { print_json(&summary.to_json()) } else { print(&summary.to_text()) }
+}
+
+/// Removes the side files of a complete table with depths (no run needs
+/// them any more; queries derive 乙's depths without them).
+fn remove_side_files(dir: &Path) -> Result<()> {
+    let listed =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in listed {
+        let path = entry.with_context(|| format!("cannot list {}", dir.display()))?.path();
+        if path.to_string_lossy().ends_with(".side.cctb") {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Why a run projected to write `p` is refused, in one line (without
@@ -141,7 +164,8 @@ fn refusal(p: &Projection, values_only: bool, allow_large: bool) -> Option<Strin
     if allow_large || p.bytes <= LARGE_BYTES {
         return None;
     }
-    let alternative = if values_only { "" } else { "--values-only makes far smaller tables, or " };
+    let alternative =
+        if values_only { "" } else { "--values-only makes tables a quarter the size, or " };
     Some(format!(
         "this run would write about {} ({} nodes in {} files, {} on 2 cores), more than {}: {alternative}add --allow-large to write it anyway",
         size_text(p.bytes),
@@ -396,9 +420,9 @@ mod tests {
     #[test]
     fn only_runs_over_20_gb_are_refused() {
         let all = fixed_sets(12, 12);
-        let depths = project(12, &all, Encoding::Scores);
-        let why = refusal(&depths, false, false).expect("about 270 GB is refused");
-        assert!(why.contains("about 270 GB") && why.contains("--allow-large"), "{why}");
+        let depths = project(12, &all, Encoding::Coded);
+        let why = refusal(&depths, false, false).expect("about 34 GB is refused");
+        assert!(why.contains("about 33.7 GB") && why.contains("--allow-large"), "{why}");
         assert!(why.contains("--values-only") && !why.contains('\n'), "{why}");
         assert!(refusal(&depths, false, true).is_none(), "--allow-large goes on");
         // Values only: about 7 GB, not refused.
@@ -406,9 +430,9 @@ mod tests {
         assert!(values.bytes < 8_000_000_000);
         assert!(refusal(&values, true, false).is_none());
         // The default --max-live 6, and 10 slots with depths (about 1 GB).
-        let small = project(12, &fixed_sets(12, 6), Encoding::Scores);
+        let small = project(12, &fixed_sets(12, 6), Encoding::Coded);
         assert!(refusal(&small, false, false).is_none());
-        let ten = project(10, &fixed_sets(10, 10), Encoding::Scores);
+        let ten = project(10, &fixed_sets(10, 10), Encoding::Coded);
         assert!(refusal(&ten, false, false).is_none());
     }
 }

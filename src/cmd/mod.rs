@@ -116,7 +116,7 @@ pub fn projection(
     let tb = Tablebase::new(root, n, rule);
     let todo: Vec<u16> =
         fixed_sets(n, max_live).into_iter().filter(|&f| !tb.path(f).exists()).collect();
-    project(n, &todo, if values_only { Encoding::Packed } else { Encoding::Scores })
+    project(n, &todo, if values_only { Encoding::Packed } else { Encoding::Coded })
 }
 
 /// A size in bytes for people: `270 GB`, `7.1 GB`, `33.8 MB`, `21 kB`.
@@ -147,7 +147,7 @@ pub fn time_text(seconds: u64) -> String {
 /// `--allow-large` over [`LARGE_BYTES`]); a large table with depths for a
 /// directory that holds no tables yet is suggested as values only instead
 /// when that is small enough (the complete 12-slot table: 7.1 GB against
-/// 270 GB).
+/// about 34 GB while it is made).
 pub fn generate_advice(
     n: u8,
     max_live: u8,
