@@ -92,7 +92,7 @@ status)
     if running; then echo "running (pid $(cat "$pidfile"))"; else echo "not running"; fi
     [[ -f "$log" ]] && tail -n 5 "$log"
     if [[ -d "$dir/n12-always" ]]; then
-        files=$(find "$dir/n12-always" -name 'f*.cctb' | wc -l)
+        files=$(find "$dir/n12-always" -name 'f*.cctb' ! -name '*.side.cctb' | wc -l)
         echo "files: $files of 1,248 complete; $(du -sh "$dir/n12-always" | cut -f1) on disk"
     fi
     [[ -f "$dir/n12-always.json" ]] && echo "complete: $(cat "$dir/n12-always.json")"

@@ -24,17 +24,17 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use rayon::prelude::*;
-
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{Checkpoint, Done};
 use crate::generate::plain::Plain;
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::index::SigIndex;
+use crate::position::Last;
+use crate::score::Score;
 use crate::side::Side;
 use crate::summary::Summary;
 use crate::table::coded::{self, BOARD_BYTES, BOARDS};
-use crate::table::convert::{self, blocks_of, code_set};
+use crate::table::convert::{self, blocks_of, code_sets};
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{Encoding, Header, decode, sub_loose};
 use crate::table::packed::{self, Entry};
@@ -74,7 +74,7 @@ struct Written {
 /// bytes and its blocks.
 struct Coded {
     sub: usize,
-    parts: [(Vec<u8>, Vec<Vec<u8>>); 2],
+    parts: [convert::SetBytes; 2],
 }
 
 /// A file of encoding 4 and its side file being written.
@@ -252,30 +252,28 @@ impl Coding {
         };
         let blocks: Vec<(usize, usize)> =
             (0..blocks_of(&self.header, sub, BOARDS)).map(|k| (sub, k)).collect();
-        let mut parts: [(Vec<u8>, Vec<Vec<u8>>); 2] = Default::default();
-        for side in Side::ALL {
-            let part = code_set(&blocks, |sub, k| self.boards(sub, k, side, &record))
-                .map_err(GenerateError::Unencodable)?;
+        let parts = code_sets(&blocks, |sub, k| self.boards(sub, k, &record))
+            .map_err(GenerateError::Unencodable)?;
+        for (s, part) in parts.iter().enumerate() {
             let models = Models::from_bytes(&part.0).map_err(GenerateError::Unencodable)?;
-            assert!(self.models[set][side.index()].set(models).is_ok(), "set {set} is coded once");
-            parts[side.index()] = part;
+            assert!(self.models[set][s].set(models).is_ok(), "set {set} is coded once");
         }
         self.pending.lock().expect("no writer panicked").push(Coded { sub, parts });
         Ok(())
     }
 
-    /// The boards of block `k` of sub-table `sub`, coded with `stored`'s
-    /// depth records, from `record` (a node's summary).
+    /// The boards of block `k` of sub-table `sub`, coded for the table
+    /// file (甲's depth records) and the side file (乙's), from `record` (a
+    /// node's summary).
     fn boards(
         &self,
         sub: usize,
         k: usize,
-        stored: Side,
         record: &(dyn Fn(u64) -> Result<Summary, String> + Sync),
-    ) -> Result<Vec<BoardCode>, String> {
+    ) -> Result<[Vec<BoardCode>; 2], String> {
         let boards = coded::block_boards(self.header.nodes[sub], k, BOARDS);
         let ranks = (k * BOARDS) as u64..(k * BOARDS + boards) as u64;
-        convert::board_codes(&self.indexes[sub], self.header.rule, stored, ranks, record)
+        convert::board_codes(&self.indexes[sub], self.header.rule, Side::ALL, ranks, record)
     }
 
     /// Appends the sub-tables coded since the last call to the data of
@@ -302,14 +300,16 @@ impl Coding {
         Ok(())
     }
 
-    /// The summary of node `node` of the written sub-table `sub`.
-    pub(super) fn summary(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+    /// The score of the state with previous ply `last` (consistent with
+    /// the board) of node `node` of the written sub-table `sub`.
+    pub(super) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
         let set = self.sub_model[sub] as usize;
         let s = node as usize % 2;
         let out = &self.outs[s];
         let corrupt = |what: String| TableError::Corrupt { path: out.tmp.clone(), what };
+        let rule = self.header.rule;
         if set == 0 {
-            return self.raw_summary(sub, node).map_err(corrupt);
+            return self.raw_summary(sub, node).map(|x| x.score(last, rule)).map_err(corrupt);
         }
         let models = self.models[set][s].get().expect("a written sub-table has its models");
         let board = node as usize / 2;
@@ -333,7 +333,7 @@ impl Coding {
         let Some(code) = code else {
             return Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back"))));
         };
-        code.and_then(|c| c.jia.summary(c.values[0], self.header.rule, self.header.n))
+        code.and_then(|c| c.score(last, rule, self.header.n))
             .ok_or_else(|| corrupt(format!("invalid board {board} of sub-table {sub}")))
     }
 
@@ -354,15 +354,9 @@ impl Coding {
             .filter(|&sub| self.sub_model[sub] == 0)
             .flat_map(|sub| (0..blocks_of(&self.header, sub, BOARDS)).map(move |k| (sub, k)))
             .collect();
-        let parts: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Side::ALL
-            .par_iter()
-            .map(|&side| {
-                code_set(&shared, |sub, k| {
-                    self.boards(sub, k, side, &|node| self.raw_summary(sub, node))
-                })
-            })
-            .collect::<Result<_, _>>()
-            .map_err(GenerateError::Unencodable)?;
+        let parts =
+            code_sets(&shared, |sub, k| self.boards(sub, k, &|node| self.raw_summary(sub, node)))
+                .map_err(GenerateError::Unencodable)?;
         let mut written = self.written.into_inner().expect("no writer panicked");
         let mut bytes = [0; 2];
         for side in [Side::Yi, Side::Jia] {

@@ -91,25 +91,24 @@ impl<'a> Context<'a> {
     fn read(&self, place: &Place<'_>, side: Side, last: Last) -> Result<Score, TableError> {
         let node = place.rank * 2 + side.index() as u64;
         let target = &place.target;
-        let summary = match (target.file, target.side) {
-            (None, _) => self.file.summary(target.sub, node)?,
+        let last = match last {
+            Last::Piece(p) => Last::Piece(target.pieces[usize::from(p)]),
+            other => other,
+        };
+        match (target.file, target.side) {
+            (None, _) => self.file.score(target.sub, node, last),
             (Some(_), Some(side)) if side.stored_side() == Some(side_of(node)) => {
-                side.record(target.sub, node)?
+                side.score(target.sub, node, last)
             }
             // Encoding 4 without its side file (removed, or damaged):
             // 乙's node from its children, as queries do.
             (Some(file), None) if file.stored_side().is_some_and(|s| s != side_of(node)) => {
                 let board = target.index.unrank(place.rank);
                 let pos = Position { n: self.n, board, side: side_of(node), last: Last::None };
-                rederive(self.tb, &pos)?
+                Ok(rederive(self.tb, &pos)?.score(last, self.rule))
             }
-            (Some(file), _) => file.record(target.sub, node)?,
-        };
-        let last = match last {
-            Last::Piece(p) => Last::Piece(target.pieces[usize::from(p)]),
-            other => other,
-        };
-        Ok(summary.score(last, self.rule))
+            (Some(file), _) => file.score(target.sub, node, last),
+        }
     }
 }
 

@@ -10,7 +10,8 @@ use crate::generate::coding::Coding;
 use crate::generate::packing::Packing;
 use crate::generate::plain::Plain;
 use crate::generate::{GenerateError, Limits};
-use crate::summary::Summary;
+use crate::position::Last;
+use crate::score::Score;
 use crate::table::TableError;
 use crate::table::format::{Encoding, Header, decode};
 
@@ -89,14 +90,17 @@ impl Unfinished {
         }
     }
 
-    /// The summary of node `node` of the written sub-table `sub`.
-    pub(super) fn summary(&self, sub: usize, node: u64) -> Result<Summary, TableError> {
+    /// The score of the state with previous ply `last` (consistent with
+    /// the board) of node `node` of the written sub-table `sub`.
+    pub(super) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
+        let rule = self.header().rule;
         match self {
             Unfinished::Plain(f) => {
-                Ok(decode(f.record(sub, node), &f.header).expect("records this run encoded decode"))
+                let s = decode(f.record(sub, node), &f.header);
+                Ok(s.expect("records this run encoded decode").score(last, rule))
             }
-            Unfinished::Packed(f) => f.summary(sub, node),
-            Unfinished::Coded(f) => f.summary(sub, node),
+            Unfinished::Packed(f) => Ok(f.summary(sub, node)?.score(last, rule)),
+            Unfinished::Coded(f) => f.score(sub, node, last),
         }
     }
 

@@ -65,81 +65,125 @@ pub fn blocks_of(header: &Header, sub: usize, boards: usize) -> usize {
     (header.nodes[sub] as usize).div_ceil(2 * boards)
 }
 
-/// Codes one model set: its models' bytes and the bytes of each of its
-/// blocks `blocks` (sub-table and block number in it, in the order they
-/// are to be stored), whose boards `boards` gives. Two passes, the blocks
-/// in parallel: one counts the symbols, one codes them, so the boards of
-/// only a few blocks are in memory at once.
+/// The bytes of a coded model set: its models', and each of its blocks'.
+pub type SetBytes = (Vec<u8>, Vec<Vec<u8>>);
+
+/// Codes one model set of each of `S` files (the table file and its side
+/// file, or one of them): per file, its models' bytes and the bytes of each
+/// of its blocks `blocks` (sub-table and block number in it, in the order
+/// they are to be stored), whose boards `boards` gives for each file. Two
+/// passes, the blocks in parallel: one counts the symbols, one codes them,
+/// so the boards of only a few blocks are in memory at once.
 ///
 /// # Errors
 /// What `boards` returns, or a record the coder refuses.
-pub fn code_set(
+pub fn code_sets<const S: usize>(
     blocks: &[(usize, usize)],
-    boards: impl Fn(usize, usize) -> Result<Vec<BoardCode>, String> + Sync,
-) -> Result<(Vec<u8>, Vec<Vec<u8>>), String> {
-    let counts = blocks
-        .par_iter()
-        .try_fold(ModelCounts::default, |mut counts, &(sub, k)| {
-            counts.add_block(&boards(sub, k)?)?;
+    boards: impl Fn(usize, usize) -> Result<[Vec<BoardCode>; S], String> + Sync,
+) -> Result<[SetBytes; S], String> {
+    // A set of few blocks keeps its boards between the passes.
+    let kept: Option<Vec<[Vec<BoardCode>; S]>> = if blocks.len() <= KEEP_BLOCKS {
+        Some(blocks.par_iter().map(|&(sub, k)| boards(sub, k)).collect::<Result<_, _>>()?)
+    } else {
+        None
+    };
+    let block = |i: usize| match &kept {
+        Some(all) => Ok(std::borrow::Cow::Borrowed(&all[i])),
+        None => boards(blocks[i].0, blocks[i].1).map(std::borrow::Cow::Owned),
+    };
+    let none = || std::array::from_fn::<ModelCounts, S, _>(|_| ModelCounts::default());
+    let counts = (0..blocks.len())
+        .into_par_iter()
+        .try_fold(none, |mut counts, i| {
+            for (c, b) in counts.iter_mut().zip(block(i)?.iter()) {
+                c.add_block(b)?;
+            }
             Ok::<_, String>(counts)
         })
-        .try_reduce(ModelCounts::default, |mut a, b| {
-            a.merge(b);
+        .try_reduce(none, |mut a, b| {
+            for (a, b) in a.iter_mut().zip(b) {
+                a.merge(b);
+            }
             Ok(a)
         })?;
-    let models = Models::new(&counts)?;
-    let coded = blocks
-        .par_iter()
-        .map(|&(sub, k)| depth_code::encode_block(&boards(sub, k)?, &models))
+    let mut models = Vec::with_capacity(S);
+    for c in &counts {
+        models.push(Models::new(c)?);
+    }
+    let coded: Vec<Vec<Vec<u8>>> = (0..blocks.len())
+        .into_par_iter()
+        .map(|i| {
+            block(i)?.iter().zip(&models).map(|(b, m)| depth_code::encode_block(b, m)).collect()
+        })
         .collect::<Result<_, _>>()?;
-    Ok((models.to_bytes(), coded))
+    let mut out = std::array::from_fn(|f| (models[f].to_bytes(), Vec::with_capacity(coded.len())));
+    for block in coded {
+        for (o, bytes) in out.iter_mut().zip(block) {
+            o.1.push(bytes);
+        }
+    }
+    Ok(out)
 }
+
+/// Sets of at most this many blocks are coded from boards made once and
+/// kept between [`code_sets`]' two passes (about 40 MB a file); larger
+/// ones make them again.
+const KEEP_BLOCKS: usize = 8192;
 
 /// The boards of block `k` of sub-table `sub` of `file` (encoding 1), with
 /// the depth records of `stored`'s nodes (and its values bytes first).
-fn block(file: &TableFile, sub: usize, k: usize, stored: Side) -> Result<Vec<BoardCode>, String> {
+fn block(
+    file: &TableFile,
+    sub: usize,
+    k: usize,
+    stored: Side,
+) -> Result<[Vec<BoardCode>; 1], String> {
     let header = file.header();
     let boards = coded::block_boards(header.nodes[sub], k, BOARDS);
     let ranks = (k * BOARDS) as u64..(k * BOARDS + boards) as u64;
     let record = |node: u64| file.record(sub, node).map_err(|e| format!("sub-table {sub}: {e}"));
-    board_codes(file.board_index(sub), header.rule, stored, ranks, record)
+    board_codes(file.board_index(sub), header.rule, [stored], ranks, record)
 }
 
 /// The boards `ranks` of the sub-table with board index `index`, coded for
-/// encoding 4 with the depth records of `stored`'s nodes (its values bytes
-/// first: `coded.rs`), from `record`, the summary of a node (board rank ×
-/// 2 + side). What a writer of encoding 4 codes, from a file of encoding 1
-/// ([`convert_side`]) or from a sub-table just solved.
+/// encoding 4 once for each side of `stored`, with the depth records of
+/// that side's nodes (its values bytes first: `coded.rs`), from `record`,
+/// the summary of a node (board rank × 2 + side). What a writer of
+/// encoding 4 codes, from a file of encoding 1 ([`convert_side`]) or from
+/// a sub-table just solved (the table file and its side file at once).
 ///
 /// # Errors
 /// A record `record` refuses, one without a values byte, or a depth over
 /// [`depth_code::MAX_DEPTH`].
-pub fn board_codes(
+pub fn board_codes<const S: usize>(
     index: &SigIndex,
     rule: PassRule,
-    stored: Side,
+    stored: [Side; S],
     ranks: std::ops::Range<u64>,
     record: impl Fn(u64) -> Result<Summary, String>,
-) -> Result<Vec<BoardCode>, String> {
+) -> Result<[Vec<BoardCode>; S], String> {
     let n = index.slots();
-    let mut out = Vec::with_capacity((ranks.end - ranks.start) as usize);
+    let len = (ranks.end - ranks.start) as usize;
+    let mut out = std::array::from_fn(|_| Vec::with_capacity(len));
     for rank in ranks {
-        let mut code = BoardCode::default();
-        for side in Side::ALL {
-            let s = record(rank * 2 + side.index() as u64)?;
-            // The stored side's part first.
-            code.values[usize::from(side != stored)] =
-                values::encode(&s, rule).ok_or_else(|| format!("board {rank}: no values byte"))?;
-            if side == stored {
-                let board = index.unrank(rank);
-                let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
-                let pos = Position::new(&cells, side, Last::None).map_err(|e| e.to_string())?;
-                let walks = depth_code::consistent_walks(&pos, index.items());
-                code.jia = DepthRecord::of(&s, walks, rule)
-                    .ok_or_else(|| format!("board {rank}: a depth over the limit"))?;
-            }
+        let summaries = [record(rank * 2)?, record(rank * 2 + 1)?];
+        let mut values = [0u8; 2];
+        for (v, s) in values.iter_mut().zip(&summaries) {
+            *v = values::encode(s, rule).ok_or_else(|| format!("board {rank}: no values byte"))?;
         }
-        out.push(code);
+        // Which walks may have been the last ply does not depend on the
+        // side to move.
+        let board = index.unrank(rank);
+        let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
+        let pos = Position::new(&cells, Side::Jia, Last::None).map_err(|e| e.to_string())?;
+        let walks = depth_code::consistent_walks(&pos, index.items());
+        for (codes, side) in out.iter_mut().zip(stored) {
+            let t = side.index();
+            let jia = DepthRecord::of(&summaries[t], walks, rule)
+                .ok_or_else(|| format!("board {rank}: a depth over the limit"))?;
+            // The stored side's part first.
+            codes.push(BoardCode { values: [values[t], values[1 - t]], jia });
+        }
     }
     Ok(out)
 }
@@ -174,7 +218,8 @@ pub fn convert_side(file: &TableFile, out: &Path, stored: Side) -> Result<u64, S
             .filter(|&sub| sub_model[sub] as usize == set)
             .flat_map(|sub| (0..blocks_of(&header, sub, BOARDS)).map(move |k| (sub, k)))
             .collect();
-        coded.push(code_set(&blocks, |sub, k| block(file, sub, k, stored))?);
+        let [set] = code_sets(&blocks, |sub, k| block(file, sub, k, stored))?;
+        coded.push(set);
     }
     let mut data = Vec::new();
     let mut model_entries = Vec::with_capacity(sets);

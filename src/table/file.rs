@@ -11,7 +11,8 @@ use memmap2::Mmap;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::position::Position;
+use crate::position::{Last, Position};
+use crate::score::Score;
 use crate::summary::Summary;
 use crate::table::TableError;
 use crate::table::depth_code::Models;
@@ -338,6 +339,27 @@ impl TableFile {
                 "node {node} of sub-table {sub} is not stored: it is derived from its children"
             ))),
         }
+    }
+
+    /// The score of the state with previous ply `last` (consistent with
+    /// the board) of node `node` of sub-table `sub`, as [`TableFile::record`]
+    /// gives it; for encoding 4 straight from the node's depth record.
+    ///
+    /// # Errors
+    /// As [`TableFile::record`].
+    pub(crate) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
+        let Layout::Coded { layout, .. } = &self.layout else {
+            return Ok(self.record(sub, node)?.score(last, self.header.rule));
+        };
+        if node % 2 != layout.stored.index() as u64 {
+            return Ok(self.record(sub, node)?.score(last, self.header.rule));
+        }
+        let at = |bytes: &[u8], board: usize| {
+            coded::unpack_board(&bytes[board * coded::BOARD_BYTES..][..coded::BOARD_BYTES])
+        };
+        let invalid = || self.corrupt(format!("invalid record {node} of sub-table {sub}"));
+        let board = self.coded_block(sub, node, true, at)?.ok_or_else(invalid)?;
+        board.score(last, self.header.rule, self.header.n).ok_or_else(invalid)
     }
 
     /// What the file holds for node `node` of sub-table `sub`.
