@@ -174,8 +174,7 @@ pub fn board_codes<const S: usize>(
         // Which walks may have been the last ply does not depend on the
         // side to move.
         let board = index.unrank(rank);
-        let cells: Vec<i64> = board[..usize::from(n)].iter().map(|&p| p.into()).collect();
-        let pos = Position::new(&cells, Side::Jia, Last::None).map_err(|e| e.to_string())?;
+        let pos = Position { n, board, side: Side::Jia, last: Last::None };
         let walks = depth_code::consistent_walks(&pos, index.items());
         for (codes, side) in out.iter_mut().zip(stored) {
             let t = side.index();

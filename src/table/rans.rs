@@ -61,32 +61,45 @@ const HASH: u32 = 0x9E37_79B1;
 /// value.
 const LOW: u32 = 1 << 23;
 
-/// Counts of (context, symbol) pairs, from which a [`Model`] is made.
+/// Counts of (context, symbol) pairs, from which a [`Model`] is made: by
+/// `context << 32 | symbol` (one lookup a symbol counted).
 #[derive(Debug, Default, Clone)]
 pub struct Counts {
-    map: FxHashMap<u32, FxHashMap<u32, u64>>,
+    map: FxHashMap<u64, u64>,
 }
 
 impl Counts {
     /// Counts `symbol` once in `context`.
     #[inline]
     pub fn add(&mut self, context: u32, symbol: u32) {
-        *self.map.entry(context).or_default().entry(symbol).or_default() += 1;
+        *self.map.entry(u64::from(context) << 32 | u64::from(symbol)).or_default() += 1;
     }
 
     /// Adds the counts of `other`.
     pub fn merge(&mut self, other: Counts) {
-        for (context, symbols) in other.map {
-            let mine = self.map.entry(context).or_default();
-            for (symbol, count) in symbols {
-                *mine.entry(symbol).or_default() += count;
-            }
+        for (pair, count) in other.map {
+            *self.map.entry(pair).or_default() += count;
         }
     }
 
     /// The symbols counted.
     pub fn total(&self) -> u64 {
-        self.map.values().flat_map(|m| m.values()).sum()
+        self.map.values().sum()
+    }
+
+    /// Per context (increasing), its symbols (increasing) and counts.
+    fn by_context(&self) -> Vec<(u32, Vec<(u32, u64)>)> {
+        let mut pairs: Vec<(u64, u64)> = self.map.iter().map(|(&p, &c)| (p, c)).collect();
+        pairs.sort_unstable();
+        let mut out: Vec<(u32, Vec<(u32, u64)>)> = Vec::new();
+        for (pair, count) in pairs {
+            let (context, symbol) = ((pair >> 32) as u32, pair as u32);
+            match out.last_mut() {
+                Some((c, symbols)) if *c == context => symbols.push((symbol, count)),
+                _ => out.push((context, vec![(symbol, count)])),
+            }
+        }
+        out
     }
 }
 
@@ -174,13 +187,8 @@ impl Model {
     /// # Errors
     /// A context with more than [`SCALE`] symbols.
     pub fn new(counts: &Counts) -> Result<Model, String> {
-        let mut keys: Vec<u32> = counts.map.keys().copied().collect();
-        keys.sort_unstable();
         let mut model = Model::empty();
-        for key in keys {
-            let mut symbols: Vec<(u32, u64)> =
-                counts.map[&key].iter().map(|(&s, &c)| (s, c)).collect();
-            symbols.sort_unstable();
+        for (key, symbols) in counts.by_context() {
             let k = symbols.len() as u64;
             if k > u64::from(SCALE) {
                 return Err(format!("context {key} has {k} symbols, more than {SCALE}"));
@@ -641,7 +649,7 @@ mod tests {
                     counts.add(9, s * 7);
                 }
                 if c > 3 {
-                    *counts.map.get_mut(&9).unwrap().get_mut(&(s * 7)).unwrap() += c;
+                    *counts.map.get_mut(&(9 << 32 | u64::from(s * 7))).unwrap() += c;
                 }
             }
             let m = Model::new(&counts).unwrap();
