@@ -23,15 +23,17 @@
 //! The time is the nodes at [`NODES_PER_SECOND`], the speed of the complete
 //! 12-slot table of values only on 2 cores (docs/table-12.md: 33.7e9 nodes
 //! in about 5 hours), or for tables with depths [`CODED_NODES_PER_SECOND`]
-//! (2.5 times slower at 10 slots, measured).
+//! (2.5 times slower at 10 slots when first measured, 1.93 times at ecab5d6).
 
 use crate::table::format::{self, Encoding, free_pieces, sub_loose, sub_nodes};
 
 /// The nodes a second a run is projected to make (2 cores).
 pub const NODES_PER_SECOND: u64 = 2_000_000;
 
-/// The same for tables with depths (encoding 4): 10 slots took 117 s
-/// against 46 s for values only, one after the other on an idle machine.
+/// The same for tables with depths (encoding 4): 10 slots took 91 s
+/// against 47 s for values only (ecab5d6, one after the other), and the
+/// first files of the 12-slot run went at 0.85 to 0.97 million a second
+/// with other work on the machine.
 pub const CODED_NODES_PER_SECOND: u64 = 800_000;
 
 /// What writing a list of table files is projected to take.
