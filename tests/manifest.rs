@@ -250,3 +250,17 @@ fn eight_slot_values_only_tables_are_the_committed_bytes() {
 fn eight_slot_tables_with_depths_are_the_committed_bytes() {
     same_as_committed(&[], "tests/golden/n8-always-depths.json");
 }
+
+/// The manifest names the record encoding of its files, and `verify`
+/// refuses tables of another one.
+#[test]
+fn the_manifest_names_the_encoding() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok_in(d, &["generate", "--slots", "4", "--json"]);
+    let text = ok_in(d, &["manifest", "--slots", "4"]);
+    let m: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(m["encoding"], 4, "{m}");
+    std::fs::write(d.join("m.json"), text.replace("\"encoding\": 4", "\"encoding\": 1")).unwrap();
+    fails(d, &["verify", "--manifest", "m.json"], 2, "of tables of record encoding 1");
+}

@@ -49,6 +49,10 @@ pub struct Manifest {
     pub pass_rule: String,
     /// Values only (`generate --values-only`), or values with depths.
     pub values_only: bool,
+    /// The record encoding of the files (1 to 4, docs/tables.md); `None`
+    /// in manifests written before it was recorded (2026-11-26).
+    #[serde(default)]
+    pub encoding: Option<u8>,
     /// The signatures with at most this many pieces not fixed.
     pub max_live: u8,
     /// The table format version of the files.
@@ -88,10 +92,11 @@ pub struct FileEntry {
 impl Manifest {
     /// The manifest as text: one field a line, one file a line.
     pub fn to_text(&self) -> String {
-        let fields: [(&str, String); 11] = [
+        let fields: [(&str, String); 12] = [
             ("slots", json(&self.slots)),
             ("pass_rule", json(&self.pass_rule)),
             ("values_only", json(&self.values_only)),
+            ("encoding", json(&self.encoding)),
             ("max_live", json(&self.max_live)),
             ("format_version", json(&self.format_version)),
             ("bytes", json(&self.bytes)),
@@ -214,6 +219,7 @@ pub fn run(args: &ManifestHigh) -> Result<()> {
         slots: n,
         pass_rule: rule.name().to_string(),
         values_only: tb.values_only(),
+        encoding: sets.first().and_then(|&f| tb.file(f)).map(|t| t.encoding().code()),
         max_live,
         format_version: VERSION,
         bytes: files.iter().map(|f| f.bytes).sum(),

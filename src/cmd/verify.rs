@@ -243,6 +243,17 @@ fn compare(manifest: &Manifest, path: &Path, tb: &Tablebase, max_live: u8) -> Re
             kind(ours.2)
         )
     }
+    let encoding = sets.first().and_then(|&f| tb.file(f)).map(|t| t.encoding());
+    if let (Some(want), Some(got)) = (manifest.encoding, encoding)
+        && want != got.code()
+    {
+        bail!(
+            "the manifest {} is of tables of record encoding {want}; the tables checked are of encoding {} ({})",
+            shown_path(path),
+            got.code(),
+            got.name()
+        )
+    }
     Ok(manifest.differences(tb, &sets))
 }
 

@@ -203,6 +203,11 @@ impl TableFile {
         &self.header
     }
 
+    /// Its record encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.header.encoding
+    }
+
     /// The nodes (records) the file holds, over all its sub-tables.
     pub fn nodes(&self) -> u64 {
         self.header.nodes.iter().sum()
