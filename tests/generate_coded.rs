@@ -91,3 +91,39 @@ fn files_of_many_model_sets_give_every_score() {
         assert_ne!(common::files_in(&dir(coded.path())), common::files_in(&dir(converted.path())));
     }
 }
+
+/// A damaged side file is removed by the next run, which keeps the table
+/// files; without it, 乙's scores are derived and stay the same.
+#[test]
+fn a_damaged_side_file_goes() {
+    let (n, rule) = (6, PassRule::Always);
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path(), n, rule, Encoding::Coded, Limits::default());
+    let tables = Tablebase::new(dir.path(), n, rule).dir().to_path_buf();
+    let side = tables.join("f0000.side.cctb");
+    let mut bytes = std::fs::read(&side).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x40;
+    std::fs::write(&side, &bytes).unwrap();
+    let before = common::files_in(&tables);
+    let cfg = Config {
+        root: dir.path().to_path_buf(),
+        n,
+        rule,
+        max_live: n,
+        encoding: Encoding::Coded,
+        limits: Limits::default(),
+    };
+    let report = generate(&cfg, None).unwrap();
+    assert_eq!((report.files_kept, report.files_written), (40, 0));
+    let after = common::files_in(&tables);
+    let gone: Vec<&String> =
+        before.iter().filter(|f| !after.contains(f)).map(|(name, _)| name).collect();
+    assert_eq!(gone, ["f0000.side.cctb"]);
+    let scores = tempfile::tempdir().unwrap();
+    make(scores.path(), n, rule, Encoding::Scores, Limits::default());
+    let (a, b) = (Tablebase::new(scores.path(), n, rule), Tablebase::new(dir.path(), n, rule));
+    a.load_all().unwrap();
+    b.load_all().unwrap();
+    same_scores(&a, &b, &common::all_states(n));
+}

@@ -213,8 +213,9 @@ pub fn generate_with(
     }
     // Encoding 4: the files to make read 乙's nodes of the others from
     // their side files, or derive them where there is none (slower, as a
-    // complete table need not keep them); a damaged one goes.
-    if cfg.encoding == Encoding::Coded && !todo.is_empty() && matches!(lock, Lock::Writer { .. }) {
+    // complete table need not keep them); a damaged one goes (else every
+    // later run would stop at it).
+    if cfg.encoding == Encoding::Coded && matches!(lock, Lock::Writer { .. }) {
         for (f, _) in &kept {
             let side = coding::side_path(&tb.path(*f));
             if side.exists() && side_complete(cfg, &tb.path(*f), *f).is_err() {
