@@ -21,6 +21,13 @@ impl Side {
         if piece % 2 == 1 { Side::Jia } else { Side::Yi }
     }
 
+    /// The side to move of table node `node` (board rank × 2 + side
+    /// index, [`Side::index`]).
+    #[inline]
+    pub fn of_node(node: u64) -> Side {
+        if node.is_multiple_of(2) { Side::Jia } else { Side::Yi }
+    }
+
     /// The opponent.
     #[inline]
     pub fn other(self) -> Side {

@@ -288,8 +288,7 @@ mod tests {
     }
 
     fn position(n: u8, boards: &Boards, node: usize, last: Last) -> Position {
-        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
-        Position { n, board: boards.get(node / 2), side, last }
+        Position { n, board: boards.get(node / 2), side: Side::of_node(node as u64), last }
     }
 
     /// The position of state `s`.

@@ -97,24 +97,20 @@ impl<'a> Context<'a> {
         };
         match (target.file, target.side) {
             (None, _) => self.file.score(target.sub, node, last),
-            (Some(_), Some(side)) if side.stored_side() == Some(side_of(node)) => {
+            (Some(_), Some(side)) if side.stored_side() == Some(Side::of_node(node)) => {
                 side.score(target.sub, node, last)
             }
             // Encoding 4 without its side file (removed, or damaged):
             // 乙's node from its children, as queries do.
-            (Some(file), None) if file.stored_side().is_some_and(|s| s != side_of(node)) => {
+            (Some(file), None) if file.stored_side().is_some_and(|s| s != Side::of_node(node)) => {
                 let board = target.index.unrank(place.rank);
-                let pos = Position { n: self.n, board, side: side_of(node), last: Last::None };
+                let pos =
+                    Position { n: self.n, board, side: Side::of_node(node), last: Last::None };
                 Ok(rederive(self.tb, &pos)?.score(last, self.rule))
             }
             (Some(file), _) => file.score(target.sub, node, last),
         }
     }
-}
-
-/// The side to move of node `node` (board rank × 2 + side).
-fn side_of(node: u64) -> Side {
-    if node.is_multiple_of(2) { Side::Jia } else { Side::Yi }
 }
 
 /// Targets one worker has looked up lately, by signature.
@@ -235,7 +231,7 @@ fn solve_sub_as<M: Moves>(
     let nodes = 2 * index.boards() as usize;
     let boards = Boards::new(index);
     let node_at = |node: usize| {
-        let side = if node.is_multiple_of(2) { Side::Jia } else { Side::Yi };
+        let side = Side::of_node(node as u64);
         Position { n: ctx.n, board: boards.get(node / 2), side, last: Last::None }
     };
     let moves: Vec<M> = (0..nodes)
