@@ -3,7 +3,8 @@
 //!
 //! The files go to `DIR/n{N}-{rule}/`, one per set of fixed pieces (see
 //! [`chaosclock::table::file_name`]). A run keeps the files that are complete
-//! and verify, makes everything else again, and first removes the
+//! and whose checksums hold (every block's, read in parallel: seconds
+//! where decoding them all took minutes), makes everything else again, and first removes the
 //! temporary files an interrupted run left; so an interrupted run is
 //! resumed by running the same command again. The summary counts only what
 //! this run generated.

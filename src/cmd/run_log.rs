@@ -74,7 +74,15 @@ pub struct Progress {
 /// speed, the time left at that speed, the share of the whole table done
 /// when earlier runs made part of it, the peak memory and the disk used,
 /// if known.
+///
+/// Before the run knows what is left (`total` 0: it is checking the files
+/// earlier runs made), the line says so instead of the shares.
 pub fn progress_line(p: &Progress) -> String {
+    if p.total == 0 {
+        let mut line = format!("[{}] checking the files already made", clock(p.elapsed));
+        push_resources(&mut line, p);
+        return line;
+    }
     let left = if p.per_second > 0.0 {
         clock(Duration::from_secs_f64(p.total.saturating_sub(p.done) as f64 / p.per_second))
     } else {
@@ -93,13 +101,18 @@ pub fn progress_line(p: &Progress) -> String {
         let share = 100.0 * (before + p.done) as f64 / p.table as f64;
         line.push_str(&format!(", {share:.2}% of the table"));
     }
+    push_resources(&mut line, p);
+    line
+}
+
+/// Adds the peak memory and the disk used, if known, to `line`.
+fn push_resources(line: &mut String, p: &Progress) {
     if let Some(kib) = p.peak_kib {
         line.push_str(&format!(", peak memory {} MiB", thousands(kib.div_ceil(1024))));
     }
     if let Some(bytes) = p.disk_bytes {
         line.push_str(&format!(", disk {} MiB", thousands(bytes.div_ceil(1 << 20))));
     }
-    line
 }
 
 /// What a run log says about the runs that made a table.
@@ -142,7 +155,7 @@ impl RunStats {
             } else if let Some(rest) = line.strip_prefix('[') {
                 let Some((time, rest)) = rest.split_once("] ") else { continue };
                 let Some(seconds) = parse_clock(time) else { continue };
-                if !rest.contains("% done:") {
+                if !rest.contains("% done:") && !rest.starts_with("checking") {
                     continue;
                 }
                 current.seen = true;
@@ -191,6 +204,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_run_checking_its_files_says_so() {
+        let progress = Progress {
+            elapsed: Duration::from_secs(120),
+            done: 0,
+            total: 0,
+            table: 800,
+            per_second: 0.0,
+            peak_kib: Some(3 << 20),
+            disk_bytes: Some(2 << 30),
+        };
+        let line = progress_line(&progress);
+        assert_eq!(
+            line,
+            "[0h02m00s] checking the files already made, peak memory 3,072 MiB, disk 2,048 MiB"
+        );
+        let stats = RunStats::parse(&line).expect("one run");
+        assert_eq!((stats.wall_seconds, stats.peak_memory_kib), (120, Some(3 << 20)));
+    }
+
+    #[test]
     fn progress_lines_read_back() {
         let progress = Progress {
             elapsed: Duration::from_secs(3723),
@@ -226,10 +259,7 @@ mod tests {
             peak_kib: None,
             disk_bytes: None,
         };
-        assert_eq!(
-            progress_line(&bare),
-            "[0h00m59s] 0.00% done: 0 of 0 nodes, 0 nodes/s, about unknown left"
-        );
+        assert_eq!(progress_line(&bare), "[0h00m59s] checking the files already made");
     }
 
     #[test]

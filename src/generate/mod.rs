@@ -199,10 +199,17 @@ pub fn generate_with(
     let sets = fixed_sets(cfg.n, cfg.max_live);
     let mut report = Report::default();
     // Keep what is complete and verifies; everything else is made again.
+    // Their checksums are checked (in parallel: a large table's files take
+    // minutes to read); decoding every block is `verify`'s work.
+    let found: Vec<_> = sets
+        .par_iter()
+        .map(|&f| (f, TableFile::open(&tb.path(f), cfg.n, cfg.rule, f)))
+        .map(|(f, t)| (f, t.and_then(|t| t.check_sums().map(|()| t))))
+        .collect();
     let (mut todo, mut kept) = (Vec::new(), Vec::new());
-    for &f in &sets {
+    for (f, found) in found {
         let path = tb.path(f);
-        match TableFile::open(&path, cfg.n, cfg.rule, f).and_then(|t| t.verify_all().map(|()| t)) {
+        match found {
             Ok(t) if !can_read(t.header().encoding, cfg.encoding) => {
                 let (encoding, writing) = (t.header().encoding, cfg.encoding);
                 return Err(GenerateError::Mixed { path, encoding, writing });
@@ -216,11 +223,14 @@ pub fn generate_with(
     // complete table need not keep them); a damaged one goes (else every
     // later run would stop at it).
     if cfg.encoding == Encoding::Coded && matches!(lock, Lock::Writer { .. }) {
-        for (f, _) in &kept {
-            let side = coding::side_path(&tb.path(*f));
-            if side.exists() && side_complete(cfg, &tb.path(*f), *f).is_err() {
-                fs::remove_file(&side).map_err(|e| GenerateError::io(&side, e))?;
-            }
+        let damaged: Vec<PathBuf> = kept
+            .par_iter()
+            .map(|(f, _)| (coding::side_path(&tb.path(*f)), tb.path(*f), *f))
+            .filter(|(side, path, f)| side.exists() && side_complete(cfg, path, *f).is_err())
+            .map(|(side, _, _)| side)
+            .collect();
+        for side in damaged {
+            fs::remove_file(&side).map_err(|e| GenerateError::io(&side, e))?;
         }
     }
     for (f, t) in kept {
@@ -269,7 +279,7 @@ pub fn generate_with(
 /// Encoding 4: checks the side file of the complete table file `path`
 /// (of fixed set `fixed`).
 fn side_complete(cfg: &Config, path: &Path, fixed: u16) -> Result<(), crate::table::TableError> {
-    TableFile::open(&coding::side_path(path), cfg.n, cfg.rule, fixed)?.verify_all()
+    TableFile::open(&coding::side_path(path), cfg.n, cfg.rule, fixed)?.check_sums()
 }
 
 /// Whether a run writing `writing` can keep (and read its children from) a
