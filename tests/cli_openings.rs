@@ -5,7 +5,9 @@
 //! the both-win list holds exactly the openings whose value is 3 with
 //! exactly the moves that keep it, samples (10 slots, and one 12-slot
 //! opening) and random picks are reproducible for a seed,
-//! `--output` is written atomically, and bad flags exit 2 with one line.
+//! `--output` is written atomically, `--depths` counts the depths that
+//! solving each opening gives (solved, or read from tables with depths),
+//! and bad flags exit 2 with one line.
 //!
 //! The slow cases are `#[ignore]`d:
 //! `cargo test --release --test cli_openings -- --ignored` runs them.
@@ -314,6 +316,80 @@ fn stats_tables_json_and_plot() {
     assert_eq!(stats[1]["groups"].to_string(), stats[2]["groups"].to_string());
 }
 
+/// The `depths` of `openings --depths --json` by value code: the
+/// histogram (openings per depth), or `None` for a value no opening has.
+fn depth_histograms(j: &Json) -> [Option<Vec<u64>>; 5] {
+    let mut out: [Option<Vec<u64>>; 5] = Default::default();
+    for d in j["depths"].as_array().expect("a depths array") {
+        let counts = d["histogram"].as_array().expect("a histogram");
+        let c = d["value"].as_u64().unwrap() as usize;
+        assert!(out[c].is_none(), "value {c} twice");
+        out[c] = Some(counts.iter().map(|x| x.as_u64().unwrap()).collect());
+    }
+    out
+}
+
+#[test]
+fn depths_of_6_slots_match_solving_each_opening_and_the_tables() {
+    // Each opening solved on its own, by value code and depth.
+    let mut want: [Option<Vec<u64>>; 5] = Default::default();
+    for pos in common::openings(6) {
+        let s = solve(&pos, PassRule::Always, None).score(&pos).unwrap();
+        let h = want[s.value.code() as usize].get_or_insert_with(Vec::new);
+        h.resize(h.len().max(usize::from(s.depth) + 1), 0);
+        h[usize::from(s.depth)] += 1;
+    }
+    let solved = json(&["openings", "--slots", "6", "--depths", "--json"]);
+    assert_eq!(solved["source"], "solve");
+    assert_eq!(depth_histograms(&solved), want);
+    // The longest opening of each value has that depth.
+    for d in solved["depths"].as_array().unwrap() {
+        let pos: Position = d["longest"].as_str().unwrap().parse().unwrap();
+        let s = solve(&pos, PassRule::Always, None).score(&pos).unwrap();
+        let got = (u64::from(s.value.code()), u64::from(s.depth));
+        assert_eq!(got, (d["value"].as_u64().unwrap(), d["max"].as_u64().unwrap()));
+    }
+    let text = ok(&["openings", "--slots", "6", "--depths"]);
+    assert!(text.contains("depth (plies to the end under best play)"), "{text}");
+
+    // Tables with depths (encoding 4, without and with side files) give
+    // the same; tables of values only are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    ok(&["generate", "--slots", "6", "--tables", root]);
+    let from_tables = json(&["openings", "--slots", "6", "--depths", "--tables", root, "--json"]);
+    assert_eq!(from_tables["source"], "tables");
+    assert_eq!(depth_histograms(&from_tables), want);
+    let sides = tempfile::tempdir().unwrap();
+    let sides_root = sides.path().to_str().unwrap();
+    ok(&["generate", "--slots", "6", "--tables", sides_root, "--keep-side-files"]);
+    let with_sides =
+        json(&["openings", "--slots", "6", "--depths", "--tables", sides_root, "--json"]);
+    assert_eq!(depth_histograms(&with_sides), want);
+    let values = tempfile::tempdir().unwrap();
+    let values_root = values.path().to_str().unwrap();
+    ok(&["generate", "--slots", "6", "--tables", values_root, "--values-only"]);
+    fails(&["openings", "--slots", "6", "--depths", "--tables", values_root], "hold values only");
+}
+
+#[test]
+fn depths_of_a_sample_are_solved_and_the_book_has_none() {
+    fails(&["openings", "--slots", "10", "--depths", "--tables", "nowhere"], "--sample K");
+    let j = json(&[
+        "openings", "--slots", "10", "--depths", "--sample", "2", "--tables", "nowhere", "--json",
+    ]);
+    assert_eq!(j["source"], "solve");
+    // The sample: the first two openings of the seeded order, solved here.
+    let mut want: [Option<Vec<u64>>; 5] = Default::default();
+    for pos in chaosclock::draw::Draw::new(10, 1).take(2) {
+        let s = solve(&pos, PassRule::Always, None).score(&pos).unwrap();
+        let h = want[s.value.code() as usize].get_or_insert_with(Vec::new);
+        h.resize(h.len().max(usize::from(s.depth) + 1), 0);
+        h[usize::from(s.depth)] += 1;
+    }
+    assert_eq!(depth_histograms(&j), want);
+}
+
 #[test]
 fn bad_flags_exit_2_with_one_line() {
     fails(&["openings", "--slots", "7"], "invalid value '7' for '--slots <N>'");
@@ -327,6 +403,8 @@ fn bad_flags_exit_2_with_one_line() {
     fails(&["openings", "--slots", "6", "--plot", "p.svg"], "--stats");
     fails(&["openings", "--slots", "6", "--output", "o.txt"], "--both-win");
     fails(&["openings", "--slots", "6", "--both-win", "--stats"], "--output FILE");
+    fails(&["openings", "--slots", "6", "--both-win", "--depths"], "--output FILE");
+    fails(&["openings", "--slots", "6", "--both-win", "--random", "1", "--depths"], "--depths");
     fails(
         &["openings", "--slots", "10", "--sample", "2", "--random", "1", "--both-win"],
         "--random",

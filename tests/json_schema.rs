@@ -106,6 +106,7 @@ fn every_command_follows_docs_json() {
         &["openings", "--slots", "4", "--stats", "--plot", "p.svg", "--json"],
         &["openings", "--slots", "6", "--sample", "5", "--stats", "--json"],
         &["openings", "--slots", "6", "--both-win", "--output", "list.txt", "--json"],
+        &["openings", "--slots", "6", "--depths", "--json"],
     ] {
         check("`openings --json`", run(args), format!("{args:?}"));
     }

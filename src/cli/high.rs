@@ -395,6 +395,8 @@ pub struct OpeningsHigh {
     pub output: Option<OutputPath>,
     /// `--stats`.
     pub stats: bool,
+    /// `--depths`.
+    pub depths: bool,
     /// `--plot FILE`.
     pub plot: Option<OutputPath>,
     /// `--moves` (only with `--random`).
@@ -410,7 +412,7 @@ impl OpeningsHigh {
     ///
     /// # Errors
     /// A sample larger than the openings, `--moves` without `--random`,
-    /// `--stats` with a list on stdout, or an output that cannot be
+    /// `--stats` or `--depths` with a list on stdout, or an output that cannot be
     /// written ([`OutputPath::new`]).
     pub fn validate(low: OpeningsArgs, rule: PassRule) -> Result<OpeningsHigh> {
         let n = low.slots.get();
@@ -425,9 +427,10 @@ impl OpeningsHigh {
                 "--moves solves the moves of each listed opening: use it with --random K (the list of every both-win opening from the book has no moves)"
             );
         }
-        if low.both_win && low.output.is_none() && low.stats {
+        if low.both_win && low.output.is_none() && (low.stats || low.depths) {
+            let flag = if low.stats { "--stats" } else { "--depths" };
             bail!(
-                "--both-win without --output writes the list on stdout: add --output FILE to use --stats too"
+                "--both-win without --output writes the list on stdout: add --output FILE to use {flag} too"
             );
         }
         Ok(OpeningsHigh {
@@ -440,6 +443,7 @@ impl OpeningsHigh {
             random: low.random,
             output: low.output.map(OutputPath::new).transpose()?,
             stats: low.stats,
+            depths: low.depths,
             plot: low.plot.map(OutputPath::new).transpose()?,
             moves: low.moves,
             json: low.json,

@@ -433,6 +433,13 @@ pub struct OpeningsArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Print how long the openings last under best play, per value: the
+    /// smallest, median, mean and largest depth (plies to the end) and
+    /// one of the longest openings. Needs depths: complete tables with
+    /// depths, a solved sample (--sample K), or up to 8 slots nothing.
+    #[arg(long, conflicts_with = "random")]
+    pub depths: bool,
+
     /// Draw the --stats groups as a stacked bar chart in FILE (SVG).
     #[arg(long, value_name = "FILE", requires = "stats")]
     pub plot: Option<PathBuf>,

@@ -32,6 +32,7 @@
 //! `{"incomplete": "..."}` (issue 14, finding 8).
 
 pub use chaosclock::draw;
+mod depths;
 mod list;
 mod report;
 mod scoring;
@@ -45,6 +46,7 @@ use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Value, Variant};
 use serde::Serialize;
 
+use self::depths::Depths;
 use self::list::ListWriter;
 pub(crate) use self::list::write_atomically;
 use self::report::{Report, describe};
@@ -104,9 +106,28 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
     // Files exist for the representatives of the symmetry only.
     let all = chaosclock::table::fixed_sets(n, n).len();
     if files == all {
+        if args.depths && tb.has_depths() == Some(false) {
+            bail!(
+                "--depths: the tables in {} hold values only; make them with depths (`generate` without --values-only) or solve a sample (--sample K)",
+                tb.dir().display()
+            );
+        }
         return Ok(Scorer::Tables(tb));
     }
-    if let Some(section) = Book::embedded()?.section(n, rule) {
+    // The book has no depths: up to 8 slots every opening is solved, else
+    // a sample.
+    if args.depths && n <= SOLVE_ALL_MAX_SLOTS && everything {
+        return Ok(Scorer::Solve { variant, tables: None });
+    }
+    if args.depths && args.sample.is_none() {
+        bail!(
+            "--depths needs the depth of every opening, and the openings book holds values only: give complete tables with depths (--tables DIR; {} has {files} of their {} files) or solve a sample (--sample K)",
+            tb.dir().display(),
+            thousands(all as u64)
+        );
+    }
+    // With --depths the sample is solved.
+    if let Some(section) = Book::embedded()?.section(n, rule).filter(|_| !args.depths) {
         let moves = args.moves || n <= SOLVE_ALL_MAX_SLOTS;
         return Ok(Scorer::Book { section, variant, moves });
     }
@@ -126,6 +147,8 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
 struct Tally {
     counts: [u64; 5],
     stats: Option<Stats>,
+    /// `--depths` (the scorer gives depths: [`choose_scorer`]).
+    depths: Option<Depths>,
     list: Option<ListWriter>,
 }
 
@@ -134,6 +157,10 @@ impl Tally {
         self.counts[s.value.code() as usize] += 1;
         if let Some(stats) = &mut self.stats {
             stats.add(&s.pos, s.value);
+        }
+        if let Some(depths) = &mut self.depths {
+            let depth = s.depth.context("a score without its depth")?;
+            depths.add(&s.pos, s.value, depth);
         }
         if let Some(list) = &mut self.list
             && s.value == Value::BothWin
@@ -154,7 +181,9 @@ fn classify(args: &OpeningsHigh, rule: PassRule, scorer: &Scorer) -> Result<()> 
     let start = Instant::now();
     let list = args.both_win.then(|| ListWriter::new(args.output.as_ref(), args.json));
     let list = list.transpose()?;
-    let mut tally = Tally { counts: [0; 5], stats: args.stats.then(|| Stats::new(n)), list };
+    let stats = args.stats.then(|| Stats::new(n));
+    let depths = args.depths.then(Depths::default);
+    let mut tally = Tally { counts: [0; 5], stats, depths, list };
     let mut work = Work::default();
     // A list on stdout that stops early says so on its last line.
     if let Err(e) = fill(args, rule, scorer, &mut tally, &mut work) {
@@ -199,7 +228,7 @@ fn fill(
             })?;
         }
         (None, Scorer::Book { section, .. }) => {
-            if tally.stats.is_none() && tally.list.is_none() {
+            if tally.stats.is_none() && tally.list.is_none() && tally.depths.is_none() {
                 // The header holds the counts.
                 tally.counts = section.entry().counts;
                 return Ok(());
@@ -211,7 +240,7 @@ fn fill(
                 for pos in chunk {
                     let code = values[ranks.rank(pos.board()) as usize];
                     let value = Value::from_code(code).expect("a value code from the book");
-                    tally.add(&Scored { pos, value, keep: None })?;
+                    tally.add(&Scored { pos, value, depth: None, keep: None })?;
                 }
                 flush(tally)?;
             }

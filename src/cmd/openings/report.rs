@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::Tally;
+use super::depths::{Depths, Summary as DepthSummary};
 use super::draw::{self, wilson};
 use super::scoring::{Scorer, Work};
 use super::stats::{ORDER, QuestionJson, pad_right};
@@ -92,6 +93,9 @@ pub(super) struct CountsJson {
     openings_per_minute: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<Vec<QuestionJson>>,
+    /// `--depths`: per value some opening has, the depths of its openings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depths: Option<Vec<DepthSummary>>,
     /// Both-win openings written to `output`.
     #[serde(skip_serializing_if = "Option::is_none")]
     both_win_listed: Option<u64>,
@@ -156,6 +160,10 @@ impl Report<'_> {
             out.push('\n');
             out.push_str(&stats.to_text());
         }
+        if let Some(depths) = &t.depths {
+            out.push('\n');
+            out.push_str(&depths.to_text());
+        }
         if let (Some(lines), Some(path)) = (self.listed, &self.args.output) {
             out.push_str(&format!(
                 "\n\nboth-win list: {lines} openings written to {}",
@@ -195,6 +203,7 @@ impl Report<'_> {
             seconds: self.elapsed.as_secs_f64(),
             openings_per_minute: self.per_minute(),
             stats: t.stats.as_ref().map(|s| s.to_json(sampled)),
+            depths: t.depths.as_ref().map(Depths::to_json),
             both_win_listed: self.listed.filter(|_| self.args.output.is_some()),
             output: self.args.output.as_ref().map(|p| p.path().display().to_string()),
             plot: self.args.plot.as_ref().map(|p| p.path().display().to_string()),

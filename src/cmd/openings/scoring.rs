@@ -24,6 +24,9 @@ use crate::cmd::progress::Drawn;
 pub(super) struct Scored {
     pub(super) pos: Position,
     pub(super) value: Value,
+    /// Its depth, where the source has depths (tables with depths, the
+    /// solver; not the book, not tables of values only).
+    pub(super) depth: Option<u16>,
     pub(super) keep: Option<Vec<Move>>,
 }
 
@@ -94,7 +97,7 @@ pub(super) fn scores(
 pub(super) fn book_scores(section: &Section, batch: &[Position]) -> Vec<Scored> {
     batch
         .par_iter()
-        .map(|pos| Scored { pos: *pos, value: section.value(pos.board()), keep: None })
+        .map(|pos| Scored { pos: *pos, value: section.value(pos.board()), depth: None, keep: None })
         .collect()
 }
 
@@ -105,22 +108,26 @@ fn score_opening<S: ScoreSource>(
     pos: &Position,
     want: bool,
 ) -> Result<Scored, S::Error> {
-    let value = source.score(pos)?.value;
+    let score = source.score(pos)?;
+    let value = score.value;
     let keep = if want && value == Value::BothWin {
         let moves = scored_moves(source, pos)?;
         Some(moves.iter().filter(|m| m.score.value == Value::BothWin).map(|m| m.mv).collect())
     } else {
         None
     };
-    Ok(Scored { pos: *pos, value, keep })
+    Ok(Scored { pos: *pos, value, depth: Some(score.depth), keep })
 }
 
 /// Scores openings from complete tables, in parallel.
 pub(super) fn table_scores(tb: &Tablebase, batch: &[Position], want: bool) -> Result<Vec<Scored>> {
+    let depths = tb.has_depths() == Some(true);
     batch
         .par_iter()
         .map(|pos| {
-            score_opening(tb, pos, want).with_context(|| format!("reading the tables for {pos}"))
+            let s = score_opening(tb, pos, want)
+                .with_context(|| format!("reading the tables for {pos}"))?;
+            Ok(Scored { depth: s.depth.filter(|_| depths), ..s })
         })
         .collect()
 }
