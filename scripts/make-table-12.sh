@@ -25,8 +25,8 @@
 # CHAOSCLOCK_KIND=depths: the table with depths (encoding 4, about 16 GB,
 # with side files of about as much while it is made, see docs/depths.md);
 # `finish` then verifies it, writes tables/n12-always-depths.json and the
-# openings' statistics, and leaves the openings book alone (it holds
-# values, which the values-only table gave).
+# openings' statistics and depths (`openings --depths`), and leaves the
+# openings book alone (it holds values, which the values-only table gave).
 #
 # Files under DIR:
 #   n12-always/            the table files (f*.cctb) as they are completed
@@ -126,12 +126,14 @@ finish)
         --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
         --output "$repo/tables/$manifest"
     if [[ "$kind" == depths ]]; then
-        # The openings' values from this table (the manifest has their
-        # counts too). Their depth distribution needs a command that lists
-        # them with depths: not built yet (issue 23).
-        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats \
+        # The openings' values and depths from this table (the manifest
+        # has their counts too): the text for docs/openings.md, the JSON
+        # with the whole histograms.
+        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --depths \
             | tee "$dir/n12-always.openings.txt"
-        echo "wrote $repo/tables/$manifest"
+        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
+            > "$dir/n12-always.openings.json"
+        echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
         exit 0
     fi
     "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
