@@ -259,10 +259,14 @@ fn progress_bar() -> ProgressBar {
 /// How often [`progress_log`] writes a line.
 const LOG_EVERY: Duration = Duration::from_secs(60);
 
+/// How often [`progress_log`] samples the anonymous memory.
+const SAMPLE_EVERY: Duration = Duration::from_secs(1);
+
 /// Writes a progress line on stderr every `every` until `stop` closes
 /// ([`run_log::progress_line`]): the share of nodes done, the speed over
 /// the last ten lines, the time left at that speed, the share of the
-/// `table` nodes done, the peak memory and the disk space `dir` takes.
+/// `table` nodes done, the peak memory, the highest anonymous memory seen
+/// and the disk space `dir` takes.
 fn progress_log(
     bar: &ProgressBar,
     table: u64,
@@ -272,8 +276,17 @@ fn progress_log(
 ) {
     let start = std::time::Instant::now();
     let mut window = std::collections::VecDeque::from([(start, bar.position())]);
-    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
-        let (now, done) = (std::time::Instant::now(), bar.position());
+    let (mut last, mut anonymous) = (start, run_log::anonymous_kib());
+    // Memory is sampled every second (at most), a line written every `every`.
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        stop.recv_timeout(every.min(SAMPLE_EVERY))
+    {
+        anonymous = anonymous.max(run_log::anonymous_kib());
+        if last.elapsed() < every {
+            continue;
+        }
+        last = std::time::Instant::now();
+        let (now, done) = (last, bar.position());
         window.push_back((now, done));
         if window.len() > 11 {
             window.pop_front();
@@ -287,6 +300,7 @@ fn progress_log(
             table,
             per_second: rate,
             peak_kib: run_log::peak_memory_kib(),
+            anonymous_kib: anonymous,
             disk_bytes: files_size(dir, true).ok(),
         };
         eprintln!("{}", run_log::progress_line(&progress));

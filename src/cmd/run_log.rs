@@ -7,12 +7,14 @@
 //! The lines of a log, as `scripts/make-table-12.sh` writes it:
 //! - `=== run started ...` (the script): a run begins. Other `===` lines
 //!   are remarks.
-//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, disk 5,678 MiB`
+//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, anonymous 987 MiB, disk 5,678 MiB`
 //!   ([`progress_line`]): the run's elapsed time, the share of its own work
 //!   done, the share of the whole table done (when earlier runs made part
-//!   of it), the peak of its resident memory so far (`VmHWM`) and the disk
-//!   space its directory takes now (logs of earlier builds lack the last
-//!   three).
+//!   of it), the peak of its resident memory so far (`VmHWM`, which counts
+//!   the pages of the table files it maps too), the highest anonymous
+//!   memory seen (`RssAnon`, sampled every second: the memory the run
+//!   itself needs) and the disk space its directory takes now (logs of
+//!   earlier builds lack the last four).
 //! - `run ended: exit 0, wall 123.45 s, peak memory 123456 KiB`
 //!   (`/usr/bin/time`, only when the run ends by itself: a run that is
 //!   killed has no such line, so its time is that of its last progress
@@ -25,6 +27,14 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::cmd::thousands;
+
+/// The anonymous resident memory of this process now, in KiB (`RssAnon`
+/// of `/proc/self/status`; `None` where there is no such file).
+pub fn anonymous_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("RssAnon:"))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
+}
 
 /// A duration as hours, minutes and seconds, as progress lines show it.
 pub fn clock(d: Duration) -> String {
@@ -65,6 +75,8 @@ pub struct Progress {
     pub per_second: f64,
     /// The peak resident memory so far, in KiB, if known.
     pub peak_kib: Option<u64>,
+    /// The highest anonymous resident memory seen so far, in KiB, if known.
+    pub anonymous_kib: Option<u64>,
     /// The disk space the table directory takes now (tables, scratch and
     /// checkpoints), in bytes, if known.
     pub disk_bytes: Option<u64>,
@@ -109,6 +121,9 @@ pub fn progress_line(p: &Progress) -> String {
 fn push_resources(line: &mut String, p: &Progress) {
     if let Some(kib) = p.peak_kib {
         line.push_str(&format!(", peak memory {} MiB", thousands(kib.div_ceil(1024))));
+    }
+    if let Some(kib) = p.anonymous_kib {
+        line.push_str(&format!(", anonymous {} MiB", thousands(kib.div_ceil(1024))));
     }
     if let Some(bytes) = p.disk_bytes {
         line.push_str(&format!(", disk {} MiB", thousands(bytes.div_ceil(1 << 20))));
@@ -212,6 +227,7 @@ mod tests {
             table: 800,
             per_second: 0.0,
             peak_kib: Some(3 << 20),
+            anonymous_kib: None,
             disk_bytes: Some(2 << 30),
         };
         let line = progress_line(&progress);
@@ -232,12 +248,13 @@ mod tests {
             table: 800,
             per_second: 12.5,
             peak_kib: Some(2_000_000),
+            anonymous_kib: Some(1_000_000),
             disk_bytes: Some(5 << 30),
         };
         let line = progress_line(&progress);
         assert_eq!(
             line,
-            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB, disk 5,120 MiB"
+            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB, anonymous 977 MiB, disk 5,120 MiB"
         );
         let stats = RunStats::parse(&line).expect("one run");
         assert_eq!(
@@ -257,6 +274,7 @@ mod tests {
             table: 0,
             per_second: 0.0,
             peak_kib: None,
+            anonymous_kib: None,
             disk_bytes: None,
         };
         assert_eq!(progress_line(&bare), "[0h00m59s] checking the files already made");
