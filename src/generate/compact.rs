@@ -11,9 +11,9 @@ use crate::solve::NodeMoves;
 use crate::summary::Summary;
 use crate::value::Value;
 
-/// A node's moves as a sub-table keeps them: [`NodeMoves`] itself (24
-/// bytes) for tables with depths, [`ValueMoves`] (6 bytes) for tables of
-/// values only.
+/// A node's moves as a sub-table keeps them: [`DepthMoves`] (10 bytes,
+/// where [`NodeMoves`] itself takes 24) for tables with depths,
+/// [`ValueMoves`] (6 bytes) for tables of values only.
 pub(super) trait Moves: Copy + Send + Sync {
     /// Keeps what this kind needs of `m`.
     fn keep(m: &NodeMoves) -> Self;
@@ -30,6 +30,71 @@ impl Moves for NodeMoves {
     #[inline]
     fn get(&self) -> NodeMoves {
         *self
+    }
+}
+
+/// [`NodeMoves`] in 10 bytes, depths kept, for tables with depths: the
+/// walks, the inside walks, the best and second exits as packed scores
+/// ([`Score::pack`]; [`NO_SCORE`] for none; a finished game's score in
+/// `best`), and in `info` the piece of the only best exit walk (bits
+/// 0..4), whether the mover may place (bit 4) and whether the game is over
+/// (bit 5).
+///
+/// A depth of 2^13 or more is kept as 2^13 - 1, as [`Score::pack`] does;
+/// the cores refuse depths far below that (`crate::solve::levels`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct DepthMoves {
+    walks: u16,
+    inside: u16,
+    best: u16,
+    second: u16,
+    info: u16,
+}
+
+/// A packed score that is none (value code 7).
+const NO_SCORE: u16 = u16::MAX;
+
+const DEPTH_PLACES: u16 = 1 << 4;
+const DEPTH_TERMINAL: u16 = 1 << 5;
+
+fn pack(s: Option<Score>) -> u16 {
+    s.map_or(NO_SCORE, |s| Score { depth: s.depth.min((1 << 13) - 1), ..s }.pack())
+}
+
+impl Moves for DepthMoves {
+    fn keep(m: &NodeMoves) -> Self {
+        if let Some(t) = m.terminal {
+            return DepthMoves { best: pack(Some(t)), info: DEPTH_TERMINAL, ..Default::default() };
+        }
+        let e = &m.exits;
+        debug_assert!(e.pass.is_none() && !e.terminal && e.best_walk < 16);
+        let info = u16::from(e.best_walk) | if m.places { DEPTH_PLACES } else { 0 };
+        DepthMoves {
+            walks: m.walks,
+            inside: m.inside,
+            best: pack(e.best),
+            second: pack(e.second),
+            info,
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> NodeMoves {
+        if self.info & DEPTH_TERMINAL != 0 {
+            return NodeMoves { terminal: Score::unpack(self.best), ..Default::default() };
+        }
+        NodeMoves {
+            terminal: None,
+            walks: self.walks,
+            inside: self.inside,
+            places: self.info & DEPTH_PLACES != 0,
+            exits: Summary {
+                best: Score::unpack(self.best),
+                best_walk: (self.info & 15) as u8,
+                second: Score::unpack(self.second),
+                ..Summary::default()
+            },
+        }
     }
 }
 
@@ -174,6 +239,38 @@ mod tests {
                 }
             });
             let back = ValueMoves::keep(&m).get();
+            assert_eq!(back.terminal, m.terminal, "{pos}");
+            assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
+            assert_eq!(back.exits, m.exits, "{pos}");
+            let only_best_walk = m.exits.best_walk != 0 && m.exits.best != m.exits.second;
+            kinds[if mover_complete(&pos, sig) { 0 } else { 1 + usize::from(only_best_walk) }] += 1;
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 50),
+            "ended, going on, with an only best walk: {kinds:?}"
+        );
+    }
+
+    /// A node's moves with depths come back as they were, in 10 bytes.
+    #[test]
+    fn depth_moves_keep_everything() {
+        assert_eq!(std::mem::size_of::<DepthMoves>(), 10);
+        let mut rng = crate::random::Rng::new(6);
+        let mut kinds = [0usize; 3];
+        for _ in 0..3000 {
+            let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
+            let fixed = crate::table::format::free_pieces(n, 0) & rng.below(1 << 13) as u16;
+            let pos = crate::random::random_position(&mut rng, n, fixed);
+            let pos = Position { last: crate::position::Last::None, ..pos };
+            let sig = signature(&pos);
+            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
+                for o in out.iter_mut() {
+                    let value = Value::ALL[rng.below(5) as usize];
+                    let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
+                    *o = Score { value, depth };
+                }
+            });
+            let back = DepthMoves::keep(&m).get();
             assert_eq!(back.terminal, m.terminal, "{pos}");
             assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
             assert_eq!(back.exits, m.exits, "{pos}");

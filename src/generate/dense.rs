@@ -57,8 +57,6 @@ pub(super) struct Dense<'a, M> {
     /// Per side (node & 1), whether the game is over because the mover is
     /// complete: the same for every node of a sub-table.
     ended: [bool; 2],
-    /// [`Graph::keep_inits`].
-    pub(super) keep_inits: bool,
 }
 
 impl<'a, M: Moves> Dense<'a, M> {
@@ -99,19 +97,7 @@ impl<'a, M: Moves> Dense<'a, M> {
         for (j, &p) in index.items().iter().enumerate() {
             item_of[usize::from(p)] = j as u8;
         }
-        Dense {
-            n,
-            rule,
-            index,
-            moves,
-            boards,
-            valid,
-            first,
-            anchors,
-            item_of,
-            ended,
-            keep_inits: true,
-        }
+        Dense { n, rule, index, moves, boards, valid, first, anchors, item_of, ended }
     }
 
     /// The node key of `node` ([`crate::solve::node_key`]).
@@ -188,10 +174,6 @@ impl<'a, M: Moves> Dense<'a, M> {
 impl<M: Moves> Graph for Dense<'_, M> {
     fn len(&self) -> usize {
         *self.first.last().expect("one more entry than nodes") as usize
-    }
-
-    fn keep_inits(&self) -> bool {
-        self.keep_inits
     }
 
     fn init(&self, s: usize) -> Init {

@@ -28,6 +28,9 @@ pub enum GenerateError {
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
+    /// A sub-table's depths do not fit the core that solves it (over 254
+    /// plies, `crate::solve::levels`), or disagree with its values.
+    Depth(String),
     /// Another run is writing to the directory.
     Busy(PathBuf),
     /// Files are missing or incomplete in a directory this process cannot
@@ -73,6 +76,7 @@ impl std::fmt::Display for GenerateError {
                 }
             ),
             GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
+            GenerateError::Depth(what) => write!(f, "cannot store the depths of {what}"),
             GenerateError::Busy(dir) => write!(
                 f,
                 "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
@@ -103,6 +107,7 @@ impl std::error::Error for GenerateError {
             GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
+            | GenerateError::Depth(_)
             | GenerateError::Busy(_) => None,
         }
     }

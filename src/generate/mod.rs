@@ -90,10 +90,11 @@ pub struct Limits {
     /// Sub-tables with more nodes are solved one at a time (per file),
     /// each with all threads, so that at most one is in memory.
     pub big_nodes: u64,
-    /// Tables with depths: sub-tables with more states do not keep every
-    /// state's start in the retrograde analysis (8 bytes a state) but work
-    /// it out again in each phase. (The values-only core never keeps them.)
-    pub keep_inits: usize,
+    /// Tables with depths: sub-tables with more states are solved values
+    /// first, then depths level by level (2 bytes a state, all threads;
+    /// `crate::solve::levels`), not by the core with depths (about 11
+    /// bytes a state and one thread). The scores are the same.
+    pub by_levels: usize,
     /// While a compressed file is written, sub-tables with more nodes keep
     /// their uncompressed records for the next group in a scratch file
     /// rather than in memory.
@@ -118,7 +119,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             big_nodes: 1 << 20,
-            keep_inits: 1 << 22,
+            by_levels: 1 << 22,
             raw_in_memory: 1 << 18,
             checkpoint: CHECKPOINT,
             sets: (convert::ONE_SET, convert::OWN_SET),
@@ -444,7 +445,7 @@ fn write_file(
             tb,
             indexes: &indexes,
             file: &file,
-            keep_inits: cfg.limits.keep_inits,
+            by_levels: cfg.limits.by_levels,
         };
         let solve = |sub: usize| {
             let (records, counts) = solve_sub(&ctx, &indexes[sub])?;

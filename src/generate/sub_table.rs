@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use crate::generate::GenerateError;
-use crate::generate::compact::{Boards, Moves, ValueMoves};
+use crate::generate::compact::{Boards, DepthMoves, Moves, ValueMoves};
 use crate::generate::dense::{Dense, valid_lasts};
 use crate::generate::unfinished::Unfinished;
 use crate::index::SigIndex;
@@ -15,7 +15,9 @@ use crate::position::{Last, MAX_SLOTS, Position};
 use crate::score::Score;
 use crate::side::Side;
 use crate::signature::SigKey;
-use crate::solve::{Child, Graph, NodeMoves, ValueWorkspace, node_key};
+use crate::solve::{
+    Child, Graph, LevelWorkspace, NodeMoves, ValueWorkspace, node_key, solve_by_levels,
+};
 use crate::table::derive::rederive;
 use crate::table::format::{Encoding, encode, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
@@ -32,8 +34,8 @@ pub(super) struct Context<'a> {
     pub(super) indexes: &'a [SigIndex],
     /// The file being written: its sub-tables with fewer loose pieces.
     pub(super) file: &'a Unfinished,
-    /// [`Limits::keep_inits`](crate::generate::Limits::keep_inits).
-    pub(super) keep_inits: usize,
+    /// [`Limits::by_levels`](crate::generate::Limits::by_levels).
+    pub(super) by_levels: usize,
 }
 
 /// Where a child outside the sub-table is stored: the file, the sub-table,
@@ -208,14 +210,15 @@ std::thread_local! {
 
 /// Solves the sub-table of board index `index`: its records and the count
 /// of its states by value. Tables with depths keep each node's moves with
-/// their depths and use the retrograde core with depths; tables of values
-/// only keep 6 bytes a node and use the values-only core.
+/// their depths (10 bytes a node) and use the retrograde core with depths,
+/// or for large sub-tables the values-only core and then depths by levels;
+/// tables of values only keep 6 bytes a node and use the values-only core.
 pub(super) fn solve_sub(
     ctx: &Context<'_>,
     index: &SigIndex,
 ) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
     if ctx.file.records_encoding() == Encoding::Scores {
-        solve_sub_as::<NodeMoves>(ctx, index)
+        solve_sub_as::<DepthMoves>(ctx, index)
     } else {
         solve_sub_as::<ValueMoves>(ctx, index)
     }
@@ -250,8 +253,7 @@ fn solve_sub_as<M: Moves>(
         .into_par_iter()
         .map(|r| valid_lasts(ctx.n, index, boards.nibbles(r)))
         .collect();
-    let mut graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
-    graph.keep_inits = graph.len() <= ctx.keep_inits;
+    let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     let encoding = ctx.file.records_encoding();
     let len = encoding.record_len();
     let mut records = vec![0u8; nodes * len];
@@ -268,7 +270,22 @@ fn solve_sub_as<M: Moves>(
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile. Only small workspaces are kept:
     // a large one would stay allocated for the rest of the run.
-    if encoding == Encoding::Scores {
+    if encoding == Encoding::Scores && graph.len() > ctx.by_levels {
+        let mut work = LevelWorkspace::default();
+        let scores = solve_by_levels(&graph, &mut work)
+            .map_err(|e| GenerateError::Depth(format!("sub-table {sig:#x}: {e}")))?;
+        counts = (0..graph.len())
+            .into_par_iter()
+            .fold(
+                || [0u64; 5],
+                |mut c, s| {
+                    c[scores.get(s).value.code() as usize] += 1;
+                    c
+                },
+            )
+            .reduce(|| [0u64; 5], |a, b| std::array::from_fn(|v| a[v] + b[v]));
+        encode_all(&mut records, &|s| scores.get(s))?;
+    } else if encoding == Encoding::Scores {
         let mut work = WORKSPACE.take();
         let scores = crate::solve::retro_solve_in(&graph, &mut work);
         for &packed in scores {

@@ -72,11 +72,16 @@ pub struct Workspace {
 #[derive(Debug, Clone, Copy)]
 pub struct Values<'w>(&'w [AtomicU8]);
 
-impl Values<'_> {
+impl<'w> Values<'w> {
     /// The value code of state `s`.
     #[inline]
     pub fn get(&self, s: usize) -> u8 {
         self.0[s].load(Relaxed)
+    }
+
+    /// The cells themselves: each holds its state's value code.
+    pub(super) fn cells(self) -> &'w [AtomicU8] {
+        self.0
     }
 
     /// Every state's value code, in order.
@@ -99,7 +104,11 @@ pub fn solve_in<'w>(g: &impl Graph, work: &'w mut Workspace) -> Values<'w> {
 
 /// [`solve_in`] on one thread (`chunk` = `None`) or by all threads, in
 /// pieces of work of `chunk` states.
-fn solve_with<'w>(g: &impl Graph, work: &'w mut Workspace, chunk: Option<usize>) -> Values<'w> {
+pub(super) fn solve_with<'w>(
+    g: &impl Graph,
+    work: &'w mut Workspace,
+    chunk: Option<usize>,
+) -> Values<'w> {
     let n = g.len();
     assert!(n <= u32::MAX as usize, "states are numbered in 32 bits");
     let Workspace { cells, stack, parents } = work;
@@ -299,20 +308,20 @@ fn visit(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::random::Rng;
     use crate::score::Score;
 
     /// A random graph: each state terminal or open with a random exit and
     /// random in-signature children.
-    struct Random {
+    pub(in crate::solve) struct Random {
         inits: Vec<Init>,
         parents: Vec<Vec<usize>>,
     }
 
     impl Random {
-        fn new(rng: &mut Rng, n: usize) -> Random {
+        pub(in crate::solve) fn new(rng: &mut Rng, n: usize) -> Random {
             let mut parents = vec![Vec::new(); n];
             let values =
                 [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin];

@@ -7,6 +7,7 @@
 mod answered;
 mod attract;
 mod expand;
+mod levels;
 mod node;
 mod node_table;
 mod reach;
@@ -33,6 +34,7 @@ pub(crate) use self::attract::{Workspace as ValueWorkspace, solve_in as solve_va
 pub(crate) use self::expand::Child;
 #[cfg(test)]
 pub(crate) use self::expand::mover_complete;
+pub(crate) use self::levels::{Workspace as LevelWorkspace, solve_in as solve_by_levels};
 pub use self::node::terminal_value;
 pub(crate) use self::node::{
     NodeMoves, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit, node_key,
