@@ -241,8 +241,7 @@ impl Coding {
     /// scratch file if it shares set 0, else coded, to be appended by the
     /// next [`Coding::flush`].
     pub(super) fn write_sub(&self, sub: usize, records: Vec<u8>) -> Result<(), GenerateError> {
-        let set = self.sub_model[sub] as usize;
-        if set == 0 {
+        if !self.own_set(sub) {
             return self.raw.write_sub(sub, &records);
         }
         let record = |node: u64| {
@@ -250,9 +249,45 @@ impl Coding {
             decode(&records[at..at + format::RECORD], &self.raw_header)
                 .ok_or_else(|| format!("record {node} of sub-table {sub} does not decode"))
         };
+        self.code_sub(sub, &record)
+    }
+
+    /// Whether sub-table `sub` has a model set of its own (else it waits
+    /// in the scratch file for set 0).
+    pub(super) fn own_set(&self, sub: usize) -> bool {
+        self.sub_model[sub] != 0
+    }
+
+    /// Codes sub-table `sub`, which has a model set of its own, from each
+    /// node's summary, as [`Coding::write_sub`] codes its records (each
+    /// summary goes through its record, so the bytes are the same): the
+    /// solver need not keep a sub-table's records, 8 bytes a node.
+    pub(super) fn write_summaries(
+        &self,
+        sub: usize,
+        summary: &(dyn Fn(u64) -> Summary + Sync),
+    ) -> Result<(), GenerateError> {
+        let record = |node: u64| {
+            let s = summary(node);
+            let mut rec = [0u8; format::RECORD];
+            format::encode(&s, Encoding::Scores, self.header.rule, &mut rec)
+                .and_then(|()| decode(&rec, &self.raw_header))
+                .ok_or_else(|| format!("node {node} of sub-table {sub} has no record: {s:?}"))
+        };
+        self.code_sub(sub, &record)
+    }
+
+    /// Codes sub-table `sub` (a set of its own) from each node's summary
+    /// (`record`), to be appended by the next [`Coding::flush`].
+    fn code_sub(
+        &self,
+        sub: usize,
+        record: &(dyn Fn(u64) -> Result<Summary, String> + Sync),
+    ) -> Result<(), GenerateError> {
+        let set = self.sub_model[sub] as usize;
         let blocks: Vec<(usize, usize)> =
             (0..blocks_of(&self.header, sub, BOARDS)).map(|k| (sub, k)).collect();
-        let parts = code_sets(&blocks, |sub, k| self.boards(sub, k, &record))
+        let parts = code_sets(&blocks, |sub, k| self.boards(sub, k, record))
             .map_err(GenerateError::Unencodable)?;
         for (s, part) in parts.iter().enumerate() {
             let models = Models::from_bytes(&part.0).map_err(GenerateError::Unencodable)?;

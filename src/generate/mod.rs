@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::progress::Progress;
-use crate::table::format::{self, Encoding, Header, free_pieces, sub_loose, sub_nodes};
+use crate::table::format::{Encoding, Header, free_pieces, sub_loose, sub_nodes};
 use crate::table::{TableFile, Tablebase, convert, fixed_sets, nodes_of};
 
 mod checkpoint;
@@ -448,13 +448,11 @@ fn write_file(
             by_levels: cfg.limits.by_levels,
         };
         let solve = |sub: usize| {
-            let (records, counts) = solve_sub(&ctx, &indexes[sub])?;
-            let sum = format::checksum(&records);
-            ctx.file.write_sub(sub, records)?;
+            let done = solve_sub(&ctx, sub)?;
             if let Some(p) = bar {
                 p.advance(ctx.file.header().nodes[sub]);
             }
-            Ok::<_, GenerateError>(Done { sub, counts, sum })
+            Ok::<_, GenerateError>(done)
         };
         // Small sub-tables in parallel; big ones (parallel inside) one at
         // a time, so that at most one big one is in memory. What a

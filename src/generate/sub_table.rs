@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use crate::generate::GenerateError;
+use crate::generate::checkpoint::Done;
 use crate::generate::compact::{Boards, DepthMoves, Moves, ValueMoves};
 use crate::generate::dense::{Dense, valid_lasts};
 use crate::generate::unfinished::Unfinished;
@@ -19,7 +20,7 @@ use crate::solve::{
     Child, Graph, LevelWorkspace, NodeMoves, ValueWorkspace, node_key, solve_by_levels,
 };
 use crate::table::derive::rederive;
-use crate::table::format::{Encoding, encode, free_pieces, sub_index};
+use crate::table::format::{Encoding, checksum, encode, free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
 use crate::value::Value;
 
@@ -208,27 +209,24 @@ std::thread_local! {
     static VALUE_WORKSPACE: std::cell::Cell<ValueWorkspace> = std::cell::Cell::default();
 }
 
-/// Solves the sub-table of board index `index`: its records and the count
-/// of its states by value. Tables with depths keep each node's moves with
+/// Solves sub-table `sub` and writes it to the file: returns the count of
+/// its states by value and the checksum of its records (0 where the file
+/// codes it straight from the nodes' summaries,
+/// [`Unfinished::summaries_writer`]). Tables with depths keep each node's moves with
 /// their depths (10 bytes a node) and use the retrograde core with depths,
 /// or for large sub-tables the values-only core and then depths by levels;
 /// tables of values only keep 6 bytes a node and use the values-only core.
-pub(super) fn solve_sub(
-    ctx: &Context<'_>,
-    index: &SigIndex,
-) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
+pub(super) fn solve_sub(ctx: &Context<'_>, sub: usize) -> Result<Done, GenerateError> {
     if ctx.file.records_encoding() == Encoding::Scores {
-        solve_sub_as::<DepthMoves>(ctx, index)
+        solve_sub_as::<DepthMoves>(ctx, sub)
     } else {
-        solve_sub_as::<ValueMoves>(ctx, index)
+        solve_sub_as::<ValueMoves>(ctx, sub)
     }
 }
 
 /// [`solve_sub`] keeping the moves of each node as `M`.
-fn solve_sub_as<M: Moves>(
-    ctx: &Context<'_>,
-    index: &SigIndex,
-) -> Result<(Vec<u8>, [u64; 5]), GenerateError> {
+fn solve_sub_as<M: Moves>(ctx: &Context<'_>, sub: usize) -> Result<Done, GenerateError> {
+    let index = &ctx.indexes[sub];
     let loose = index.loose();
     let sig = SigKey::new(ctx.fixed, loose);
     let nodes = 2 * index.boards() as usize;
@@ -256,16 +254,27 @@ fn solve_sub_as<M: Moves>(
     let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
     let encoding = ctx.file.records_encoding();
     let len = encoding.record_len();
-    let mut records = vec![0u8; nodes * len];
-    let encode_all = |records: &mut [u8], score: &(dyn Fn(usize) -> Score + Sync)| {
+    // Writes the sub-table from every state's score (by state number):
+    // coded straight from the nodes' summaries where the file takes them
+    // (no records in memory), else as records.
+    let write = |score: &(dyn Fn(usize) -> Score + Sync)| -> Result<u64, GenerateError> {
+        if let Some(coding) = ctx.file.summaries_writer(sub) {
+            coding.write_summaries(sub, &|node| graph.summary(node as usize, score))?;
+            return Ok(0);
+        }
+        let mut records = vec![0u8; nodes * len];
         records.par_chunks_mut(len).enumerate().try_for_each(|(node, out)| {
             let s = graph.summary(node, score);
             encode(&s, encoding, ctx.rule, out).ok_or_else(|| {
                 GenerateError::Unencodable(format!("node {node} of {sig:#x} has no record: {s:?}"))
             })
-        })
+        })?;
+        let sum = checksum(&records);
+        ctx.file.write_sub(sub, records)?;
+        Ok(sum)
     };
     let mut counts = [0u64; 5];
+    let sum;
     // Most sub-tables are small: reuse this thread's working memory. It is
     // taken out, not borrowed, as nested parallel loops may run another
     // sub-table on this thread meanwhile. Only small workspaces are kept:
@@ -284,14 +293,14 @@ fn solve_sub_as<M: Moves>(
                 },
             )
             .reduce(|| [0u64; 5], |a, b| std::array::from_fn(|v| a[v] + b[v]));
-        encode_all(&mut records, &|s| scores.get(s))?;
+        sum = write(&|s| scores.get(s))?;
     } else if encoding == Encoding::Scores {
         let mut work = WORKSPACE.take();
         let scores = crate::solve::retro_solve_in(&graph, &mut work);
         for &packed in scores {
             counts[Score::unpack(packed).expect("solved").value.code() as usize] += 1;
         }
-        encode_all(&mut records, &|s| Score::unpack(scores[s]).expect("solved"))?;
+        sum = write(&|s| Score::unpack(scores[s]).expect("solved"))?;
         if nodes <= KEEP_WORKSPACE {
             WORKSPACE.set(work);
         }
@@ -301,11 +310,10 @@ fn solve_sub_as<M: Moves>(
         for code in values.iter() {
             counts[usize::from(code)] += 1;
         }
-        let score = |s: usize| Score::terminal(Value::from_code(values.get(s)).expect("a value"));
-        encode_all(&mut records, &score)?;
+        sum = write(&|s| Score::terminal(Value::from_code(values.get(s)).expect("a value")))?;
         if nodes <= KEEP_WORKSPACE {
             VALUE_WORKSPACE.set(work);
         }
     }
-    Ok((records, counts))
+    Ok(Done { sub, counts, sum })
 }

@@ -72,6 +72,16 @@ impl Unfinished {
         }
     }
 
+    /// The writer that takes sub-table `sub` from its nodes' summaries
+    /// ([`Coding::write_summaries`]) instead of its records: encoding 4,
+    /// for a sub-table with a model set of its own.
+    pub(super) fn summaries_writer(&self, sub: usize) -> Option<&Coding> {
+        match self {
+            Unfinished::Coded(f) if f.own_set(sub) => Some(f),
+            _ => None,
+        }
+    }
+
     /// Drops what helps reading the sub-tables of `loose` loose pieces
     /// quickly (no reader may look at them meanwhile; they stay readable).
     pub(super) fn release(&mut self, loose: u32) {
