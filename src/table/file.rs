@@ -260,18 +260,20 @@ impl TableFile {
         let Layout::Coded { layout, models } = &self.layout else {
             unreachable!("models of an encoding-4 file only");
         };
-        let read = || {
-            let e = layout.models[k];
-            let bytes = self.data_bytes(layout.data, e).ok_or("out of place")?;
-            if !e.checks(bytes) {
-                return Err("checksum mismatch".to_string());
-            }
-            Models::from_bytes(bytes)
-        };
         models[k]
-            .get_or_init(read)
+            .get_or_init(|| Models::from_bytes(self.model_bytes(layout, k)?))
             .as_ref()
             .map_err(|e| self.corrupt(format!("model set {k}: {e}")))
+    }
+
+    /// The bytes of model set `k`, their checksum verified.
+    fn model_bytes(&self, layout: &coded::Layout, k: usize) -> Result<&[u8], String> {
+        let e = layout.models[k];
+        let bytes = self.data_bytes(layout.data, e).ok_or("out of place")?;
+        if !e.checks(bytes) {
+            return Err("checksum mismatch".to_string());
+        }
+        Ok(bytes)
     }
 
     /// The bytes of block `b`, their checksum verified (once).
@@ -299,7 +301,13 @@ impl TableFile {
             Layout::Plain { .. } => self.header.blocks(),
             Layout::Packed { .. } => *self.first_block.last().expect("one more entry"),
             Layout::Coded { layout, .. } => {
-                (0..layout.models.len()).try_for_each(|k| self.models(k).map(drop))?;
+                // Checked, not read: a model set takes far more memory
+                // read than as bytes, and a run may never need it.
+                (0..layout.models.len()).try_for_each(|k| {
+                    self.model_bytes(layout, k)
+                        .map(drop)
+                        .map_err(|e| self.corrupt(format!("model set {k}: {e}")))
+                })?;
                 layout.blocks
             }
         };

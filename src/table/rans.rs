@@ -126,13 +126,12 @@ pub struct Model {
     first: Vec<u32>,
     /// The symbols of all contexts, side by side (one cache line holds 8),
     /// in the order of their slots: per context by decreasing frequency
-    /// (then increasing symbol), so that the decoder's linear search stops
-    /// early.
+    /// (then increasing symbol), so that the linear searches of the
+    /// decoder (by slot) and the encoder (by symbol) stop early.
+    ///
+    /// A reader keeps the models of every file it reads (tens of millions
+    /// of symbols for 12 slots), so nothing else is kept per symbol.
     entries: Vec<Entry>,
-    /// Per context, its symbols increasing, each with its place in
-    /// `entries` (the same range as `entries`): the encoder's lookup and
-    /// the order of the bytes.
-    by_symbol: Vec<(u32, u32)>,
 }
 
 /// A context in [`Model::table`]: its key, where its symbols are, and its
@@ -222,7 +221,6 @@ impl Model {
             keys: Vec::new(),
             first: vec![0],
             entries: Vec::new(),
-            by_symbol: Vec::new(),
         }
     }
 
@@ -231,24 +229,23 @@ impl Model {
     /// to [`SCALE`].
     fn push(&mut self, key: u32, pairs: &[(u32, u32)]) {
         self.keys.push(key);
-        let base = self.entries.len();
         let mut order: Vec<usize> = (0..pairs.len()).collect();
         order.sort_by_key(|&i| (std::cmp::Reverse(pairs[i].1), pairs[i].0));
-        let mut at = vec![0u32; pairs.len()];
         let mut start = 0u32;
-        for (k, &i) in order.iter().enumerate() {
+        for &i in &order {
             let (symbol, f) = pairs[i];
             self.entries.push(Entry { symbol, start: start as u16, freq: f as u16 });
-            at[i] = (base + k) as u32;
             start += f;
         }
         debug_assert_eq!(start, SCALE);
-        self.by_symbol.extend(pairs.iter().zip(at).map(|(&(symbol, _), i)| (symbol, i)));
         self.first.push(self.entries.len() as u32);
     }
 
     /// Fills [`Model::table`] once every context is in.
     fn with_table(mut self) -> Model {
+        self.keys.shrink_to_fit();
+        self.first.shrink_to_fit();
+        self.entries.shrink_to_fit();
         let size = (2 * self.keys.len()).next_power_of_two().max(8);
         self.shift = 32 - size.trailing_zeros();
         self.table = vec![Dense::FREE; size];
@@ -317,8 +314,8 @@ impl Model {
     #[inline]
     pub fn slot(&self, key: u32, symbol: u32) -> Option<Slot> {
         let r = self.range(key)?;
-        let k = self.by_symbol[r.clone()].binary_search_by_key(&symbol, |p| p.0).ok()?;
-        let i = self.by_symbol[r.start + k].1 as usize;
+        // Most frequent first: the symbols coded most are found first.
+        let i = r.start + self.entries[r].iter().position(|e| e.symbol == symbol)?;
         Some(Slot { start: self.entries[i].start.into(), freq: self.freq(i) })
     }
 
@@ -381,13 +378,15 @@ impl Model {
             put_varint(&mut out, key_code.into());
             let r = self.first[c] as usize..self.first[c + 1] as usize;
             put_varint(&mut out, (r.len() - 1) as u64);
-            let symbols = &self.by_symbol[r];
+            let mut symbols: Vec<(u32, u32)> =
+                r.map(|i| (self.entries[i].symbol, self.freq(i))).collect();
+            symbols.sort_unstable();
             for (k, &(symbol, _)) in symbols.iter().enumerate() {
                 let code = if k == 0 { symbol } else { symbol - symbols[k - 1].0 - 1 };
                 put_varint(&mut out, code.into());
             }
-            for &(_, i) in &symbols[..symbols.len() - 1] {
-                put_varint(&mut out, u64::from(self.freq(i as usize)) - 1);
+            for &(_, f) in &symbols[..symbols.len() - 1] {
+                put_varint(&mut out, u64::from(f) - 1);
             }
         }
         let sum = checksum(&out) as u32;
