@@ -218,13 +218,10 @@ mod tests {
     use crate::signature::signature;
     use crate::solve::{mover_complete, node_key};
 
-    /// A node's moves without depths come back with every value, walk and
-    /// flag they had.
-    #[test]
-    fn value_moves_keep_everything_but_depths() {
-        let mut rng = crate::random::Rng::new(5);
-        let values =
-            [Value::SelfLose, Value::NoResult, Value::BothLose, Value::BothWin, Value::SelfWin];
+    /// Random nodes of every size, their exits scored by `exit`: each
+    /// node's moves kept as `M` come back as they were.
+    fn round_trips<M: Moves>(seed: u64, mut exit: impl FnMut(&mut crate::random::Rng) -> Score) {
+        let mut rng = crate::random::Rng::new(seed);
         let mut kinds = [0usize; 3];
         for _ in 0..3000 {
             let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
@@ -232,13 +229,12 @@ mod tests {
             let pos = crate::random::random_position(&mut rng, n, fixed);
             let pos = Position { last: crate::position::Last::None, ..pos };
             let sig = signature(&pos);
-            // Random exit values, as a values-only table gives them.
             let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
                 for o in out.iter_mut() {
-                    *o = Score::terminal(values[rng.below(5) as usize]);
+                    *o = exit(&mut rng);
                 }
             });
-            let back = ValueMoves::keep(&m).get();
+            let back = M::keep(&m).get();
             assert_eq!(back.terminal, m.terminal, "{pos}");
             assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
             assert_eq!(back.exits, m.exits, "{pos}");
@@ -251,36 +247,23 @@ mod tests {
         );
     }
 
+    /// A node's moves without depths come back with every value, walk and
+    /// flag they had, given exits without depths (as a values-only table
+    /// gives them).
+    #[test]
+    fn value_moves_keep_everything_but_depths() {
+        round_trips::<ValueMoves>(5, |rng| Score::terminal(Value::ALL[rng.below(5) as usize]));
+    }
+
     /// A node's moves with depths come back as they were, in 10 bytes.
     #[test]
     fn depth_moves_keep_everything() {
         assert_eq!(std::mem::size_of::<DepthMoves>(), 10);
-        let mut rng = crate::random::Rng::new(6);
-        let mut kinds = [0usize; 3];
-        for _ in 0..3000 {
-            let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
-            let fixed = crate::table::format::free_pieces(n, 0) & rng.below(1 << 13) as u16;
-            let pos = crate::random::random_position(&mut rng, n, fixed);
-            let pos = Position { last: crate::position::Last::None, ..pos };
-            let sig = signature(&pos);
-            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
-                for o in out.iter_mut() {
-                    let value = Value::ALL[rng.below(5) as usize];
-                    let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
-                    *o = Score { value, depth };
-                }
-            });
-            let back = DepthMoves::keep(&m).get();
-            assert_eq!(back.terminal, m.terminal, "{pos}");
-            assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
-            assert_eq!(back.exits, m.exits, "{pos}");
-            let only_best_walk = m.exits.best_walk != 0 && m.exits.best != m.exits.second;
-            kinds[if mover_complete(&pos, sig) { 0 } else { 1 + usize::from(only_best_walk) }] += 1;
-        }
-        assert!(
-            kinds.iter().all(|&k| k > 50),
-            "ended, going on, with an only best walk: {kinds:?}"
-        );
+        round_trips::<DepthMoves>(6, |rng| {
+            let value = Value::ALL[rng.below(5) as usize];
+            let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
+            Score { value, depth }
+        });
     }
 
     /// Packed boards unpack to the boards.

@@ -384,27 +384,39 @@ pub(super) mod tests {
         assert!(seen.iter().all(|&c| c > 1000), "every value is met often: {seen:?}");
     }
 
-    /// All threads at once, in pieces of a few states (so that visits from
-    /// different pieces meet), give the values of the core with depths, on
-    /// two threads and on one.
-    #[test]
-    fn parallel_visits_agree_with_the_core_with_depths() {
-        let mut rng = Rng::new(12);
-        let mut work = Workspace::default();
+    /// Calls `check` with 200 random graphs (one in ten of up to 20,000
+    /// states) and a random piece size each, in a pool of two threads and
+    /// then of one.
+    pub(in crate::solve) fn parallel_rounds(
+        seed: u64,
+        mut check: impl FnMut(&rayon::ThreadPool, &Random, usize),
+    ) {
+        let mut rng = Rng::new(seed);
         for threads in [2, 1] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             for round in 0..200 {
                 let n = 1 + rng.below(if round % 10 == 0 { 20_000 } else { 600 }) as usize;
                 let g = Random::new(&mut rng, n);
-                let want: Vec<u8> = crate::solve::retro::solve(&g)
-                    .iter()
-                    .map(|&p| Score::unpack(p).expect("solved").value.code())
-                    .collect();
-                let chunk = 1 + rng.below(64) as usize;
-                let got: Vec<u8> =
-                    pool.install(|| solve_with(&g, &mut work, Some(chunk)).iter().collect());
-                assert_eq!(got, want, "round {round}, {threads} threads, chunk {chunk}");
+                check(&pool, &g, 1 + rng.below(64) as usize);
             }
         }
+    }
+
+    /// All threads at once, in pieces of a few states (so that visits from
+    /// different pieces meet), give the values of the core with depths, on
+    /// two threads and on one.
+    #[test]
+    fn parallel_visits_agree_with_the_core_with_depths() {
+        let mut work = Workspace::default();
+        parallel_rounds(12, |pool, g, chunk| {
+            let want: Vec<u8> = crate::solve::retro::solve(g)
+                .iter()
+                .map(|&p| Score::unpack(p).expect("solved").value.code())
+                .collect();
+            let got: Vec<u8> =
+                pool.install(|| solve_with(g, &mut work, Some(chunk)).iter().collect());
+            let threads = pool.current_num_threads();
+            assert_eq!(got, want, "{} states, {threads} threads, chunk {chunk}", g.len());
+        });
     }
 }

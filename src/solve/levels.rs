@@ -280,7 +280,7 @@ impl Levels<'_> {
 mod tests {
     use super::*;
     use crate::random::Rng;
-    use crate::solve::attract::tests::Random;
+    use crate::solve::attract::tests::{Random, parallel_rounds};
 
     /// The packed scores of the core with depths, and of this one.
     fn both(g: &Random, work: &mut Workspace, chunk: Option<usize>) -> (Vec<u16>, Vec<u16>) {
@@ -318,18 +318,12 @@ mod tests {
     /// scores, on two threads and on one.
     #[test]
     fn parallel_scans_agree_with_the_core_with_depths() {
-        let mut rng = Rng::new(22);
         let mut work = Workspace::default();
-        for threads in [2, 1] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            for round in 0..200 {
-                let n = 1 + rng.below(if round % 10 == 0 { 20_000 } else { 600 }) as usize;
-                let g = Random::new(&mut rng, n);
-                let chunk = 1 + rng.below(64) as usize;
-                let (got, want) = pool.install(|| both(&g, &mut work, Some(chunk)));
-                assert_eq!(got, want, "round {round}, {threads} threads, chunk {chunk}");
-            }
-        }
+        parallel_rounds(22, |pool, g, chunk| {
+            let (got, want) = pool.install(|| both(g, &mut work, Some(chunk)));
+            let threads = pool.current_num_threads();
+            assert_eq!(got, want, "{} states, {threads} threads, chunk {chunk}", g.len());
+        });
     }
 
     /// A chain longer than [`MAX_DEPTH`] is refused, not cut short.
