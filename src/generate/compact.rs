@@ -11,7 +11,7 @@ use crate::solve::NodeMoves;
 use crate::summary::Summary;
 use crate::value::Value;
 
-/// A node's moves as a sub-table keeps them: [`DepthMoves`] (10 bytes,
+/// A node's moves as a sub-table keeps them: [`DepthMoves`] (8 bytes,
 /// where [`NodeMoves`] itself takes 24) for tables with depths,
 /// [`ValueMoves`] (6 bytes) for tables of values only.
 pub(super) trait Moves: Copy + Send + Sync {
@@ -33,29 +33,32 @@ impl Moves for NodeMoves {
     }
 }
 
-/// [`NodeMoves`] in 10 bytes, depths kept, for tables with depths: the
-/// walks, the inside walks, the best and second exits as packed scores
-/// ([`Score::pack`]; [`NO_SCORE`] for none; a finished game's score in
-/// `best`), and in `info` the piece of the only best exit walk (bits
-/// 0..4), whether the mover may place (bit 4) and whether the game is over
-/// (bit 5).
+/// [`NodeMoves`] in 8 bytes, depths kept, for tables with depths: the best
+/// and second exits as packed scores ([`Score::pack`]; [`NO_SCORE`] for
+/// none; a finished game's score in `best`), and in `moves` the walks (bit
+/// p for piece p, at most 12), the inside walks (the same, from bit
+/// [`INSIDE`]), the piece of the only best exit walk (4 bits from
+/// [`BEST_WALK`]), whether the mover may place ([`PLACES_BIT`]) and whether
+/// the game is over ([`TERMINAL_BIT`]).
 ///
 /// A depth of 2^13 or more is kept as 2^13 - 1, as [`Score::pack`] does;
 /// the cores refuse depths far below that (`crate::solve::levels`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct DepthMoves {
-    walks: u16,
-    inside: u16,
+    moves: u32,
     best: u16,
     second: u16,
-    info: u16,
 }
 
 /// A packed score that is none (value code 7).
 const NO_SCORE: u16 = u16::MAX;
 
-const DEPTH_PLACES: u16 = 1 << 4;
-const DEPTH_TERMINAL: u16 = 1 << 5;
+/// Where the fields of [`DepthMoves::moves`] start: walks at bit 0 (bit p,
+/// p = 1..=12), then these.
+const INSIDE: u32 = 13;
+const BEST_WALK: u32 = 26;
+const PLACES_BIT: u32 = 1 << 30;
+const TERMINAL_BIT: u32 = 1 << 31;
 
 fn pack(s: Option<Score>) -> u16 {
     s.map_or(NO_SCORE, |s| Score { depth: s.depth.min((1 << 13) - 1), ..s }.pack())
@@ -64,33 +67,33 @@ fn pack(s: Option<Score>) -> u16 {
 impl Moves for DepthMoves {
     fn keep(m: &NodeMoves) -> Self {
         if let Some(t) = m.terminal {
-            return DepthMoves { best: pack(Some(t)), info: DEPTH_TERMINAL, ..Default::default() };
+            return DepthMoves { moves: TERMINAL_BIT, best: pack(Some(t)), second: NO_SCORE };
         }
         let e = &m.exits;
         debug_assert!(e.pass.is_none() && !e.terminal && e.best_walk < 16);
-        let info = u16::from(e.best_walk) | if m.places { DEPTH_PLACES } else { 0 };
-        DepthMoves {
-            walks: m.walks,
-            inside: m.inside,
-            best: pack(e.best),
-            second: pack(e.second),
-            info,
-        }
+        debug_assert!(m.walks >> INSIDE == 0 && m.inside >> INSIDE == 0, "pieces 1 to 12");
+        let moves = u32::from(m.walks)
+            | u32::from(m.inside) << INSIDE
+            | u32::from(e.best_walk) << BEST_WALK
+            | if m.places { PLACES_BIT } else { 0 };
+        DepthMoves { moves, best: pack(e.best), second: pack(e.second) }
     }
 
     #[inline]
     fn get(&self) -> NodeMoves {
-        if self.info & DEPTH_TERMINAL != 0 {
+        let moves = self.moves;
+        if moves & TERMINAL_BIT != 0 {
             return NodeMoves { terminal: Score::unpack(self.best), ..Default::default() };
         }
+        let mask = (1 << INSIDE) - 1;
         NodeMoves {
             terminal: None,
-            walks: self.walks,
-            inside: self.inside,
-            places: self.info & DEPTH_PLACES != 0,
+            walks: (moves & mask) as u16,
+            inside: (moves >> INSIDE & mask) as u16,
+            places: moves & PLACES_BIT != 0,
             exits: Summary {
                 best: Score::unpack(self.best),
-                best_walk: (self.info & 15) as u8,
+                best_walk: (moves >> BEST_WALK & 15) as u8,
                 second: Score::unpack(self.second),
                 ..Summary::default()
             },
@@ -255,10 +258,10 @@ mod tests {
         round_trips::<ValueMoves>(5, |rng| Score::terminal(Value::ALL[rng.below(5) as usize]));
     }
 
-    /// A node's moves with depths come back as they were, in 10 bytes.
+    /// A node's moves with depths come back as they were, in 8 bytes.
     #[test]
     fn depth_moves_keep_everything() {
-        assert_eq!(std::mem::size_of::<DepthMoves>(), 10);
+        assert_eq!(std::mem::size_of::<DepthMoves>(), 8);
         round_trips::<DepthMoves>(6, |rng| {
             let value = Value::ALL[rng.below(5) as usize];
             let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
