@@ -13,11 +13,16 @@ const EMPTY: u64 = u64::MAX;
 /// The bits of [`Entry::word`] that hold the node key.
 const KEY: u64 = (1 << 49) - 1;
 
+/// The bit of [`Entry::word`] that marks a node expanded.
+const EXPANDED: u64 = 1 << 62;
+
 /// A packed score slot that holds no score.
 const NO_SCORE: u16 = u16::MAX;
 
 /// One slot. `word` holds the key in its low 49 bits, the summary's
-/// `best_walk` in bits 56..60 and its `terminal` flag in bit 60.
+/// `best_walk` in bits 56..60 and its `terminal` flag in bit 60; before
+/// the summary is stored, bit 62 is the enumeration's mark
+/// ([`NodeTable::set_expanded`]).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     word: u64,
@@ -85,6 +90,19 @@ impl NodeTable {
     #[inline]
     pub fn mask(&self, i: usize) -> u16 {
         self.entries[i].mask
+    }
+
+    /// Whether slot `i` is marked as expanded ([`NodeTable::set_expanded`]).
+    #[inline]
+    pub fn expanded(&self, i: usize) -> bool {
+        self.entries[i].word & EXPANDED != 0
+    }
+
+    /// Marks slot `i` as expanded: the enumeration has added every child
+    /// its states can reach. Storing a summary clears the mark.
+    #[inline]
+    pub fn set_expanded(&mut self, i: usize) {
+        self.entries[i].word |= EXPANDED;
     }
 
     /// The summary in slot `i` (default until stored).
@@ -160,11 +178,15 @@ impl NodeTable {
 
     fn grow(&mut self) {
         let mut bigger = NodeTable::with_capacity(self.entries.len());
-        for e in &self.entries {
-            if e.word != EMPTY {
-                bigger.insert(e.word & KEY, e.mask);
+        let m = bigger.entries.len() - 1;
+        for e in self.entries.iter().filter(|e| e.word != EMPTY) {
+            let mut i = hash(e.word & KEY, bigger.shift);
+            while bigger.entries[i].word != EMPTY {
+                i = (i + 1) & m;
             }
+            bigger.entries[i] = *e;
         }
+        bigger.len = self.len;
         *self = bigger;
     }
 
@@ -212,5 +234,34 @@ mod tests {
         assert_eq!(t.summary(slot), s);
         assert_eq!(t.find(7919), Some(slot));
         assert_eq!(t.key(slot), 7919);
+    }
+
+    /// Marks survive growth, leave keys and bits alone, and a stored
+    /// summary clears them.
+    #[test]
+    fn expanded_marks() {
+        let mut t = NodeTable::default();
+        for k in 0..10u64 {
+            t.insert(k * 31, 1 << (k % 14));
+            if k % 3 == 0 {
+                t.set_expanded(t.find(k * 31).unwrap());
+            }
+        }
+        let slots = t.slots();
+        for k in 10..1000u64 {
+            t.insert(k * 31, 1 << (k % 14));
+        }
+        assert!(t.slots() > slots, "the table grew");
+        for k in 0..1000u64 {
+            let slot = t.find(k * 31).unwrap();
+            assert_eq!(t.key(slot), k * 31);
+            assert_eq!(t.mask(slot), 1 << (k % 14));
+            assert_eq!(t.expanded(slot), k < 10 && k % 3 == 0, "node {k}");
+        }
+        assert_eq!(t.len(), 1000);
+        let slot = t.find(0).unwrap();
+        t.set_summary(slot, &Summary::default());
+        assert!(!t.expanded(slot));
+        assert_eq!(t.find(0), Some(slot));
     }
 }

@@ -307,10 +307,21 @@ fn close(
             table.prefetch(next);
         }
         table.prefetch(key ^ 1);
-        let mask = table.mask(table.find(key).expect("queued node is present"));
+        let slot = table.find(key).expect("queued node is present");
+        if table.expanded(slot) {
+            continue;
+        }
+        let mask = table.mask(slot);
         let pos = node_position(n, key, Last::None);
         if mover_complete(&pos, sig) {
             continue;
+        }
+        // Under always, every move is played from here on unless the node's
+        // only state bans one (a walk after that piece's walk, the pass
+        // after a pass): then the node is expanded again when it gets a
+        // second state. Under when-stuck any new state may add the pass.
+        if rule == PassRule::Always && (mask & (mask - 1) != 0 || mask == last_bit(Last::None)) {
+            table.set_expanded(slot);
         }
         let mut walks = 0u16;
         let mut places = false;
