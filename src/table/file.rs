@@ -490,10 +490,18 @@ impl TableFile {
         let boards = coded::block_boards(self.header.nodes[sub], k, per);
         let at = board % per;
         // Whole blocks are decoded up to the board asked for (rounded up),
-        // the number of boards decoded in the first two bytes.
-        let upto =
-            if whole { (at + 1).next_multiple_of(coded::PREFIX).min(boards) } else { boards };
-        let decode = |bytes: &[u8], out: &mut [u8]| {
+        // the number of boards decoded in the first two bytes; a block read
+        // again past that is decoded to its end (decoding starts from the
+        // block's start each time, and reads that move on through a block,
+        // as generation's do, would decode it up to 4 times).
+        let upto = |again: bool| {
+            if whole && !again {
+                (at + 1).next_multiple_of(coded::PREFIX).min(boards)
+            } else {
+                boards
+            }
+        };
+        let decode = |bytes: &[u8], out: &mut [u8], upto: usize| {
             if whole {
                 out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
                 coded::decode_prefix_into(bytes, boards, upto, models, &mut out[2..])
@@ -505,8 +513,9 @@ impl TableFile {
             if whole { (2 + boards * coded::BOARD_BYTES, 2) } else { (2 * boards, 0) };
         let usable =
             |bytes: &[u8]| !whole || usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
-        let fill =
-            |out: &mut [u8]| self.checked_block(b).is_ok_and(|bytes| decode(bytes, out).is_ok());
+        let fill = |out: &mut [u8], again: bool| {
+            self.checked_block(b).is_ok_and(|bytes| decode(bytes, out, upto(again)).is_ok())
+        };
         let key = 2 * b + usize::from(!whole);
         if let Some(x) =
             packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[skip..], at))
@@ -514,7 +523,7 @@ impl TableFile {
             return Ok(x);
         }
         let bytes = self.checked_block(b)?;
-        let e = decode(bytes, &mut vec![0; len]).err().unwrap_or_default();
+        let e = decode(bytes, &mut vec![0; len], upto(false)).err().unwrap_or_default();
         Err(self.corrupt(format!("block {b} does not decode: {e}")))
     }
 

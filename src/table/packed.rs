@@ -176,18 +176,20 @@ pub fn with_block<T>(
     fill: impl FnOnce(&mut [u8]) -> bool,
     f: impl FnOnce(&[u8]) -> T,
 ) -> Option<T> {
-    with_block_where(file, block, len, |_| true, fill, f)
+    with_block_where(file, block, len, |_| true, |out, _| fill(out), f)
 }
 
 /// [`with_block`] where a cached block is used only if `usable` says so
 /// of its bytes (a block decoded in part, `coded.rs`); else it is filled
-/// again.
+/// again, and `fill` is told whether the cache held that block already
+/// (then the reads are moving on through it, and it had better be filled
+/// in full).
 pub fn with_block_where<T>(
     file: u64,
     block: usize,
     len: usize,
     usable: impl FnOnce(&[u8]) -> bool,
-    fill: impl FnOnce(&mut [u8]) -> bool,
+    fill: impl FnOnce(&mut [u8], bool) -> bool,
     f: impl FnOnce(&[u8]) -> T,
 ) -> Option<T> {
     CACHE.with(|cache| {
@@ -196,11 +198,12 @@ pub fn with_block_where<T>(
             *cache = (0..CACHED).map(|_| None).collect();
         }
         let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % CACHED;
-        let hit = matches!(&cache[slot], Some(c) if c.file == file && c.block == block && usable(&c.bytes));
+        let held = matches!(&cache[slot], Some(c) if c.file == file && c.block == block);
+        let hit = held && cache[slot].as_ref().is_some_and(|c| usable(&c.bytes));
         if !hit {
             let mut bytes = cache[slot].take().map(|c| c.bytes).unwrap_or_default();
             bytes.resize(len, 0);
-            if !fill(&mut bytes) {
+            if !fill(&mut bytes, held) {
                 return None;
             }
             cache[slot] = Some(Cached { file, block, bytes });
@@ -212,6 +215,33 @@ pub fn with_block_where<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block the cache holds but cannot use is filled again, and `fill`
+    /// is told so; any other fill is not.
+    #[test]
+    fn a_block_filled_again_is_said_to_be() {
+        let file = crate::table::fresh_id();
+        let mut seen = Vec::new();
+        let mut read = |block: usize, need: u8| {
+            with_block_where(
+                file,
+                block,
+                4,
+                |bytes| bytes[0] >= need,
+                |out, again| {
+                    seen.push((block, again));
+                    out[0] = need;
+                    true
+                },
+                |bytes| bytes[0],
+            )
+        };
+        assert_eq!(read(7, 1), Some(1));
+        assert_eq!(read(7, 1), Some(1), "cached");
+        assert_eq!(read(7, 3), Some(3), "filled again");
+        assert_eq!(read(8, 1), Some(1));
+        assert_eq!(seen, [(7, false), (7, true), (8, false)]);
+    }
 
     #[test]
     fn blocks_round_trip_and_damage_is_refused() {
