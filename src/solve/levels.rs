@@ -55,6 +55,12 @@ pub const MAX_DEPTH: u16 = UNKNOWN as u16 - 1;
 /// A loser's counter is the value byte shifted by this.
 const COUNTER_SHIFT: u32 = 3;
 
+/// The value in a value byte (below its counter).
+#[inline]
+fn value_of(cell: u8) -> Value {
+    Value::from_code(cell & ((1 << COUNTER_SHIFT) - 1)).expect("a value code")
+}
+
 /// Graphs with at least this many states are scanned by all threads.
 const PARALLEL: usize = 1 << 20;
 
@@ -178,8 +184,7 @@ impl Levels<'_> {
     /// The value of `s`.
     #[inline]
     fn value(&self, s: usize) -> Value {
-        let code = self.values[s].load(Ordering::Relaxed) & ((1 << COUNTER_SHIFT) - 1);
-        Value::from_code(code).expect("a value code")
+        value_of(self.values[s].load(Ordering::Relaxed))
     }
 
     /// Records `depth` as a candidate that will be settled (or
@@ -226,7 +231,7 @@ impl Levels<'_> {
         // Acquire: a loser's last child raised its candidate before its
         // counter reached 0.
         let cell = self.values[s].load(Ordering::Acquire);
-        let value = Value::from_code(cell & ((1 << COUNTER_SHIFT) - 1)).expect("a value code");
+        let value = value_of(cell);
         let waiting = cell >> COUNTER_SHIFT != 0;
         (value != Value::NoResult && !waiting && self.depths[s].load(Ordering::Relaxed) == level)
             .then_some(value)
