@@ -97,7 +97,7 @@ impl<'a, M: Moves> Dense<'a, M> {
         let mut anchors = Vec::new();
         let mut total = 0u64;
         for (b, v) in valid.iter().enumerate() {
-            if b % BASE_EVERY == 0 {
+            if b.is_multiple_of(BASE_EVERY) {
                 base.push(total as u32);
             }
             for node in [2 * b, 2 * b + 1] {
@@ -108,7 +108,7 @@ impl<'a, M: Moves> Dense<'a, M> {
                 }
             }
         }
-        if valid.len() % BASE_EVERY == 0 {
+        if valid.len().is_multiple_of(BASE_EVERY) {
             base.push(total as u32);
         }
         let ended = [Side::Jia, Side::Yi].map(|side| {
