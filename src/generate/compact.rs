@@ -11,90 +11,127 @@ use crate::solve::NodeMoves;
 use crate::summary::Summary;
 use crate::value::Value;
 
-/// A node's moves as a sub-table keeps them: [`DepthMoves`] (8 bytes,
-/// where [`NodeMoves`] itself takes 24) for tables with depths,
-/// [`ValueMoves`] (6 bytes) for tables of values only.
+/// The moves of a board's two nodes (甲's, then 乙's) as a sub-table
+/// keeps them: [`DepthMoves`] (12 bytes a board, where two [`NodeMoves`]
+/// take 48) for tables with depths, [`ValueMoves`] (6 bytes a node) for
+/// tables of values only.
 pub(super) trait Moves: Copy + Send + Sync {
-    /// Keeps what this kind needs of `m`.
-    fn keep(m: &NodeMoves) -> Self;
+    /// Keeps what this kind needs of the moves of a board's 甲 and 乙
+    /// nodes.
+    fn keep(nodes: [&NodeMoves; 2]) -> Self;
 
-    /// The moves back, with the depths this kind keeps.
-    fn get(&self) -> NodeMoves;
+    /// The moves of the node whose side to move is `side` (0 甲, 1 乙)
+    /// back, with the depths this kind keeps, given what every board of
+    /// the sub-table shares.
+    fn get(&self, side: usize, facts: &Facts) -> NodeMoves;
 }
 
-impl Moves for NodeMoves {
-    fn keep(m: &NodeMoves) -> Self {
-        *m
+/// What every board of a sub-table shares, per side to move (0 甲, 1 乙):
+/// whether the game is over (the mover is complete) and, if not, whether
+/// the mover may place (a piece in hand: neither fixed nor on the board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Facts {
+    pub(super) ended: [bool; 2],
+    pub(super) places: [bool; 2],
+}
+
+impl Facts {
+    /// The facts of the sub-table of `fixed` pieces and `loose` pieces on
+    /// the board, `n` slots.
+    pub(super) fn new(n: u8, fixed: u16, loose: u16) -> Facts {
+        let sides = [crate::side::Side::Jia, crate::side::Side::Yi];
+        Facts {
+            ended: sides.map(|side| fixed & side.pieces_mask(n) == side.pieces_mask(n)),
+            places: sides.map(|side| side.pieces_mask(n) & !(fixed | loose) != 0),
+        }
+    }
+}
+
+impl Moves for [NodeMoves; 2] {
+    fn keep(nodes: [&NodeMoves; 2]) -> Self {
+        nodes.map(|m| *m)
     }
 
     #[inline]
-    fn get(&self) -> NodeMoves {
-        *self
+    fn get(&self, side: usize, _: &Facts) -> NodeMoves {
+        self[side]
     }
 }
 
-/// [`NodeMoves`] in 8 bytes, depths kept, for tables with depths: the best
+/// Two [`NodeMoves`] in 12 bytes, depths kept, for tables with depths.
+///
+/// The walks (bit p for piece p) and the walks that stay inside are the
+/// same for both nodes of a board (a walk's child board does not depend on
+/// who walks) and go in `moves` once, bits 1..=12 as bits 0..12 and
+/// 12..24, then the piece of each node's only best exit walk (4 bits each,
+/// 甲's from bit 24, 乙's from bit 28). `scores` holds each node's best
 /// and second exits as packed scores ([`Score::pack`]; [`NO_SCORE`] for
-/// none; a finished game's score in `best`), and in `moves` the walks (bit
-/// p for piece p, at most 12), the inside walks (the same, from bit
-/// [`INSIDE`]), the piece of the only best exit walk (4 bits from
-/// [`BEST_WALK`]), whether the mover may place ([`PLACES_BIT`]) and whether
-/// the game is over ([`TERMINAL_BIT`]).
+/// none), or a finished game's score as its best. Whether a node's game
+/// is over and whether its mover may place are the sub-table's
+/// [`Facts`].
 ///
 /// A depth of 2^13 or more is kept as 2^13 - 1, as [`Score::pack`] does;
 /// the cores refuse depths far below that (`crate::solve::levels`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct DepthMoves {
     moves: u32,
-    best: u16,
-    second: u16,
+    scores: [u16; 4],
 }
 
 /// A packed score that is none (value code 7).
 const NO_SCORE: u16 = u16::MAX;
 
-/// Where the fields of [`DepthMoves::moves`] start: walks at bit 0 (bit p,
-/// p = 1..=12), then these.
-const INSIDE: u32 = 13;
-const BEST_WALK: u32 = 26;
-const PLACES_BIT: u32 = 1 << 30;
-const TERMINAL_BIT: u32 = 1 << 31;
+/// Where the fields of [`DepthMoves::moves`] start: walks at bit 0 (bit
+/// p - 1 for piece p), then these.
+const INSIDE: u32 = 12;
+const BEST_WALK: u32 = 24;
+
+/// The walks of pieces 1 to 12 (bits 1..=12).
+const PIECES: u16 = 0x1ffe;
 
 fn pack(s: Option<Score>) -> u16 {
     s.map_or(NO_SCORE, |s| Score { depth: s.depth.min((1 << 13) - 1), ..s }.pack())
 }
 
 impl Moves for DepthMoves {
-    fn keep(m: &NodeMoves) -> Self {
-        if let Some(t) = m.terminal {
-            return DepthMoves { moves: TERMINAL_BIT, best: pack(Some(t)), second: NO_SCORE };
+    fn keep(nodes: [&NodeMoves; 2]) -> Self {
+        let going = nodes.iter().find(|m| m.terminal.is_none());
+        let (walks, inside) = going.map_or((0, 0), |m| (m.walks, m.inside));
+        debug_assert!(walks & !PIECES == 0 && inside & !PIECES == 0, "pieces 1 to 12");
+        let mut moves = u32::from(walks >> 1) | u32::from(inside >> 1) << INSIDE;
+        let mut scores = [NO_SCORE; 4];
+        for (side, m) in nodes.iter().enumerate() {
+            if let Some(t) = m.terminal {
+                scores[2 * side] = pack(Some(t));
+                continue;
+            }
+            let e = &m.exits;
+            debug_assert!(e.pass.is_none() && !e.terminal && e.best_walk < 16);
+            debug_assert_eq!((m.walks, m.inside), (walks, inside), "a board's walks");
+            moves |= u32::from(e.best_walk) << (BEST_WALK + 4 * side as u32);
+            scores[2 * side] = pack(e.best);
+            scores[2 * side + 1] = pack(e.second);
         }
-        let e = &m.exits;
-        debug_assert!(e.pass.is_none() && !e.terminal && e.best_walk < 16);
-        debug_assert!(m.walks >> INSIDE == 0 && m.inside >> INSIDE == 0, "pieces 1 to 12");
-        let moves = u32::from(m.walks)
-            | u32::from(m.inside) << INSIDE
-            | u32::from(e.best_walk) << BEST_WALK
-            | if m.places { PLACES_BIT } else { 0 };
-        DepthMoves { moves, best: pack(e.best), second: pack(e.second) }
+        DepthMoves { moves, scores }
     }
 
     #[inline]
-    fn get(&self) -> NodeMoves {
-        let moves = self.moves;
-        if moves & TERMINAL_BIT != 0 {
-            return NodeMoves { terminal: Score::unpack(self.best), ..Default::default() };
+    fn get(&self, side: usize, facts: &Facts) -> NodeMoves {
+        let best = Score::unpack(self.scores[2 * side]);
+        if facts.ended[side] {
+            return NodeMoves { terminal: best, ..Default::default() };
         }
+        let moves = self.moves;
         let mask = (1 << INSIDE) - 1;
         NodeMoves {
             terminal: None,
-            walks: (moves & mask) as u16,
-            inside: (moves >> INSIDE & mask) as u16,
-            places: moves & PLACES_BIT != 0,
+            walks: ((moves & mask) << 1) as u16,
+            inside: ((moves >> INSIDE & mask) << 1) as u16,
+            places: facts.places[side],
             exits: Summary {
-                best: Score::unpack(self.best),
-                best_walk: (moves >> BEST_WALK & 15) as u8,
-                second: Score::unpack(self.second),
+                best,
+                best_walk: (moves >> (BEST_WALK + 4 * side as u32) & 15) as u8,
+                second: Score::unpack(self.scores[2 * side + 1]),
                 ..Summary::default()
             },
         }
@@ -132,7 +169,18 @@ fn exit_score(bits: u16) -> Option<Score> {
     Some(Score { value, depth: u16::from(value != Value::NoResult) })
 }
 
-impl Moves for ValueMoves {
+impl Moves for [ValueMoves; 2] {
+    fn keep(nodes: [&NodeMoves; 2]) -> Self {
+        nodes.map(ValueMoves::keep)
+    }
+
+    #[inline]
+    fn get(&self, side: usize, _: &Facts) -> NodeMoves {
+        self[side].get()
+    }
+}
+
+impl ValueMoves {
     fn keep(m: &NodeMoves) -> Self {
         if let Some(t) = m.terminal {
             return ValueMoves { info: TERMINAL | value_bits(Some(t)), ..Default::default() };
@@ -147,7 +195,7 @@ impl Moves for ValueMoves {
     }
 
     #[inline]
-    fn get(&self) -> NodeMoves {
+    fn get(self) -> NodeMoves {
         let info = self.info;
         if info & TERMINAL != 0 {
             let value = exit_score(info).expect("an ended game has a value").value;
@@ -218,11 +266,12 @@ impl Boards {
 mod tests {
     use super::*;
     use crate::position::{Last, Position};
+    use crate::side::Side;
     use crate::signature::signature;
     use crate::solve::{mover_complete, node_key};
 
-    /// Random nodes of every size, their exits scored by `exit`: each
-    /// node's moves kept as `M` come back as they were.
+    /// Random boards of every size, the exits of their two nodes scored by
+    /// `exit`: the moves of both nodes kept as `M` come back as they were.
     fn round_trips<M: Moves>(seed: u64, mut exit: impl FnMut(&mut crate::random::Rng) -> Score) {
         let mut rng = crate::random::Rng::new(seed);
         let mut kinds = [0usize; 3];
@@ -230,19 +279,33 @@ mod tests {
             let n = [4u8, 6, 8, 10, 12][rng.below(5) as usize];
             let fixed = crate::table::format::free_pieces(n, 0) & rng.below(1 << 13) as u16;
             let pos = crate::random::random_position(&mut rng, n, fixed);
-            let pos = Position { last: crate::position::Last::None, ..pos };
             let sig = signature(&pos);
-            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
-                for o in out.iter_mut() {
-                    *o = exit(&mut rng);
-                }
-            });
-            let back = M::keep(&m).get();
-            assert_eq!(back.terminal, m.terminal, "{pos}");
-            assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
-            assert_eq!(back.exits, m.exits, "{pos}");
-            let only_best_walk = m.exits.best_walk != 0 && m.exits.best != m.exits.second;
-            kinds[if mover_complete(&pos, sig) { 0 } else { 1 + usize::from(only_best_walk) }] += 1;
+            let facts = Facts::new(n, sig.fixed(), sig.loose());
+            let mut nodes = [NodeMoves::default(); 2];
+            for (side, m) in [Side::Jia, Side::Yi].into_iter().zip(&mut nodes) {
+                let mut node = pos;
+                (node.side, node.last) = (side, Last::None);
+                *m = NodeMoves::new(&node, sig, node_key(&node), 0, |_, out| {
+                    for o in out.iter_mut() {
+                        *o = exit(&mut rng);
+                    }
+                });
+            }
+            let kept = M::keep([&nodes[0], &nodes[1]]);
+            for (side, m) in nodes.iter().enumerate() {
+                let back = kept.get(side, &facts);
+                assert_eq!(back.terminal, m.terminal, "{pos} side {side}");
+                assert_eq!((back.walks, back.inside, back.places), (m.walks, m.inside, m.places));
+                assert_eq!(back.exits, m.exits, "{pos} side {side}");
+                let mut pos = pos;
+                pos.side = [Side::Jia, Side::Yi][side];
+                let only_best_walk = m.exits.best_walk != 0 && m.exits.best != m.exits.second;
+                kinds[if mover_complete(&pos, sig) {
+                    0
+                } else {
+                    1 + usize::from(only_best_walk)
+                }] += 1;
+            }
         }
         assert!(
             kinds.iter().all(|&k| k > 50),
@@ -255,13 +318,13 @@ mod tests {
     /// gives them).
     #[test]
     fn value_moves_keep_everything_but_depths() {
-        round_trips::<ValueMoves>(5, |rng| Score::terminal(Value::ALL[rng.below(5) as usize]));
+        round_trips::<[ValueMoves; 2]>(5, |rng| Score::terminal(Value::ALL[rng.below(5) as usize]));
     }
 
-    /// A node's moves with depths come back as they were, in 8 bytes.
+    /// A board's moves with depths come back as they were, in 12 bytes.
     #[test]
     fn depth_moves_keep_everything() {
-        assert_eq!(std::mem::size_of::<DepthMoves>(), 8);
+        assert_eq!(std::mem::size_of::<DepthMoves>(), 12);
         round_trips::<DepthMoves>(6, |rng| {
             let value = Value::ALL[rng.below(5) as usize];
             let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };

@@ -1,13 +1,15 @@
 //! One sub-table with all its states, numbered densely, as a retrograde
 //! [`Graph`].
 
-use crate::generate::compact::{Boards, Moves};
+use crate::generate::compact::{Boards, Facts, Moves};
 use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, walk_origin};
 use crate::score::Score;
-use crate::side::Side;
-use crate::solve::{Graph, Init, inside_parent_key, inside_walk_key, key_slot_of, last_bit};
+
+use crate::solve::{
+    Graph, Init, NodeMoves, inside_parent_key, inside_walk_key, key_slot_of, last_bit,
+};
 use crate::summary::Summary;
 
 /// Bit l set for each consistent `last` number l of a board (0 none, 1
@@ -55,7 +57,10 @@ pub(super) struct Dense<'a, M> {
     n: u8,
     rule: PassRule,
     index: &'a SigIndex,
+    /// Per board rank, the moves of its two nodes.
     moves: Vec<M>,
+    /// What every board shares per side to move.
+    facts: Facts,
     /// Per board rank, the board.
     boards: Boards,
     /// Per board rank, its consistent `last` numbers ([`valid_lasts`]).
@@ -76,9 +81,6 @@ pub(super) struct Dense<'a, M> {
     /// Per piece, its number among the loose pieces (its `last` number
     /// is that + 2).
     item_of: [u8; 16],
-    /// Per side (node & 1), whether the game is over because the mover is
-    /// complete: the same for every node of a sub-table.
-    ended: [bool; 2],
 }
 
 impl<'a, M: Moves> Dense<'a, M> {
@@ -91,8 +93,8 @@ impl<'a, M: Moves> Dense<'a, M> {
         boards: Boards,
         valid: Vec<u16>,
     ) -> Self {
-        let nodes = moves.len();
-        assert!(nodes <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
+        assert_eq!(moves.len(), valid.len(), "moves for every board");
+        assert!(2 * moves.len() <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
         let mut base = Vec::with_capacity(valid.len() / BASE_EVERY + 1);
         let mut anchors = Vec::new();
         let mut total = 0u64;
@@ -111,19 +113,13 @@ impl<'a, M: Moves> Dense<'a, M> {
         if valid.len().is_multiple_of(BASE_EVERY) {
             base.push(total as u32);
         }
-        let ended = [Side::Jia, Side::Yi].map(|side| {
-            let mine = side.pieces_mask(n);
-            fixed & mine == mine
-        });
-        debug_assert!(
-            (0..nodes).all(|node| moves[node].get().terminal.is_some() == ended[node & 1])
-        );
+        let facts = Facts::new(n, fixed, index.loose());
         let mut item_of = [0u8; 16];
         for (j, &p) in index.items().iter().enumerate() {
             item_of[usize::from(p)] = j as u8;
         }
         let states = total as usize;
-        Dense { n, rule, index, moves, boards, valid, base, states, anchors, item_of, ended }
+        Dense { n, rule, index, moves, facts, boards, valid, base, states, anchors, item_of }
     }
 
     /// The number of the first state of `node` (for `node` = the number
@@ -131,6 +127,12 @@ impl<'a, M: Moves> Dense<'a, M> {
     #[inline]
     fn first_state(&self, node: usize) -> usize {
         first_of(&self.base, &self.valid, node)
+    }
+
+    /// The moves of `node`.
+    #[inline]
+    fn node_moves(&self, node: usize) -> NodeMoves {
+        self.moves[node / 2].get(node & 1, &self.facts)
     }
 
     /// The node key of `node` ([`crate::solve::node_key`]).
@@ -186,7 +188,7 @@ impl<'a, M: Moves> Dense<'a, M> {
     /// The summary of `node` once every state is scored (`score`, by state
     /// number).
     pub(super) fn summary(&self, node: usize, score: impl Fn(usize) -> Score) -> Summary {
-        let m = self.moves[node].get();
+        let m = self.node_moves(node);
         if let Some(t) = m.terminal {
             return Summary::ended(t);
         }
@@ -216,7 +218,7 @@ impl<M: Moves> Graph for Dense<'_, M> {
 
     fn init(&self, s: usize) -> Init {
         let (node, l) = self.locate(s);
-        self.moves[node].get().init(self.last_of(l), self.rule)
+        self.node_moves(node).init(self.last_of(l), self.rule)
     }
 
     fn inits(&self, range: std::ops::Range<usize>, f: &mut dyn FnMut(usize, Init)) {
@@ -227,7 +229,7 @@ impl<M: Moves> Graph for Dense<'_, M> {
         let (mut node, _) = self.locate(range.start);
         let mut at = self.first_state(node);
         while at < range.end {
-            let moves = self.moves[node].get();
+            let moves = self.node_moves(node);
             let mut valid = self.valid[node / 2];
             while valid != 0 {
                 let l = valid.trailing_zeros() as usize;
@@ -254,7 +256,7 @@ impl<M: Moves> Graph for Dense<'_, M> {
             };
             (self.node_of_key(parent), excluded)
         };
-        if self.ended[pnode & 1] {
+        if self.facts.ended[pnode & 1] {
             return;
         }
         let mut valid = self.valid[pnode / 2];
@@ -269,7 +271,7 @@ impl<M: Moves> Graph for Dense<'_, M> {
             let may = || {
                 last != Last::Pass
                     || self.rule == PassRule::Always
-                    || self.moves[pnode].get().may_pass(plast, self.rule)
+                    || self.node_moves(pnode).may_pass(plast, self.rule)
             };
             if !banned && may() {
                 f(ps);
@@ -284,22 +286,25 @@ mod tests {
     use super::*;
     use crate::moves::Move;
     use crate::position::Position;
-    use crate::solve::{NodeMoves, node_key};
+    use crate::side::Side;
+    use crate::solve::node_key;
     use crate::value::Value;
 
     /// The sub-table (`fixed`, `loose`) of `n` slots as a graph, with
     /// random values for the moves that leave it.
-    fn graph(n: u8, rule: PassRule, fixed: u16, index: &SigIndex) -> Dense<'_, NodeMoves> {
+    fn graph(n: u8, rule: PassRule, fixed: u16, index: &SigIndex) -> Dense<'_, [NodeMoves; 2]> {
         let mut rng = crate::random::Rng::new(u64::from(fixed) << 16 | u64::from(index.loose()));
         let boards = Boards::new(index);
         let sig = crate::signature::SigKey::new(fixed, index.loose());
-        let moves = (0..2 * boards.len())
-            .map(|node| {
-                let pos = position(n, &boards, node, Last::None);
-                NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
-                    for o in out.iter_mut() {
-                        *o = Score::terminal(Value::ALL[rng.below(5) as usize]);
-                    }
+        let moves = (0..boards.len())
+            .map(|b| {
+                [0, 1].map(|side| {
+                    let pos = position(n, &boards, 2 * b + side, Last::None);
+                    NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, out| {
+                        for o in out.iter_mut() {
+                            *o = Score::terminal(Value::ALL[rng.below(5) as usize]);
+                        }
+                    })
                 })
             })
             .collect();
@@ -312,13 +317,13 @@ mod tests {
     }
 
     /// The position of state `s`.
-    fn state_position(g: &Dense<'_, NodeMoves>, s: usize) -> Position {
+    fn state_position(g: &Dense<'_, [NodeMoves; 2]>, s: usize) -> Position {
         let (node, l) = g.locate(s);
         position(g.n, &g.boards, node, g.last_of(l))
     }
 
     /// The state of `pos`, found from its board's rank.
-    fn state_of(g: &Dense<'_, NodeMoves>, pos: &Position) -> usize {
+    fn state_of(g: &Dense<'_, [NodeMoves; 2]>, pos: &Position) -> usize {
         let node = g.index.rank(pos.board()) as usize * 2 + pos.side().index();
         let l = match pos.last() {
             Last::None => 0,
@@ -360,7 +365,7 @@ mod tests {
                 for s in 0..len {
                     let pos = state_position(&g, s);
                     let (node, _) = g.locate(s);
-                    let m = g.moves[node].get();
+                    let m = g.node_moves(node);
                     if m.terminal.is_some() {
                         continue;
                     }

@@ -220,7 +220,7 @@ pub(super) fn solve_sub(ctx: &Context<'_>, sub: usize) -> Result<Done, GenerateE
     if ctx.file.records_encoding() == Encoding::Scores {
         solve_sub_as::<DepthMoves>(ctx, sub)
     } else {
-        solve_sub_as::<ValueMoves>(ctx, sub)
+        solve_sub_as::<[ValueMoves; 2]>(ctx, sub)
     }
 }
 
@@ -235,15 +235,19 @@ fn solve_sub_as<M: Moves>(ctx: &Context<'_>, sub: usize) -> Result<Done, Generat
         let side = Side::of_node(node as u64);
         Position { n: ctx.n, board: boards.get(node / 2), side, last: Last::None }
     };
-    let moves: Vec<M> = (0..nodes)
+    let moves: Vec<M> = (0..boards.len())
         .into_par_iter()
-        .map_init(Walks::new, |walks, node| {
-            let pos = node_at(node);
+        .map_init(Walks::new, |walks, board| {
             let mut err = None;
-            let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
-                err = walks.exits(ctx, node / 2, children, out).err();
+            let m = [0, 1].map(|side| {
+                let pos = node_at(2 * board + side);
+                NodeMoves::new(&pos, sig, node_key(&pos), 0, |children, out| {
+                    if let Err(e) = walks.exits(ctx, board, children, out) {
+                        err.get_or_insert(e);
+                    }
+                })
             });
-            err.map_or(Ok(M::keep(&m)), Err)
+            err.map_or(Ok(M::keep([&m[0], &m[1]])), Err)
         })
         .collect::<Result<_, _>>()
         .map_err(GenerateError::Table)?;
