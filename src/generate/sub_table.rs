@@ -213,7 +213,7 @@ std::thread_local! {
 /// its states by value and the checksum of its records (0 where the file
 /// codes it straight from the nodes' summaries,
 /// [`Unfinished::summaries_writer`]). Tables with depths keep each node's moves with
-/// their depths (8 bytes a node) and use the retrograde core with depths,
+/// their depths (6 bytes a node, 12 a board) and use the retrograde core with depths,
 /// or for large sub-tables the values-only core and then depths by levels;
 /// tables of values only keep 6 bytes a node and use the values-only core.
 pub(super) fn solve_sub(ctx: &Context<'_>, sub: usize) -> Result<Done, GenerateError> {
