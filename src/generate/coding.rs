@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::generate::GenerateError;
-use crate::generate::checkpoint::{Checkpoint, Done};
+use crate::generate::checkpoint::{Checkpoint, Data, Done};
 use crate::generate::plain::Plain;
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::index::SigIndex;
@@ -226,15 +226,18 @@ impl Coding {
         Some(coding)
     }
 
-    /// Syncs what was flushed; returns each file's data length and its
-    /// entries (model sets, then blocks), for a checkpoint.
-    pub(super) fn sync(&self) -> Result<[(u64, Vec<Entry>); 2], GenerateError> {
+    /// Syncs what was flushed, then calls `f` with each file's data (its
+    /// length and entries: model sets, then blocks), for a checkpoint.
+    pub(super) fn synced<R>(&self, f: impl FnOnce([Data<'_>; 2]) -> R) -> Result<R, GenerateError> {
         self.raw.sync()?;
         for out in &self.outs {
             out.file.sync_data().map_err(|e| GenerateError::io(&out.tmp, e))?;
         }
         let written = self.written.lock().expect("no writer panicked");
-        Ok(written.clone().map(|w| (w.len, w.models.into_iter().chain(w.blocks).collect())))
+        Ok(f([0, 1].map(|s| {
+            let w = &written[s];
+            Data { len: w.len, parts: [&w.models, &w.blocks] }
+        })))
     }
 
     /// Adds the records (encoding 1) of sub-table `sub` (once): to the

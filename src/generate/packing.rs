@@ -18,7 +18,7 @@ use std::sync::{Mutex, OnceLock};
 use rayon::prelude::*;
 
 use crate::generate::GenerateError;
-use crate::generate::checkpoint::Checkpoint;
+use crate::generate::checkpoint::{Checkpoint, Data};
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::summary::Summary;
 use crate::table::format::{Header, decode};
@@ -188,10 +188,10 @@ impl Packing {
 
     /// Syncs the data written so far; returns its length and the block
     /// table, for a checkpoint.
-    pub(super) fn sync(&self) -> Result<(u64, Vec<Entry>), GenerateError> {
+    pub(super) fn synced<R>(&self, f: impl FnOnce(Data<'_>) -> R) -> Result<R, GenerateError> {
         self.file.sync_data().map_err(|e| GenerateError::io(&self.tmp, e))?;
         let written = self.written.lock().expect("no writer panicked");
-        Ok((written.len, written.entries.clone()))
+        Ok(f(Data { len: written.len, parts: [&written.entries, &[]] }))
     }
 
     /// Compresses the records of sub-table `sub` (written once, before any
@@ -374,7 +374,7 @@ mod tests {
             p.flush().unwrap();
             done.push(Done { sub, counts: [0; 5], sum: checksum(&records(sub)) });
         }
-        let (data_len, entries) = p.sync().unwrap();
+        let (data_len, entries) = p.synced(|d| (d.len, d.parts.concat())).unwrap();
         let want = raws(&p);
         assert!(want.iter().any(|(s, _)| s.count_ones() == 1), "group 1 is held");
         assert!(want.iter().all(|(s, _)| s.count_ones() >= 1), "group 0 is released");

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::generate::checkpoint::{self, Checkpoint, Done};
+use crate::generate::checkpoint::{self, Checkpoint, Data, Done};
 use crate::generate::coding::Coding;
 use crate::generate::packing::Packing;
 use crate::generate::plain::Plain;
@@ -153,16 +153,16 @@ impl Unfinished {
     /// Syncs what was flushed and saves a checkpoint that lists `done`
     /// (every sub-table flushed so far, in order).
     pub(super) fn checkpoint(&self, path: &Path, done: &[Done]) -> Result<(), GenerateError> {
-        let mut ckpt = Checkpoint { done: done.to_vec(), ..Checkpoint::default() };
+        let header = self.header();
         match self {
-            Unfinished::Plain(f) => f.sync()?,
-            Unfinished::Packed(f) => (ckpt.data_len, ckpt.entries) = f.sync()?,
-            Unfinished::Coded(f) => {
-                let [main, side] = f.sync()?;
-                (ckpt.data_len, ckpt.entries) = main;
-                (ckpt.side_len, ckpt.side_entries) = side;
+            Unfinished::Plain(f) => {
+                f.sync()?;
+                checkpoint::save(path, header, done, Default::default())
             }
+            Unfinished::Packed(f) => {
+                f.synced(|d| checkpoint::save(path, header, done, [d, Data::default()]))?
+            }
+            Unfinished::Coded(f) => f.synced(|d| checkpoint::save(path, header, done, d))?,
         }
-        ckpt.save(path, self.header())
     }
 }

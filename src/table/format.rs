@@ -247,23 +247,73 @@ pub fn decode_scores(rec: &[u8], n: u8) -> Option<Summary> {
 /// A 64-bit checksum of `bytes` (four multiply–rotate lanes over 8-byte
 /// words, then the tail); not cryptographic, it catches damaged files.
 pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut sum = Checksum::default();
+    sum.update(bytes);
+    sum.finish()
+}
+
+/// [`checksum`] of bytes given piece by piece: the same value as of all
+/// of them at once, however they are cut (so a large file can be summed
+/// as it is written or read).
+#[derive(Debug, Clone)]
+pub struct Checksum {
+    lanes: [u64; 4],
+    /// Bytes summed so far.
+    len: u64,
+    /// The bytes of an unfinished 32-byte chunk (`len % 32` of them).
+    tail: [u8; 32],
+}
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum { lanes: [1, 2, 3, 4], len: 0, tail: [0; 32] }
+    }
+}
+
+impl Checksum {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut lanes = [1u64, 2, 3, 4];
-    let mut chunks = bytes.chunks_exact(32);
-    for c in &mut chunks {
-        for (i, lane) in lanes.iter_mut().enumerate() {
+
+    /// Adds `bytes`.
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        let held = (self.len % 32) as usize;
+        self.len += bytes.len() as u64;
+        if held > 0 {
+            let take = bytes.len().min(32 - held);
+            self.tail[held..held + take].copy_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if held + take < 32 {
+                return;
+            }
+            let chunk = self.tail;
+            self.chunk(&chunk);
+        }
+        let mut chunks = bytes.chunks_exact(32);
+        for c in &mut chunks {
+            self.chunk(c);
+        }
+        let rest = chunks.remainder();
+        self.tail[..rest.len()].copy_from_slice(rest);
+    }
+
+    #[inline]
+    fn chunk(&mut self, c: &[u8]) {
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
             let w = u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-            *lane = (lane.rotate_left(23) ^ w).wrapping_mul(K);
+            *lane = (lane.rotate_left(23) ^ w).wrapping_mul(Self::K);
         }
     }
-    let mut h = bytes.len() as u64;
-    for lane in lanes {
-        h = (h.rotate_left(27) ^ lane).wrapping_mul(K);
+
+    /// The checksum of everything added.
+    pub fn finish(&self) -> u64 {
+        let mut h = self.len;
+        for lane in self.lanes {
+            h = (h.rotate_left(27) ^ lane).wrapping_mul(Self::K);
+        }
+        for &b in &self.tail[..(self.len % 32) as usize] {
+            h = (h.rotate_left(8) ^ u64::from(b)).wrapping_mul(Self::K);
+        }
+        h ^ h >> 29
     }
-    for &b in chunks.remainder() {
-        h = (h.rotate_left(8) ^ u64::from(b)).wrapping_mul(K);
-    }
-    h ^ h >> 29
 }
 
 /// The parsed fixed header and sub-table sizes.
@@ -412,6 +462,48 @@ mod tests {
         assert_eq!(decode_scores(&[0xff; 8], 12), None);
         assert!(decode_scores(&[0; 8], 12).is_some());
         assert_eq!(decode_scores(&encode_scores(&s), 6), None, "walk 7 on 6 slots");
+    }
+
+    /// The checksum as first written, all bytes at once: every file
+    /// written so far carries it, so [`Checksum`] must give the same.
+    fn checksum_at_once(bytes: &[u8]) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut lanes = [1u64, 2, 3, 4];
+        let mut chunks = bytes.chunks_exact(32);
+        for c in &mut chunks {
+            for (i, lane) in lanes.iter_mut().enumerate() {
+                let w = u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap());
+                *lane = (lane.rotate_left(23) ^ w).wrapping_mul(K);
+            }
+        }
+        let mut h = bytes.len() as u64;
+        for lane in lanes {
+            h = (h.rotate_left(27) ^ lane).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(8) ^ u64::from(b)).wrapping_mul(K);
+        }
+        h ^ h >> 29
+    }
+
+    #[test]
+    fn checksum_is_the_same_however_the_bytes_are_cut() {
+        let mut rng = crate::random::Rng::new(5);
+        for len in (0..200).chain([1000, 4099]) {
+            let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+            let want = checksum_at_once(&bytes);
+            assert_eq!(checksum(&bytes), want, "length {len}");
+            for _ in 0..20 {
+                let mut sum = Checksum::default();
+                let mut rest = &bytes[..];
+                while !rest.is_empty() {
+                    let take = rng.below(rest.len() as u64 + 1) as usize;
+                    sum.update(&rest[..take]);
+                    rest = &rest[take..];
+                }
+                assert_eq!(sum.finish(), want, "length {len}, cut");
+            }
+        }
     }
 
     #[test]
