@@ -13,9 +13,10 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::PassRule;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::table::Encoding;
+use chaosclock::table::Tablebase;
+use chaosclock::{PassRule, Position};
 use common::bin::run_with;
 
 /// Makes the complete 6-slot tables with depths under `depths` and their
@@ -81,6 +82,29 @@ fn query_answers_as_encoding_1(sides: bool) {
         assert!(differ.is_none(), "json {json}, side files {sides}: {differ:?}");
         assert_eq!(got.lines().count(), want.lines().count());
     }
+}
+
+/// Model sets dropped by `forget_models` are read again when a block
+/// needs them: the same scores, from threads whose block caches are
+/// empty (so every block is decoded again).
+#[test]
+fn forgotten_model_sets_are_read_again() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let tb = Tablebase::new(c.path(), 6, PassRule::Always);
+    tb.load_all().unwrap();
+    let positions: Vec<Position> = positions().lines().map(|l| l.parse().unwrap()).collect();
+    let scores = || {
+        std::thread::scope(|s| {
+            s.spawn(|| positions.iter().map(|p| tb.score(p).unwrap()).collect::<Vec<_>>())
+                .join()
+                .unwrap()
+        })
+    };
+    let first = scores();
+    assert!(first.iter().filter(|s| s.is_some()).count() > 500, "the tables answer");
+    tb.forget_models();
+    assert_eq!(scores(), first);
 }
 
 #[test]

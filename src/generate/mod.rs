@@ -475,10 +475,13 @@ fn write_file(
             done.push(made);
             save(&file, &done)?;
         }
-        // The next group reads this one most: the one before goes.
+        // The next group reads this one most: the one before goes. It
+        // reads other files' sub-tables of about its own size, not those
+        // this one read: their model sets go too.
         if let Some(k) = group[0].count_ones().checked_sub(1) {
             file.release(k);
         }
+        tb.forget_models();
     }
     for d in &done {
         report.signatures += 1;

@@ -4,8 +4,8 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use memmap2::Mmap;
 
@@ -52,8 +52,11 @@ enum Layout {
     /// compressed blocks in the data from `data` to the end.
     Packed { table: usize, data: usize },
     /// Encoding 4 ([`coded`]): as encoding 3, with the model sets, read
-    /// and checked when first needed.
-    Coded { layout: coded::Layout, models: Vec<OnceLock<Result<Models, String>>> },
+    /// and checked when first needed, and kept until
+    /// [`TableFile::forget_models`] (read, a set takes about 4 times its
+    /// bytes: the 12-slot files of one fixed piece hold 331 MiB of them,
+    /// 1.5 GiB read).
+    Coded { layout: coded::Layout, models: Vec<Mutex<Option<Arc<Models>>>> },
 }
 
 /// What a file holds for a node.
@@ -123,7 +126,7 @@ impl TableFile {
             let layout = coded::Layout::parse(&map, &header).map_err(corrupt)?;
             let first_block = coded::first_blocks(&header, layout.boards);
             let blocks = layout.blocks;
-            let models = layout.models.iter().map(|_| OnceLock::new()).collect();
+            let models = layout.models.iter().map(|_| Mutex::default()).collect();
             (Layout::Coded { layout, models }, first_block, blocks)
         } else if header.encoding == Encoding::Packed {
             let first_block = packed::first_blocks(&header);
@@ -256,14 +259,35 @@ impl TableFile {
     }
 
     /// Encoding 4: the model set `k`, checked and read when first needed.
-    fn models(&self, k: usize) -> Result<&Models, TableError> {
+    fn models(&self, k: usize) -> Result<Arc<Models>, TableError> {
         let Layout::Coded { layout, models } = &self.layout else {
             unreachable!("models of an encoding-4 file only");
         };
-        models[k]
-            .get_or_init(|| Models::from_bytes(self.model_bytes(layout, k)?))
-            .as_ref()
-            .map_err(|e| self.corrupt(format!("model set {k}: {e}")))
+        // Held while the set is read, so that it is read once.
+        let mut held = models[k].lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(m) = &*held {
+            return Ok(Arc::clone(m));
+        }
+        let m = self
+            .model_bytes(layout, k)
+            .and_then(Models::from_bytes)
+            .map(Arc::new)
+            .map_err(|e| self.corrupt(format!("model set {k}: {e}")))?;
+        *held = Some(Arc::clone(&m));
+        Ok(m)
+    }
+
+    /// Encoding 4: drops the model sets read so far (those in use stay
+    /// until their readers are done); they are read again when needed.
+    /// `generate` calls it between groups of sub-tables, which read other
+    /// files' sub-tables of about their own size: so a run keeps the sets
+    /// of the sub-tables it reads now, not of every one it has read.
+    pub fn forget_models(&self) {
+        if let Layout::Coded { models, .. } = &self.layout {
+            for m in models {
+                m.lock().unwrap_or_else(PoisonError::into_inner).take();
+            }
+        }
     }
 
     /// The bytes of model set `k`, their checksum verified.
@@ -329,6 +353,7 @@ impl TableFile {
                         continue;
                     }
                     let models = self.models(layout.sub_model[sub] as usize)?;
+                    let models = &*models;
                     for k in 0..(nodes as usize).div_ceil(2 * per) {
                         let b = self.first_block[sub] + k;
                         let boards = coded::block_boards(nodes, k, per);
@@ -486,7 +511,7 @@ impl TableFile {
         let (board, per) = (node as usize / 2, layout.boards);
         let k = board / per;
         let b = self.first_block[sub] + k;
-        let models = self.models(layout.sub_model[sub] as usize)?;
+        let set = layout.sub_model[sub] as usize;
         let boards = coded::block_boards(self.header.nodes[sub], k, per);
         let at = board % per;
         // Whole blocks are decoded up to the board asked for (rounded up),
@@ -501,7 +526,7 @@ impl TableFile {
                 boards
             }
         };
-        let decode = |bytes: &[u8], out: &mut [u8], upto: usize| {
+        let decode = |models: &Models, bytes: &[u8], out: &mut [u8], upto: usize| {
             if whole {
                 out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
                 coded::decode_prefix_into(bytes, boards, upto, models, &mut out[2..])
@@ -513,8 +538,12 @@ impl TableFile {
             if whole { (2 + boards * coded::BOARD_BYTES, 2) } else { (2 * boards, 0) };
         let usable =
             |bytes: &[u8]| !whole || usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
+        // The model set is looked for only when a block is decoded, not
+        // when a cached one is read.
         let fill = |out: &mut [u8], again: bool| {
-            self.checked_block(b).is_ok_and(|bytes| decode(bytes, out, upto(again)).is_ok())
+            let Ok(models) = self.models(set) else { return false };
+            self.checked_block(b)
+                .is_ok_and(|bytes| decode(&models, bytes, out, upto(again)).is_ok())
         };
         let key = 2 * b + usize::from(!whole);
         if let Some(x) =
@@ -522,8 +551,9 @@ impl TableFile {
         {
             return Ok(x);
         }
+        let models = self.models(set)?;
         let bytes = self.checked_block(b)?;
-        let e = decode(bytes, &mut vec![0; len], upto(false)).err().unwrap_or_default();
+        let e = decode(&models, bytes, &mut vec![0; len], upto(false)).err().unwrap_or_default();
         Err(self.corrupt(format!("block {b} does not decode: {e}")))
     }
 

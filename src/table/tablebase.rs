@@ -160,6 +160,14 @@ impl Tablebase {
         Ok(())
     }
 
+    /// Drops the model sets the open files have read
+    /// ([`TableFile::forget_models`]).
+    pub fn forget_models(&self) {
+        for f in self.files.iter().chain(&self.sides).filter_map(|f| f.get()?.as_ref()) {
+            f.forget_models();
+        }
+    }
+
     /// Checks that `file` holds the kind of records (depths or values
     /// only) the files opened before hold.
     ///
