@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use crate::generate::GenerateError;
-use crate::generate::checkpoint::{Checkpoint, Data, Done};
+use crate::generate::checkpoint::{Checkpoint, Data, Done, Stored};
 use crate::generate::plain::Plain;
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::index::SigIndex;
@@ -37,7 +37,7 @@ use crate::table::coded::{self, BOARD_BYTES, BOARDS};
 use crate::table::convert::{self, blocks_of, code_sets};
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{Encoding, Header, decode, sub_loose};
-use crate::table::packed::{self, Entry};
+use crate::table::packed::{self, ENTRY, Entry};
 use crate::table::{TableError, format, fresh_id};
 
 /// The side file of the table file `path`.
@@ -60,14 +60,16 @@ struct Out {
     id: u64,
 }
 
-/// What one file's data holds so far.
+/// What one file's data holds so far. Its blocks' entries are not kept
+/// here but in their places in the file's head, written there as their
+/// blocks are appended (zero until then) and read from there: the 12-slot
+/// file with no fixed piece has 34 million blocks a file, 1.1 GB of
+/// entries for the two. The head is written in full when the file ends.
 #[derive(Debug, Clone, Default)]
 struct Written {
     len: u64,
     /// Per model set, its entry (zero until written).
     models: Vec<Entry>,
-    /// Per block, its entry (zero until written).
-    blocks: Vec<Entry>,
 }
 
 /// A coded sub-table waiting for [`Coding::flush`]: per file, its models'
@@ -89,6 +91,8 @@ pub(super) struct Coding {
     first_block: Vec<usize>,
     /// Bytes before the data (the same in both files).
     head_len: u64,
+    /// Where the block table is in the head.
+    entries_at: u64,
     outs: [Out; 2],
     written: Mutex<[Written; 2]>,
     pending: Mutex<Vec<Coded>>,
@@ -126,15 +130,8 @@ impl Coding {
         let first_block = coded::first_blocks(&header, BOARDS);
         let blocks = *first_block.last().expect("one more entry than sub-tables");
         let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
-        let empty = vec![Entry::default(); sets];
-        let head = coded::head_bytes(
-            &header,
-            (BOARDS, Side::Jia),
-            &sub_model,
-            &empty,
-            &vec![Entry::default(); blocks],
-        );
-        let written = Written { len: 0, models: empty, blocks: vec![Entry::default(); blocks] };
+        let written = Written { len: 0, models: vec![Entry::default(); sets] };
+        let head_len = coded::head_len(&header, sets, blocks) as u64;
         let (n, fixed) = (header.n, header.fixed);
         let free = format::free_pieces(n, fixed);
         let indexes =
@@ -146,7 +143,8 @@ impl Coding {
             indexes,
             sub_model,
             first_block,
-            head_len: head.len() as u64,
+            head_len,
+            entries_at: head_len - 8 - (ENTRY * blocks) as u64,
             outs,
             written: Mutex::new([written.clone(), written]),
             pending: Mutex::default(),
@@ -180,10 +178,11 @@ impl Coding {
         let coding = Coding::assemble(header, sets, outs, raw);
         let sides = [(ckpt.data_len, &ckpt.entries), (ckpt.side_len, &ckpt.side_entries)];
         let mut written = coding.written.lock().expect("no writer panicked");
+        let blocks = *coding.first_block.last().expect("one more entry");
         for (s, (len, entries)) in sides.into_iter().enumerate() {
             let w = &mut written[s];
             let sets = w.models.len();
-            if entries.len() != sets + w.blocks.len() {
+            if entries.len() != sets + blocks {
                 return None;
             }
             let out = &coding.outs[s];
@@ -193,7 +192,12 @@ impl Coding {
             out.file.set_len(coding.head_len + len).ok()?;
             w.len = len;
             w.models.copy_from_slice(&entries[..sets]);
-            w.blocks.copy_from_slice(&entries[sets..]);
+            let blocks = &entries[sets..];
+            // All of them: those of blocks written after the checkpoint
+            // go back to zero.
+            for (k, run) in blocks.chunks(1 << 16).enumerate() {
+                write_entries(out, coding.entries_at, k << 16, run).ok()?;
+            }
             // Every entry the done sub-tables use holds its bytes, and the
             // data holds nothing else.
             let mut used = 0u64;
@@ -215,7 +219,7 @@ impl Coding {
                 coding.models[set][s].set(models).ok()?;
                 let first = coding.first_block[d.sub];
                 for b in first..coding.first_block[d.sub + 1] {
-                    check(w.blocks[b])?;
+                    check(blocks[b])?;
                 }
             }
             if used != len {
@@ -234,9 +238,11 @@ impl Coding {
             out.file.sync_data().map_err(|e| GenerateError::io(&out.tmp, e))?;
         }
         let written = self.written.lock().expect("no writer panicked");
+        let count = *self.first_block.last().expect("one more entry");
         Ok(f([0, 1].map(|s| {
             let w = &written[s];
-            Data { len: w.len, parts: [&w.models, &w.blocks] }
+            let stored = Stored { file: &self.outs[s].file, at: self.entries_at, count };
+            Data { len: w.len, entries: &w.models, stored: Some(stored) }
         })))
     }
 
@@ -327,7 +333,7 @@ impl Coding {
                 let w = &mut written[s];
                 append(
                     &self.outs[s],
-                    self.head_len,
+                    (self.head_len, self.entries_at),
                     w,
                     Some((set, models)),
                     self.first_block[c.sub],
@@ -356,9 +362,13 @@ impl Coding {
         let boards = coded::block_boards(self.header.nodes[sub], k, BOARDS);
         let mut error = None;
         let fill = |buf: &mut [u8]| {
-            let e = self.written.lock().expect("no writer panicked")[s].blocks[b];
+            let mut e = [0u8; ENTRY];
+            let read = out.file.read_exact_at(&mut e, self.entries_at + (ENTRY * b) as u64);
+            let e = Entry::parse(&e);
             let mut bytes = vec![0u8; e.len as usize];
-            if let Err(source) = out.file.read_exact_at(&mut bytes, self.head_len + e.start) {
+            let read =
+                read.and_then(|()| out.file.read_exact_at(&mut bytes, self.head_len + e.start));
+            if let Err(source) = read {
                 error = Some(TableError::Io { path: out.tmp.clone(), source });
                 return false;
             }
@@ -403,24 +413,31 @@ impl Coding {
             // Set 0's models, then its blocks in the order of the
             // sub-tables (one run per sub-table).
             let (models, blocks) = &parts[s];
-            append(&self.outs[s], self.head_len, w, Some((0, models)), 0, &[])?;
+            let at = (self.head_len, self.entries_at);
+            append(&self.outs[s], at, w, Some((0, models)), 0, &[])?;
             let mut next = 0;
             for run in shared.chunk_by(|a, b| a.0 == b.0) {
                 let end = next + run.len();
                 let first = self.first_block[run[0].0];
-                append(&self.outs[s], self.head_len, w, None, first, &blocks[next..end])?;
+                append(&self.outs[s], at, w, None, first, &blocks[next..end])?;
                 next = end;
             }
+            let out = &self.outs[s];
+            let io = |e| GenerateError::io(&out.tmp, e);
+            let count = *self.first_block.last().expect("one more entry");
+            let mut table = vec![0u8; ENTRY * count];
+            out.file.read_exact_at(&mut table, self.entries_at).map_err(io)?;
+            let blocks: Vec<Entry> = table.chunks(ENTRY).map(Entry::parse).collect();
+            drop(table);
             let head = coded::head_bytes(
                 &self.header,
                 (BOARDS, side),
                 &self.sub_model,
                 &w.models,
-                &w.blocks,
+                &blocks,
             );
+            drop(blocks);
             debug_assert_eq!(head.len() as u64, self.head_len);
-            let out = &self.outs[s];
-            let io = |e| GenerateError::io(&out.tmp, e);
             out.file.write_all_at(&head, 0).map_err(io)?;
             out.file.sync_all().map_err(io)?;
             let dest = if side == Side::Jia { path.to_path_buf() } else { side_path(path) };
@@ -434,10 +451,11 @@ impl Coding {
 
 /// Appends model set `models` (its number and bytes), if any, then
 /// `blocks` (numbered from `first`) to the data of `out`, which `w`
-/// describes.
+/// describes, and writes the blocks' entries to the block table in the
+/// head; `at`: where the data and the block table are.
 fn append(
     out: &Out,
-    head_len: u64,
+    (head_len, entries_at): (u64, u64),
     w: &mut Written,
     models: Option<(usize, &[u8])>,
     first: usize,
@@ -448,13 +466,28 @@ fn append(
         w.models[set] = Entry::new(w.len, models);
         bytes.extend_from_slice(models);
     }
-    for (k, b) in blocks.iter().enumerate() {
-        w.blocks[first + k] = Entry::new(w.len + bytes.len() as u64, b);
+    let mut entries = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        entries.push(Entry::new(w.len + bytes.len() as u64, b));
         bytes.extend_from_slice(b);
     }
-    out.file.write_all_at(&bytes, head_len + w.len).map_err(|e| GenerateError::io(&out.tmp, e))?;
+    let io = |e| GenerateError::io(&out.tmp, e);
+    out.file.write_all_at(&bytes, head_len + w.len).map_err(io)?;
+    write_entries(out, entries_at, first, &entries).map_err(io)?;
     w.len += bytes.len() as u64;
     Ok(())
+}
+
+/// Writes `entries`, of the blocks numbered from `first`, to their places
+/// in the block table of `out` (at `entries_at`).
+fn write_entries(
+    out: &Out,
+    entries_at: u64,
+    first: usize,
+    entries: &[Entry],
+) -> std::io::Result<()> {
+    let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_bytes()).collect();
+    out.file.write_all_at(&bytes, entries_at + (ENTRY * first) as u64)
 }
 
 /// The header of the records a sub-table is solved into: encoding 1.

@@ -191,7 +191,7 @@ impl Packing {
     pub(super) fn synced<R>(&self, f: impl FnOnce(Data<'_>) -> R) -> Result<R, GenerateError> {
         self.file.sync_data().map_err(|e| GenerateError::io(&self.tmp, e))?;
         let written = self.written.lock().expect("no writer panicked");
-        Ok(f(Data { len: written.len, parts: [&written.entries, &[]] }))
+        Ok(f(Data { len: written.len, entries: &written.entries, stored: None }))
     }
 
     /// Compresses the records of sub-table `sub` (written once, before any
@@ -374,7 +374,7 @@ mod tests {
             p.flush().unwrap();
             done.push(Done { sub, counts: [0; 5], sum: checksum(&records(sub)) });
         }
-        let (data_len, entries) = p.synced(|d| (d.len, d.parts.concat())).unwrap();
+        let (data_len, entries) = p.synced(|d| (d.len, d.entries.to_vec())).unwrap();
         let want = raws(&p);
         assert!(want.iter().any(|(s, _)| s.count_ones() == 1), "group 1 is held");
         assert!(want.iter().all(|(s, _)| s.count_ones() >= 1), "group 0 is released");

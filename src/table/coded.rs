@@ -172,6 +172,12 @@ pub fn head_bytes(
     out
 }
 
+/// The length of [`head_bytes`] for `header` with `models` model sets
+/// and `blocks` blocks.
+pub fn head_len(header: &Header, models: usize, blocks: usize) -> usize {
+    header.to_bytes().len() + 12 + 4 * header.nodes.len() + ENTRY * (models + blocks) + 8
+}
+
 /// A decoded board as the cache holds it: the two values bytes, the depth
 /// of `last` none (at most [`depth_code::MAX_DEPTH`], a byte) and the rest
 /// of T.
@@ -248,6 +254,20 @@ mod tests {
     use super::*;
     use crate::score::Score;
     use crate::value::Value;
+
+    #[test]
+    fn head_len_is_the_length_of_the_head() {
+        let header = Header {
+            n: 6,
+            rule: crate::moves::PassRule::Always,
+            fixed: 0,
+            encoding: crate::table::format::Encoding::Coded,
+            nodes: vec![4, 0, 10, 100],
+        };
+        let (models, blocks) = (vec![Entry::default(); 3], vec![Entry::default(); 7]);
+        let head = head_bytes(&header, (BOARDS, Side::Yi), &[0, 0, 1, 2], &models, &blocks);
+        assert_eq!(head_len(&header, 3, 7), head.len());
+    }
 
     #[test]
     fn boards_pack_and_unpack() {
