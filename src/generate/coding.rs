@@ -217,9 +217,9 @@ impl Coding {
                 let set = coding.sub_model[d.sub] as usize;
                 let models = Models::from_bytes(&check(w.models[set])?).ok()?;
                 coding.models[set][s].set(models).ok()?;
-                let first = coding.first_block[d.sub];
-                for b in first..coding.first_block[d.sub + 1] {
-                    check(blocks[b])?;
+                let run = coding.first_block[d.sub]..coding.first_block[d.sub + 1];
+                for &e in &blocks[run] {
+                    check(e)?;
                 }
             }
             if used != len {
