@@ -22,7 +22,7 @@
 use std::fs;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{Checkpoint, Data, Done, Stored};
@@ -96,8 +96,9 @@ pub(super) struct Coding {
     outs: [Out; 2],
     written: Mutex<[Written; 2]>,
     pending: Mutex<Vec<Coded>>,
-    /// Per model set and file, its models, once written.
-    models: Vec<[OnceLock<Models>; 2]>,
+    /// Per model set and file, its models, from when it is written until
+    /// [`Coding::release`]; then read again from the file when needed.
+    models: Vec<[Mutex<Option<Arc<Models>>>; 2]>,
     /// The records of the sub-tables of set 0 (encoding 1).
     raw: Plain,
 }
@@ -216,7 +217,7 @@ impl Coding {
             for d in ckpt.done.iter().filter(|d| coding.sub_model[d.sub] != 0) {
                 let set = coding.sub_model[d.sub] as usize;
                 let models = Models::from_bytes(&check(w.models[set])?).ok()?;
-                coding.models[set][s].set(models).ok()?;
+                *coding.models[set][s].lock().ok()? = Some(Arc::new(models));
                 let run = coding.first_block[d.sub]..coding.first_block[d.sub + 1];
                 for &e in &blocks[run] {
                     check(e)?;
@@ -300,7 +301,8 @@ impl Coding {
             .map_err(GenerateError::Unencodable)?;
         for (s, part) in parts.iter().enumerate() {
             let models = Models::from_bytes(&part.0).map_err(GenerateError::Unencodable)?;
-            assert!(self.models[set][s].set(models).is_ok(), "set {set} is coded once");
+            let mut held = self.models[set][s].lock().expect("no reader panicked");
+            assert!(held.replace(Arc::new(models)).is_none(), "set {set} is coded once");
         }
         self.pending.lock().expect("no writer panicked").push(Coded { sub, parts });
         Ok(())
@@ -355,13 +357,19 @@ impl Coding {
         if set == 0 {
             return self.raw_summary(sub, node).map(|x| x.score(last, rule)).map_err(corrupt);
         }
-        let models = self.models[set][s].get().expect("a written sub-table has its models");
         let board = node as usize / 2;
         let k = board / BOARDS;
         let b = self.first_block[sub] + k;
         let boards = coded::block_boards(self.header.nodes[sub], k, BOARDS);
         let mut error = None;
         let fill = |buf: &mut [u8]| {
+            let models = match self.models(set, s) {
+                Ok(models) => models,
+                Err(e) => {
+                    error = Some(e);
+                    return false;
+                }
+            };
             let mut e = [0u8; ENTRY];
             let read = out.file.read_exact_at(&mut e, self.entries_at + (ENTRY * b) as u64);
             let e = Entry::parse(&e);
@@ -372,7 +380,7 @@ impl Coding {
                 error = Some(TableError::Io { path: out.tmp.clone(), source });
                 return false;
             }
-            e.checks(&bytes) && coded::decode_into(&bytes, boards, models, buf).is_ok()
+            e.checks(&bytes) && coded::decode_into(&bytes, boards, &models, buf).is_ok()
         };
         let at = |bytes: &[u8]| {
             coded::unpack_board(&bytes[board % BOARDS * BOARD_BYTES..][..BOARD_BYTES])
@@ -383,6 +391,40 @@ impl Coding {
         };
         code.and_then(|c| c.score(last, rule, self.header.n))
             .ok_or_else(|| corrupt(format!("invalid board {board} of sub-table {sub}")))
+    }
+
+    /// Model set `set` of file `s` (written), read again from the file if
+    /// it was released.
+    fn models(&self, set: usize, s: usize) -> Result<Arc<Models>, TableError> {
+        let mut held = self.models[set][s].lock().expect("no reader panicked");
+        if let Some(m) = &*held {
+            return Ok(Arc::clone(m));
+        }
+        let out = &self.outs[s];
+        let e = self.written.lock().expect("no writer panicked")[s].models[set];
+        let mut bytes = vec![0u8; e.len as usize];
+        out.file
+            .read_exact_at(&mut bytes, self.head_len + e.start)
+            .map_err(|source| TableError::Io { path: out.tmp.clone(), source })?;
+        let corrupt = |what: String| TableError::Corrupt { path: out.tmp.clone(), what };
+        if !e.checks(&bytes) {
+            return Err(corrupt(format!("model set {set} does not read back")));
+        }
+        let m = Arc::new(Models::from_bytes(&bytes).map_err(corrupt)?);
+        *held = Some(Arc::clone(&m));
+        Ok(m)
+    }
+
+    /// Drops the model sets of the sub-tables of `loose` loose pieces
+    /// (later groups read them less; they are read again when needed).
+    pub(super) fn release(&mut self, loose: u32) {
+        for (sub, &set) in self.sub_model.iter().enumerate() {
+            if set != 0 && sub.count_ones() == loose {
+                for m in &mut self.models[set as usize] {
+                    m.get_mut().expect("no reader panicked").take();
+                }
+            }
+        }
     }
 
     /// The summary of node `node` of sub-table `sub` of set 0 (in the
@@ -493,4 +535,66 @@ fn write_entries(
 /// The header of the records a sub-table is solved into: encoding 1.
 fn raw_header(header: &Header) -> Header {
     Header { encoding: Encoding::Scores, ..header.clone() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Config, Limits, generate};
+    use crate::moves::PassRule;
+    use crate::table::TableFile;
+
+    /// Sub-tables whose model sets were released read back as before, from
+    /// a thread whose cache of decoded blocks is empty (so their model
+    /// sets are read again from the file).
+    #[test]
+    fn released_model_sets_are_read_again() {
+        let (n, rule) = (6, PassRule::Always);
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = Config {
+            root: dir.path().to_path_buf(),
+            n,
+            rule,
+            max_live: n,
+            encoding: Encoding::Scores,
+            limits: Limits::default(),
+        };
+        generate(&cfg, None).unwrap();
+        let source = crate::table::Tablebase::new(dir.path(), n, rule).path(0);
+        let source = TableFile::open(&source, n, rule, 0).unwrap();
+        let header = Header { encoding: Encoding::Coded, ..source.header().clone() };
+        let path = dir.path().join("coded.cctb");
+        let mut coding = Coding::create(&path, header.clone(), (0, 2)).unwrap();
+        // The sub-tables of sets of their own (the others wait for the
+        // file's end in the scratch file).
+        let order: Vec<usize> =
+            (0..header.nodes.len()).filter(|&i| header.nodes[i] > 0 && coding.own_set(i)).collect();
+        assert!(order.len() > 30);
+        for &sub in &order {
+            coding.write_summaries(sub, &|node| source.record(sub, node).unwrap()).unwrap();
+        }
+        coding.flush().unwrap();
+        let scores = |coding: &Coding| {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    let mut all = Vec::new();
+                    for &sub in &order {
+                        for node in 0..header.nodes[sub] {
+                            all.push(coding.score(sub, node, Last::None).ok());
+                        }
+                    }
+                    all
+                })
+                .join()
+                .unwrap()
+            })
+        };
+        let before = scores(&coding);
+        assert!(before.iter().filter(|s| s.is_some()).count() > 1000, "scores are read");
+        for loose in 0..=u32::from(n) {
+            coding.release(loose);
+        }
+        assert!(coding.models.iter().flatten().all(|m| m.lock().unwrap().is_none()));
+        assert_eq!(scores(&coding), before);
+    }
 }

@@ -85,8 +85,10 @@ impl Unfinished {
     /// Drops what helps reading the sub-tables of `loose` loose pieces
     /// quickly (no reader may look at them meanwhile; they stay readable).
     pub(super) fn release(&mut self, loose: u32) {
-        if let Unfinished::Packed(f) = self {
-            f.release(loose);
+        match self {
+            Unfinished::Plain(_) => {}
+            Unfinished::Packed(f) => f.release(loose),
+            Unfinished::Coded(f) => f.release(loose),
         }
     }
 
