@@ -179,7 +179,7 @@ impl Coding {
         let coding = Coding::assemble(header, sets, outs, raw);
         let sides = [(ckpt.data_len, &ckpt.entries), (ckpt.side_len, &ckpt.side_entries)];
         let mut written = coding.written.lock().expect("no writer panicked");
-        let blocks = *coding.first_block.last().expect("one more entry");
+        let blocks = coding.blocks();
         for (s, (len, entries)) in sides.into_iter().enumerate() {
             let w = &mut written[s];
             let sets = w.models.len();
@@ -239,7 +239,7 @@ impl Coding {
             out.file.sync_data().map_err(|e| GenerateError::io(&out.tmp, e))?;
         }
         let written = self.written.lock().expect("no writer panicked");
-        let count = *self.first_block.last().expect("one more entry");
+        let count = self.blocks();
         Ok(f([0, 1].map(|s| {
             let w = &written[s];
             let stored = Stored { file: &self.outs[s].file, at: self.entries_at, count };
@@ -393,6 +393,11 @@ impl Coding {
             .ok_or_else(|| corrupt(format!("invalid board {board} of sub-table {sub}")))
     }
 
+    /// The number of blocks of each file.
+    fn blocks(&self) -> usize {
+        *self.first_block.last().expect("one more entry than sub-tables")
+    }
+
     /// Model set `set` of file `s` (written), read again from the file if
     /// it was released.
     fn models(&self, set: usize, s: usize) -> Result<Arc<Models>, TableError> {
@@ -447,6 +452,7 @@ impl Coding {
         let parts =
             code_sets(&shared, |sub, k| self.boards(sub, k, &|node| self.raw_summary(sub, node)))
                 .map_err(GenerateError::Unencodable)?;
+        let count = self.blocks();
         let mut written = self.written.into_inner().expect("no writer panicked");
         let mut bytes = [0; 2];
         for side in [Side::Yi, Side::Jia] {
@@ -466,7 +472,6 @@ impl Coding {
             }
             let out = &self.outs[s];
             let io = |e| GenerateError::io(&out.tmp, e);
-            let count = *self.first_block.last().expect("one more entry");
             let mut table = vec![0u8; ENTRY * count];
             out.file.read_exact_at(&mut table, self.entries_at).map_err(io)?;
             let blocks: Vec<Entry> = table.chunks(ENTRY).map(Entry::parse).collect();
