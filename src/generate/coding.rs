@@ -214,10 +214,11 @@ impl Coding {
                 used += u64::from(e.len);
                 Some(bytes)
             };
+            // A model set is only checked here: it is read when a block
+            // needs it ([`Coding::models`]), as after a release.
             for d in ckpt.done.iter().filter(|d| coding.sub_model[d.sub] != 0) {
                 let set = coding.sub_model[d.sub] as usize;
-                let models = Models::from_bytes(&check(w.models[set])?).ok()?;
-                *coding.models[set][s].lock().ok()? = Some(Arc::new(models));
+                check(w.models[set])?;
                 let run = coding.first_block[d.sub]..coding.first_block[d.sub + 1];
                 for &e in &blocks[run] {
                     check(e)?;
@@ -545,13 +546,14 @@ fn raw_header(header: &Header) -> Header {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::checkpoint;
     use crate::generate::{Config, Limits, generate};
     use crate::moves::PassRule;
     use crate::table::TableFile;
 
-    /// Sub-tables whose model sets were released read back as before, from
-    /// a thread whose cache of decoded blocks is empty (so their model
-    /// sets are read again from the file).
+    /// Sub-tables whose model sets were released, or left unread by a
+    /// resume, read back as before, from a thread whose cache of decoded
+    /// blocks is empty (so their model sets are read again from the file).
     #[test]
     fn released_model_sets_are_read_again() {
         let (n, rule) = (6, PassRule::Always);
@@ -601,5 +603,15 @@ mod tests {
         }
         assert!(coding.models.iter().flatten().all(|m| m.lock().unwrap().is_none()));
         assert_eq!(scores(&coding), before);
+
+        // So do they after a resume, which reads no model set.
+        let done: Vec<Done> =
+            order.iter().map(|&sub| Done { sub, counts: [0; 5], sum: 0 }).collect();
+        coding.synced(|d| checkpoint::save(&path, &header, &done, d)).unwrap().unwrap();
+        drop(coding);
+        let ckpt = Checkpoint::load(&path, &header).unwrap();
+        let resumed = Coding::resume(&path, header.clone(), (0, 2), &ckpt).unwrap();
+        assert!(resumed.models.iter().flatten().all(|m| m.lock().unwrap().is_none()));
+        assert_eq!(scores(&resumed), before);
     }
 }
