@@ -28,6 +28,11 @@
 # openings' statistics and depths (`openings --depths`), and leaves the
 # openings book alone (it holds values, which the values-only table gave).
 #
+# CHAOSCLOCK_BLOCK_CACHE=BLOCKS: the decoded blocks each worker thread
+# keeps (`generate --block-cache`; default 131,072, 256 MiB a thread of
+# blocks with depths). The file with no fixed piece decodes fewer blocks
+# again with more; its progress lines say how many reads missed.
+#
 # Files under DIR:
 #   n12-always/            the table files (f*.cctb) as they are completed
 #   n12-always.log         progress: one line a minute (share of nodes done,
@@ -72,10 +77,12 @@ start)
     version="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     timer=()
     [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f "run ended: exit %x, wall %e s, peak memory %M KiB")
-    echo "=== run started $(date -u '+%F %T') UTC, commit $version" >>"$log"
+    cache=()
+    [[ -n "${CHAOSCLOCK_BLOCK_CACHE:-}" ]] && cache=(--block-cache "$CHAOSCLOCK_BLOCK_CACHE")
+    echo "=== run started $(date -u '+%F %T') UTC, commit $version${cache[*]:+, ${cache[*]}}" >>"$log"
     # setsid: the run does not end with the shell that started it.
     setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
-        "${kind_flags[@]}" --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
+        "${kind_flags[@]}" "${cache[@]}" --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
         >"$dir/n12-always.json.part" 2>>"$log" </dev/null &
     echo $! >"$pidfile"
     # Keep the summary only from a run that ended well.

@@ -406,16 +406,18 @@ fn verify_passes_good_tables_and_catches_doctored_ones() {
 }
 
 #[test]
-fn thread_counts_give_the_same_bytes() {
+fn thread_counts_and_cache_sizes_give_the_same_bytes() {
     let mut all = Vec::new();
-    for threads in ["1", "2"] {
+    for extra in [["--threads", "1"], ["--threads", "2"], ["--block-cache", "1"]] {
         let dir = tempfile::tempdir().unwrap();
-        let s = json_in(dir.path(), &["generate", "--slots", "6", "--threads", threads, "--json"]);
+        let args = [&["generate", "--slots", "6", "--json"][..], &extra].concat();
+        let s = json_in(dir.path(), &args);
         assert_eq!(int(&s["files_written"]), 40);
         all.push(files(&table_dir(dir.path())));
     }
     assert_eq!(all[0].len(), 40);
     assert_eq!(all[0], all[1]);
+    assert_eq!(all[0], all[2], "a cache of one block");
 }
 
 #[test]
@@ -511,6 +513,7 @@ fn bad_arguments_fail_with_one_line() {
     fails(d, &["generate", "--slots", "7"], 2, "invalid value '7' for '--slots <N>'");
     fails(d, &["generate", "--slots", "6", "--max-live", "7"], 2, "--max-live 7");
     fails(d, &["generate", "--slots", "6", "--threads", "0"], 2, "'0' for '--threads <T>'");
+    fails(d, &["generate", "--slots", "6", "--block-cache", "0"], 2, "'0' for '--block-cache");
     fails(d, &["verify", "--slots", "5"], 2, "invalid value '5' for '--slots <N>'");
     fails(d, &["query", "2,1,4,3,6"], 2, "position '2,1,4,3,6'");
     fails(d, &["query"], 2, "no position given");

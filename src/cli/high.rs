@@ -225,6 +225,8 @@ pub struct GenerateHigh {
     pub allow_large: bool,
     /// `--threads`; `None`: one per core.
     pub threads: Option<Threads>,
+    /// `--block-cache`.
+    pub block_cache: usize,
     /// `--model-sets` (tests).
     pub model_sets: Option<(u64, u64)>,
     /// `--checkpoint`.
@@ -247,6 +249,7 @@ impl GenerateHigh {
             keep_side_files: low.keep_side_files,
             allow_large: low.allow_large,
             threads: low.threads,
+            block_cache: low.block_cache as usize,
             model_sets: low.model_sets,
             checkpoint: Duration::from_secs(low.checkpoint),
             file_log: low.file_log,

@@ -244,6 +244,15 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<Threads>,
 
+    /// Decoded blocks each worker thread keeps (a block of a table with
+    /// depths is 2 KiB decoded, of values only 4 KiB): more memory, fewer
+    /// blocks decoded again. The file with no fixed piece reads the
+    /// others' blocks all over; its progress lines say how many reads
+    /// missed.
+    #[arg(long, value_name = "BLOCKS", default_value_t = chaosclock::table::CACHED_BLOCKS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub block_cache: u64,
+
     /// For tests: the limits of the model sets of tables with depths
     /// (`ONE,OWN`: one set for files of at most ONE nodes, else one for
     /// each sub-table of at least OWN nodes of 甲). Changes the bytes.

@@ -77,6 +77,7 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         .num_threads(args.threads.map_or(0, |t| t.get()))
         .build()
         .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
+    chaosclock::table::set_cached_blocks(args.block_cache);
     let files = fixed_sets(n, max_live).len();
     // Without --slots, a root that holds only other sizes may mean the
     // user wanted one of those (issue 14, finding 4): say so, and go on.
@@ -265,8 +266,9 @@ const SAMPLE_EVERY: Duration = Duration::from_secs(1);
 /// Writes a progress line on stderr every `every` until `stop` closes
 /// ([`run_log::progress_line`]): the share of nodes done, the speed over
 /// the last ten lines, the time left at that speed, the share of the
-/// `table` nodes done, the peak memory, the highest anonymous memory seen
-/// and the disk space `dir` takes.
+/// `table` nodes done, the peak memory, the highest anonymous memory seen,
+/// the disk space `dir` takes and the blocks read and missed since the
+/// line before.
 fn progress_log(
     bar: &ProgressBar,
     table: u64,
@@ -277,6 +279,7 @@ fn progress_log(
     let start = std::time::Instant::now();
     let mut window = std::collections::VecDeque::from([(start, bar.position())]);
     let (mut last, mut anonymous) = (start, run_log::anonymous_kib());
+    let mut counted = chaosclock::table::cache_counts();
     // Memory is sampled every second (at most), a line written every `every`.
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
         stop.recv_timeout(every.min(SAMPLE_EVERY))
@@ -293,6 +296,9 @@ fn progress_log(
         }
         let (t0, d0) = window[0];
         let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
+        let (reads, misses) = chaosclock::table::cache_counts();
+        let blocks = (reads - counted.0, misses - counted.1);
+        counted = (reads, misses);
         let progress = run_log::Progress {
             elapsed: start.elapsed(),
             done,
@@ -302,6 +308,7 @@ fn progress_log(
             peak_kib: run_log::peak_memory_kib(),
             anonymous_kib: anonymous,
             disk_bytes: files_size(dir, true).ok(),
+            blocks,
         };
         eprintln!("{}", run_log::progress_line(&progress));
     }

@@ -7,14 +7,16 @@
 //! The lines of a log, as `scripts/make-table-12.sh` writes it:
 //! - `=== run started ...` (the script): a run begins. Other `===` lines
 //!   are remarks.
-//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, anonymous 987 MiB, disk 5,678 MiB`
+//! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, anonymous 987 MiB, disk 5,678 MiB, 22,345,678 block reads (1.23% missed)`
 //!   ([`progress_line`]): the run's elapsed time, the share of its own work
 //!   done, the share of the whole table done (when earlier runs made part
 //!   of it), the peak of its resident memory so far (`VmHWM`, which counts
 //!   the pages of the table files it maps too), the highest anonymous
 //!   memory seen (`RssAnon`, sampled every second: the memory the run
-//!   itself needs) and the disk space its directory takes now (logs of
-//!   earlier builds lack the last four).
+//!   itself needs), the disk space its directory takes now and the blocks
+//!   of table files read through the threads' caches since the line before,
+//!   with the share that had to be decoded again (logs of earlier builds
+//!   lack the last five).
 //! - `run ended: exit 0, wall 123.45 s, peak memory 123456 KiB`
 //!   (`/usr/bin/time`, only when the run ends by itself: a run that is
 //!   killed has no such line, so its time is that of its last progress
@@ -80,6 +82,9 @@ pub struct Progress {
     /// The disk space the table directory takes now (tables, scratch and
     /// checkpoints), in bytes, if known.
     pub disk_bytes: Option<u64>,
+    /// Blocks of table files read through the caches since the line
+    /// before, and those of them that had to be decoded again (misses).
+    pub blocks: (u64, u64),
 }
 
 /// One progress line: elapsed time, share and count of nodes done, the
@@ -127,6 +132,11 @@ fn push_resources(line: &mut String, p: &Progress) {
     }
     if let Some(bytes) = p.disk_bytes {
         line.push_str(&format!(", disk {} MiB", thousands(bytes.div_ceil(1 << 20))));
+    }
+    let (reads, misses) = p.blocks;
+    if reads > 0 {
+        let share = 100.0 * misses as f64 / reads as f64;
+        line.push_str(&format!(", {} block reads ({share:.2}% missed)", thousands(reads)));
     }
 }
 
@@ -229,6 +239,7 @@ mod tests {
             peak_kib: Some(3 << 20),
             anonymous_kib: None,
             disk_bytes: Some(2 << 30),
+            blocks: (0, 0),
         };
         let line = progress_line(&progress);
         assert_eq!(
@@ -250,11 +261,12 @@ mod tests {
             peak_kib: Some(2_000_000),
             anonymous_kib: Some(1_000_000),
             disk_bytes: Some(5 << 30),
+            blocks: (22_345_678, 274_000),
         };
         let line = progress_line(&progress);
         assert_eq!(
             line,
-            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB, anonymous 977 MiB, disk 5,120 MiB"
+            "[1h02m03s] 25.00% done: 50 of 200 nodes, 12 nodes/s, about 0h00m12s left, 81.25% of the table, peak memory 1,954 MiB, anonymous 977 MiB, disk 5,120 MiB, 22,345,678 block reads (1.23% missed)"
         );
         let stats = RunStats::parse(&line).expect("one run");
         assert_eq!(
@@ -276,6 +288,7 @@ mod tests {
             peak_kib: None,
             anonymous_kib: None,
             disk_bytes: None,
+            blocks: (0, 0),
         };
         assert_eq!(progress_line(&bare), "[0h00m59s] checking the files already made");
     }

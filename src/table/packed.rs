@@ -31,6 +31,7 @@
 //! 25% more space.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::table::format::{Header, checksum};
 
@@ -144,13 +145,39 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread (512 MiB, taken only as blocks are
+/// Decompressed blocks kept per thread by default (256 MiB of blocks of
+/// encoding 4, 512 MiB of values-only blocks, taken only as blocks are
 /// read). The 12-slot generator's largest sub-tables read far more than
 /// 64 MiB of other files' blocks: with 64 MiB they spent over half their
 /// time decompressing (docs/table-12.md). A smaller cache (16 MiB) cost
 /// `serve` a quarter of its requests a second on 5,745 10-slot positions
 /// and queries of encoding 4 a fifth of their speed (2026-11-26).
-const CACHED: usize = 1 << 17;
+pub const CACHED: usize = 1 << 17;
+
+/// The blocks each thread's cache holds ([`set_cached_blocks`]).
+static SLOTS: AtomicUsize = AtomicUsize::new(CACHED);
+
+/// Blocks read through the caches and blocks that had to be filled
+/// (misses), by all threads, counted in batches of [`COUNT_EVERY`] reads.
+static READS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
+
+/// A thread adds its counts to [`READS`] and [`MISSES`] every this many
+/// reads.
+const COUNT_EVERY: u64 = 1 << 12;
+
+/// Makes each thread's cache hold `blocks` blocks (at least one) from its
+/// next read on; a cache of another size is emptied then.
+pub fn set_cached_blocks(blocks: usize) {
+    SLOTS.store(blocks.max(1), Ordering::Relaxed);
+}
+
+/// The blocks read through the caches so far and those that had to be
+/// decompressed or decoded, by all threads (each thread's last few
+/// thousand reads not yet counted).
+pub fn cache_counts() -> (u64, u64) {
+    (READS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
+}
 
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
 /// and its bytes.
@@ -160,9 +187,17 @@ struct Cached {
     bytes: Vec<u8>,
 }
 
+/// A direct-mapped cache of decompressed blocks, and the reads and misses
+/// not yet added to [`READS`] and [`MISSES`].
+#[derive(Default)]
+struct Cache {
+    slots: Vec<Option<Cached>>,
+    reads: u64,
+    misses: u64,
+}
+
 std::thread_local! {
-    /// A direct-mapped cache of decompressed blocks.
-    static CACHE: RefCell<Vec<Option<Cached>>> = const { RefCell::new(Vec::new()) };
+    static CACHE: RefCell<Cache> = RefCell::default();
 }
 
 /// Calls `f` with the decompressed bytes of block `block` of file `file`
@@ -193,14 +228,21 @@ pub fn with_block_where<T>(
     f: impl FnOnce(&[u8]) -> T,
 ) -> Option<T> {
     CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.is_empty() {
-            *cache = (0..CACHED).map(|_| None).collect();
+        let Cache { slots: cache, reads, misses } = &mut *cache.borrow_mut();
+        let size = SLOTS.load(Ordering::Relaxed);
+        if cache.len() != size {
+            *cache = (0..size).map(|_| None).collect();
         }
-        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % CACHED;
+        *reads += 1;
+        if *reads == COUNT_EVERY {
+            READS.fetch_add(std::mem::take(reads), Ordering::Relaxed);
+            MISSES.fetch_add(std::mem::take(misses), Ordering::Relaxed);
+        }
+        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % size;
         let held = matches!(&cache[slot], Some(c) if c.file == file && c.block == block);
         let hit = held && cache[slot].as_ref().is_some_and(|c| usable(&c.bytes));
         if !hit {
+            *misses += 1;
             let mut bytes = cache[slot].take().map(|c| c.bytes).unwrap_or_default();
             bytes.resize(len, 0);
             if !fill(&mut bytes, held) {
@@ -241,6 +283,30 @@ mod tests {
         assert_eq!(read(7, 3), Some(3), "filled again");
         assert_eq!(read(8, 1), Some(1));
         assert_eq!(seen, [(7, false), (7, true), (8, false)]);
+    }
+
+    /// Every read is counted, and every block read for the first time is
+    /// a miss (other tests' threads may add to the counts meanwhile).
+    #[test]
+    fn reads_and_misses_are_counted() {
+        let file = crate::table::fresh_id();
+        let (reads, misses) = cache_counts();
+        let n = 3 * COUNT_EVERY as usize;
+        for block in 0..n {
+            with_block(
+                file,
+                block,
+                1,
+                |out| {
+                    out[0] = 1;
+                    true
+                },
+                |bytes| bytes[0],
+            );
+        }
+        let (reads_now, misses_now) = cache_counts();
+        assert!(reads_now - reads >= n as u64 - COUNT_EVERY, "{reads} then {reads_now}");
+        assert!(misses_now - misses >= n as u64 - COUNT_EVERY, "{misses} then {misses_now}");
     }
 
     #[test]
