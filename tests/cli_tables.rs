@@ -408,7 +408,9 @@ fn verify_passes_good_tables_and_catches_doctored_ones() {
 #[test]
 fn thread_counts_and_cache_sizes_give_the_same_bytes() {
     let mut all = Vec::new();
-    for extra in [["--threads", "1"], ["--threads", "2"], ["--block-cache", "1"]] {
+    let runs =
+        [["--threads", "1"], ["--threads", "2"], ["--block-cache", "1"], ["--block-cache", "3"]];
+    for extra in runs {
         let dir = tempfile::tempdir().unwrap();
         let args = [&["generate", "--slots", "6", "--json"][..], &extra].concat();
         let s = json_in(dir.path(), &args);
@@ -418,6 +420,7 @@ fn thread_counts_and_cache_sizes_give_the_same_bytes() {
     assert_eq!(all[0].len(), 40);
     assert_eq!(all[0], all[1]);
     assert_eq!(all[0], all[2], "a cache of one block");
+    assert_eq!(all[0], all[3], "a cache of four blocks");
 }
 
 #[test]

@@ -244,9 +244,9 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<Threads>,
 
-    /// Decoded blocks each worker thread keeps (a block of a table with
-    /// depths is 2 KiB decoded, of values only 4 KiB): more memory, fewer
-    /// blocks decoded again. The file with no fixed piece reads the
+    /// Decoded blocks each worker thread keeps, rounded up to a power of
+    /// two (a block of a table with depths is 2 KiB decoded, of values
+    /// only 4 KiB): more memory, fewer blocks decoded again. The file with no fixed piece reads the
     /// others' blocks all over; its progress lines say how many reads
     /// missed.
     #[arg(long, value_name = "BLOCKS", default_value_t = chaosclock::table::CACHED_BLOCKS as u64,

@@ -154,7 +154,8 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
 /// and queries of encoding 4 a fifth of their speed (2026-11-26).
 pub const CACHED: usize = 1 << 17;
 
-/// The blocks each thread's cache holds ([`set_cached_blocks`]).
+/// The blocks each thread's cache holds ([`set_cached_blocks`]): a power of
+/// two.
 static SLOTS: AtomicUsize = AtomicUsize::new(CACHED);
 
 /// Blocks read through the caches and blocks that had to be filled
@@ -166,10 +167,11 @@ static MISSES: AtomicU64 = AtomicU64::new(0);
 /// reads.
 const COUNT_EVERY: u64 = 1 << 12;
 
-/// Makes each thread's cache hold `blocks` blocks (at least one) from its
+/// Makes each thread's cache hold `blocks` blocks, rounded up to a power
+/// of two (so that a block's slot is a mask, not a division), from its
 /// next read on; a cache of another size is emptied then.
 pub fn set_cached_blocks(blocks: usize) {
-    SLOTS.store(blocks.max(1), Ordering::Relaxed);
+    SLOTS.store(blocks.max(1).next_power_of_two(), Ordering::Relaxed);
 }
 
 /// The blocks read through the caches so far and those that had to be
@@ -238,7 +240,7 @@ pub fn with_block_where<T>(
             READS.fetch_add(std::mem::take(reads), Ordering::Relaxed);
             MISSES.fetch_add(std::mem::take(misses), Ordering::Relaxed);
         }
-        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) % size;
+        let slot = (file.wrapping_mul(0x9E37_79B9) as usize ^ block) & (size - 1);
         let held = matches!(&cache[slot], Some(c) if c.file == file && c.block == block);
         let hit = held && cache[slot].as_ref().is_some_and(|c| usable(&c.bytes));
         if !hit {
