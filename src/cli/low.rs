@@ -246,9 +246,9 @@ pub struct GenerateArgs {
 
     /// Decoded blocks each worker thread keeps, rounded up to a power of
     /// two (a block of a table with depths is 2 KiB decoded, of values
-    /// only 4 KiB): more memory, fewer blocks decoded again. The file with no fixed piece reads the
-    /// others' blocks all over; its progress lines say how many reads
-    /// missed.
+    /// only 4 KiB): more memory, fewer blocks decoded again. The file with
+    /// no fixed piece reads the others' blocks all over; its progress
+    /// lines say how many reads missed.
     #[arg(long, value_name = "BLOCKS", default_value_t = chaosclock::table::CACHED_BLOCKS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub block_cache: u64,
