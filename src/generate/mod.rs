@@ -95,6 +95,13 @@ pub struct Limits {
     /// `crate::solve::levels`), not by the core with depths (about 11
     /// bytes a state and one thread). The scores are the same.
     pub by_levels: usize,
+    /// Sub-tables with more nodes let go of what their moves read (the
+    /// model sets of the other files and every worker's cache of decoded
+    /// blocks) before their retrograde core, which needs the memory: for
+    /// the largest 12-slot sub-tables that is 1.5 GB of model sets and
+    /// the caches (0.5 GB by default). The next sub-table reads them again,
+    /// seconds against the minutes these take.
+    pub release_nodes: u64,
     /// While a compressed file is written, sub-tables with more nodes keep
     /// their uncompressed records for the next group in a scratch file
     /// rather than in memory.
@@ -120,6 +127,7 @@ impl Default for Limits {
         Limits {
             big_nodes: 1 << 20,
             by_levels: 1 << 22,
+            release_nodes: 1 << 26,
             raw_in_memory: 1 << 18,
             checkpoint: CHECKPOINT,
             sets: (convert::ONE_SET, convert::OWN_SET),
@@ -446,6 +454,7 @@ fn write_file(
             indexes: &indexes,
             file: &file,
             by_levels: cfg.limits.by_levels,
+            release_nodes: cfg.limits.release_nodes,
         };
         let solve = |sub: usize| {
             let done = solve_sub(&ctx, sub)?;

@@ -37,6 +37,8 @@ pub(super) struct Context<'a> {
     pub(super) file: &'a Unfinished,
     /// [`Limits::by_levels`](crate::generate::Limits::by_levels).
     pub(super) by_levels: usize,
+    /// [`Limits::release_nodes`](crate::generate::Limits::release_nodes).
+    pub(super) release_nodes: u64,
 }
 
 /// Where a child outside the sub-table is stored: the file, the sub-table,
@@ -256,6 +258,10 @@ fn solve_sub_as<M: Moves>(ctx: &Context<'_>, sub: usize) -> Result<Done, Generat
         .map(|r| valid_lasts(ctx.n, index, boards.nibbles(r)))
         .collect();
     let graph = Dense::new(ctx.n, ctx.rule, ctx.fixed, index, moves, boards, valid);
+    if nodes as u64 > ctx.release_nodes {
+        ctx.tb.forget_models();
+        crate::table::empty_caches();
+    }
     let encoding = ctx.file.records_encoding();
     let len = encoding.record_len();
     // Writes the sub-table from every state's score (by state number):

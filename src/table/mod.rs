@@ -29,6 +29,6 @@ pub use error::TableError;
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
-pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, set_cached_blocks};
+pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
 pub use sets::{fixed_sets, nodes_of};
 pub use tablebase::Tablebase;

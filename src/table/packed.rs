@@ -181,6 +181,24 @@ pub fn cache_counts() -> (u64, u64) {
     (READS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
 }
 
+/// Empties the caches of every thread of the current thread pool (and of
+/// the calling thread), adding their counts to [`cache_counts`] first, so
+/// that their memory goes back. A thread that is reading a block at the
+/// moment keeps its cache.
+pub fn empty_caches() {
+    let empty = || {
+        CACHE.with(|cache| {
+            if let Ok(mut cache) = cache.try_borrow_mut() {
+                READS.fetch_add(cache.reads, Ordering::Relaxed);
+                MISSES.fetch_add(cache.misses, Ordering::Relaxed);
+                *cache = Cache::default();
+            }
+        });
+    };
+    rayon::broadcast(|_| empty());
+    empty();
+}
+
 /// One cached block: which file (a [`crate::table::fresh_id`]) and block,
 /// and its bytes.
 struct Cached {
@@ -355,6 +373,33 @@ mod tests {
         }
         let mut one = Sets::new(1);
         assert!(!read(&mut one, 5) && read(&mut one, 5) && !read(&mut one, 6));
+    }
+
+    /// Emptied caches hold nothing, on every thread of the pool, and keep
+    /// their counts.
+    #[test]
+    fn emptied_caches_fill_again() {
+        let file = crate::table::fresh_id();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let fills = AtomicU64::new(0);
+        let read_everywhere = || {
+            pool.broadcast(|_| {
+                let fill = |out: &mut [u8]| {
+                    fills.fetch_add(1, Ordering::Relaxed);
+                    out[0] = 9;
+                    true
+                };
+                with_block(file, 0, 1, fill, |bytes| bytes[0])
+            })
+        };
+        assert_eq!(read_everywhere(), [Some(9); 2]);
+        assert_eq!(read_everywhere(), [Some(9); 2]);
+        assert_eq!(fills.load(Ordering::Relaxed), 2, "one fill a thread, then cached");
+        let (reads, _) = cache_counts();
+        pool.install(empty_caches);
+        assert!(cache_counts().0 >= reads + 4, "the four reads are counted");
+        assert_eq!(read_everywhere(), [Some(9); 2]);
+        assert_eq!(fills.load(Ordering::Relaxed), 4, "filled again on both threads");
     }
 
     /// Every read is counted, and every block read for the first time is
