@@ -64,12 +64,39 @@ running() {
     [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
 }
 
+# The run of the other kind in its default directory, if one is going:
+# "KIND DIR PID" (the kinds share the name of the pid file).
+other_run() {
+    local other other_dir
+    if [[ "$kind" == values ]]; then other=depths other_dir="$HOME/chaosclock-depths-12"
+    else other=values other_dir="$HOME/chaosclock-tables"; fi
+    [[ "$other_dir" != "$dir" && -f "$other_dir/n12-always.pid" ]] || return 1
+    kill -0 "$(cat "$other_dir/n12-always.pid")" 2>/dev/null || return 1
+    echo "$other $other_dir $(cat "$other_dir/n12-always.pid")"
+}
+
+# "not running", and where a run of the other kind is going if one is.
+not_running() {
+    local other
+    if other="$(other_run)"; then
+        read -r o_kind o_dir o_pid <<<"$other"
+        echo "no run in $dir; a run of kind $o_kind is going in $o_dir (pid $o_pid): CHAOSCLOCK_KIND=$o_kind $0 $cmd"
+    else
+        echo "not running"
+    fi
+}
+
 case "$cmd" in
 start)
     mkdir -p "$dir/bin"
     if running; then
         echo "a run is going already (pid $(cat "$pidfile")); see: $0 status $dir"
         exit 0
+    fi
+    if other="$(other_run)"; then
+        read -r o_kind o_dir o_pid <<<"$other"
+        echo "a run of kind $o_kind is going in $o_dir (pid $o_pid): two runs would share the cores and the memory; stop it first (CHAOSCLOCK_KIND=$o_kind $0 stop)" >&2
+        exit 1
     fi
     (cd "$repo" && cargo build --release --quiet)
     cp "$repo/target/release/chaosclock" "$dir/bin/chaosclock.new"
@@ -96,7 +123,7 @@ start)
     echo "started (pid $(cat "$pidfile")): tables in $dir/n12-always, log in $log"
     ;;
 status)
-    if running; then echo "running (pid $(cat "$pidfile"))"; else echo "not running"; fi
+    if running; then echo "running (pid $(cat "$pidfile"))"; else not_running; fi
     [[ -f "$log" ]] && tail -n 5 "$log"
     if [[ -d "$dir/n12-always" ]]; then
         files=$(find "$dir/n12-always" -name 'f*.cctb' ! -name '*.side.cctb' | wc -l)
@@ -109,7 +136,7 @@ stop)
         kill -- -"$(cat "$pidfile")"
         echo "stopped; start again to go on from the last checkpoint"
     else
-        echo "not running"
+        not_running
     fi
     ;;
 finish)
