@@ -64,22 +64,19 @@ running() {
     [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
 }
 
-# The run of the other kind in its default directory, if one is going:
-# "KIND DIR PID" (the kinds share the name of the pid file).
+# Whether a run of the other kind is going in its default directory (the
+# kinds share the name of the pid file); if so, sets o_kind, o_dir, o_pid.
 other_run() {
-    local other other_dir
-    if [[ "$kind" == values ]]; then other=depths other_dir="$HOME/chaosclock-depths-12"
-    else other=values other_dir="$HOME/chaosclock-tables"; fi
-    [[ "$other_dir" != "$dir" && -f "$other_dir/n12-always.pid" ]] || return 1
-    kill -0 "$(cat "$other_dir/n12-always.pid")" 2>/dev/null || return 1
-    echo "$other $other_dir $(cat "$other_dir/n12-always.pid")"
+    if [[ "$kind" == values ]]; then o_kind=depths o_dir="$HOME/chaosclock-depths-12"
+    else o_kind=values o_dir="$HOME/chaosclock-tables"; fi
+    [[ "$o_dir" != "$dir" && -f "$o_dir/n12-always.pid" ]] || return 1
+    o_pid="$(cat "$o_dir/n12-always.pid")"
+    kill -0 "$o_pid" 2>/dev/null
 }
 
 # "not running", and where a run of the other kind is going if one is.
 not_running() {
-    local other
-    if other="$(other_run)"; then
-        read -r o_kind o_dir o_pid <<<"$other"
+    if other_run; then
         echo "no run in $dir; a run of kind $o_kind is going in $o_dir (pid $o_pid): CHAOSCLOCK_KIND=$o_kind $0 $cmd"
     else
         echo "not running"
@@ -93,8 +90,7 @@ start)
         echo "a run is going already (pid $(cat "$pidfile")); see: $0 status $dir"
         exit 0
     fi
-    if other="$(other_run)"; then
-        read -r o_kind o_dir o_pid <<<"$other"
+    if other_run; then
         echo "a run of kind $o_kind is going in $o_dir (pid $o_pid): two runs would share the cores and the memory; stop it first (CHAOSCLOCK_KIND=$o_kind $0 stop)" >&2
         exit 1
     fi

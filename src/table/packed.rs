@@ -189,8 +189,7 @@ pub fn empty_caches() {
     let empty = || {
         CACHE.with(|cache| {
             if let Ok(mut cache) = cache.try_borrow_mut() {
-                READS.fetch_add(cache.reads, Ordering::Relaxed);
-                MISSES.fetch_add(cache.misses, Ordering::Relaxed);
+                cache.add_counts();
                 *cache = Cache::default();
             }
         });
@@ -216,19 +215,23 @@ const WAYS: usize = 8;
 
 /// The blocks a thread holds decompressed.
 ///
-/// Invariant: `slots` is cut into sets of `ways` consecutive slots
-/// (`ways` is [`WAYS`], or the whole cache if it is smaller), each set in
-/// the order its blocks were last read, the most recent first.
+/// Invariant: `slots` is cut into sets of [`Sets::ways`] consecutive
+/// slots, each set in the order its blocks were last read, the most recent
+/// first.
 #[derive(Default)]
 struct Sets {
     slots: Vec<Option<Cached>>,
-    ways: usize,
 }
 
 impl Sets {
     /// An empty cache of `size` blocks (a power of two).
     fn new(size: usize) -> Sets {
-        Sets { slots: (0..size).map(|_| None).collect(), ways: WAYS.min(size) }
+        Sets { slots: (0..size).map(|_| None).collect() }
+    }
+
+    /// The slots of a set: [`WAYS`], or the whole cache if it is smaller.
+    fn ways(&self) -> usize {
+        WAYS.min(self.slots.len())
     }
 
     /// Puts block `block` of file `file` first in its set and returns that
@@ -236,7 +239,7 @@ impl Sets {
     /// takes the slot of the one read longest ago in the set, for the
     /// caller to fill.
     fn first(&mut self, file: u64, block: usize) -> (&mut Option<Cached>, bool) {
-        let ways = self.ways;
+        let ways = self.ways();
         let sets = self.slots.len() / ways;
         let at = ((file.wrapping_mul(0x9E37_79B9) as usize ^ block) & (sets - 1)) * ways;
         let set = &mut self.slots[at..at + ways];
@@ -254,6 +257,14 @@ struct Cache {
     sets: Sets,
     reads: u64,
     misses: u64,
+}
+
+impl Cache {
+    /// Adds the reads and misses counted here to [`READS`] and [`MISSES`].
+    fn add_counts(&mut self) {
+        READS.fetch_add(std::mem::take(&mut self.reads), Ordering::Relaxed);
+        MISSES.fetch_add(std::mem::take(&mut self.misses), Ordering::Relaxed);
+    }
 }
 
 std::thread_local! {
@@ -288,19 +299,18 @@ pub fn with_block_where<T>(
     f: impl FnOnce(&[u8]) -> T,
 ) -> Option<T> {
     CACHE.with(|cache| {
-        let Cache { sets, reads, misses } = &mut *cache.borrow_mut();
+        let cache = &mut *cache.borrow_mut();
         let size = SLOTS.load(Ordering::Relaxed);
-        if sets.slots.len() != size {
-            *sets = Sets::new(size);
+        if cache.sets.slots.len() != size {
+            cache.sets = Sets::new(size);
         }
-        *reads += 1;
-        if *reads == COUNT_EVERY {
-            READS.fetch_add(std::mem::take(reads), Ordering::Relaxed);
-            MISSES.fetch_add(std::mem::take(misses), Ordering::Relaxed);
+        cache.reads += 1;
+        if cache.reads == COUNT_EVERY {
+            cache.add_counts();
         }
-        let (slot, held) = sets.first(file, block);
+        let (slot, held) = cache.sets.first(file, block);
         if !(held && slot.as_ref().is_some_and(|c| usable(&c.bytes))) {
-            *misses += 1;
+            cache.misses += 1;
             let mut bytes = slot.take().map(|c| c.bytes).unwrap_or_default();
             bytes.resize(len, 0);
             if !fill(&mut bytes, held) {
