@@ -88,28 +88,6 @@ not_running() {
     fi
 }
 
-# The speed of the last ten minutes of the latest run, from the log's
-# progress lines ("[1h02m03s] P% done: DONE of TOTAL nodes, ..."), and the
-# machine time left at that speed; the lines give the average since the
-# run started, which its first minutes and other work on the machine pull
-# down.
-recent_speed() {
-    awk '
-    /^=== run started/ { n = 0; next }
-    /^\[[0-9]+h[0-9]+m[0-9]+s\] .* done: / {
-        t = $1; gsub(/[][s]/, "", t); split(t, hm, /[hm]/)
-        done = $4; gsub(/,/, "", done); total = $6; gsub(/,/, "", total)
-        n++; secs[n] = hm[1] * 3600 + hm[2] * 60 + hm[3]; nodes[n] = done
-    }
-    END {
-        k = n - 10; if (k < 1) k = 1
-        if (n < 2 || secs[n] <= secs[k] || nodes[n] <= nodes[k]) exit
-        rate = (nodes[n] - nodes[k]) / (secs[n] - secs[k])
-        printf "last %.0f min: %.0f nodes/s, so about %.1f h of machine time left at that speed\n",
-            (secs[n] - secs[k]) / 60, rate, (total - nodes[n]) / rate / 3600
-    }' "$log"
-}
-
 case "$cmd" in
 start)
     mkdir -p "$dir/bin"
@@ -147,7 +125,7 @@ start)
     ;;
 status)
     if running; then echo "running (pid $(cat "$pidfile"))"; else not_running; fi
-    [[ -f "$log" ]] && tail -n 5 "$log" && recent_speed
+    [[ -f "$log" ]] && tail -n 5 "$log"
     if [[ -d "$dir/n12-always" ]]; then
         files=$(find "$dir/n12-always" -name 'f*.cctb' ! -name '*.side.cctb' | wc -l)
         echo "files: $files of 1,248 complete; $(du -sh "$dir/n12-always" | cut -f1) on disk"
