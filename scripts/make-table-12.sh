@@ -27,7 +27,9 @@
 # the side files (`--keep-side-files`): with them `finish` reads the
 # openings' depths straight from the files instead of by a one-ply search
 # each (7 times faster on 10 slots). `finish` then verifies the table,
-# writes tables/n12-always-depths.json and the openings' statistics and
+# writes tables/n12-always-depths.json, checks that it has the same files,
+# states and openings of each value as tables/n12-always.json (a test of
+# tests/manifest.rs), writes the openings' statistics and
 # depths (`openings --depths`), removes the side files (set
 # CHAOSCLOCK_KEEP_SIDE_FILES=1 to keep them: queries are about a sixth
 # faster with them) and leaves the openings book alone (it holds values,
@@ -169,6 +171,9 @@ finish)
         --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
         --output "$repo/tables/$manifest"
     if [[ "$kind" == depths ]]; then
+        # The same files, nodes, states and openings of each value as the
+        # values-only table's manifest (tables/n12-always.json).
+        (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
         # The openings' values and depths from this table (the manifest
         # has their counts too): the text for docs/openings.md, the JSON
         # with the whole histograms.

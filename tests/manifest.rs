@@ -264,3 +264,43 @@ fn the_manifest_names_the_encoding() {
     std::fs::write(d.join("m.json"), text.replace("\"encoding\": 4", "\"encoding\": 1")).unwrap();
     fails(d, &["verify", "--manifest", "m.json"], 2, "of tables of record encoding 1");
 }
+
+/// The manifests of the two kinds of one table (values only, and with
+/// depths) describe the same game: the same files with the same nodes and
+/// states, the same states of each value and the same openings of each
+/// value. Only the bytes differ.
+fn kinds_agree(values_only: &str, depths: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (v, d) = (read_json(&root.join(values_only)), read_json(&root.join(depths)));
+    assert_eq!((&v["values_only"], &d["values_only"]), (&Json::Bool(true), &Json::Bool(false)));
+    for key in ["slots", "pass_rule", "max_live", "format_version", "nodes", "states", "counts"] {
+        assert_eq!(v[key], d[key], "{values_only} and {depths}: {key}");
+    }
+    assert!(v["openings"].is_object(), "{values_only} counts the openings");
+    assert_eq!(v["openings"], d["openings"], "{values_only} and {depths}: openings");
+    let files = |m: &Json| m["files"].as_array().expect("a list of files").clone();
+    let (fv, fd) = (files(&v), files(&d));
+    assert_eq!(fv.len(), fd.len(), "{values_only} and {depths}: the number of files");
+    for (a, b) in fv.iter().zip(&fd) {
+        for key in ["file", "nodes", "states"] {
+            assert_eq!(a[key], b[key], "{values_only} and {depths}: {key} of {}", a["file"]);
+        }
+    }
+}
+
+#[test]
+fn eight_slot_manifests_of_both_kinds_agree() {
+    kinds_agree("tables/n8-always.json", "tests/golden/n8-always-depths.json");
+}
+
+/// The 12-slot table with depths (`tables/n12-always-depths.json`, written
+/// by `scripts/make-table-12.sh finish` once its run completes) against
+/// the values-only table's manifest: issue 23 asks for the same openings
+/// counts. Until that manifest is committed there is nothing to compare.
+#[test]
+fn twelve_slot_manifests_of_both_kinds_agree() {
+    let depths = "tables/n12-always-depths.json";
+    if Path::new(env!("CARGO_MANIFEST_DIR")).join(depths).exists() {
+        kinds_agree("tables/n12-always.json", depths);
+    }
+}
