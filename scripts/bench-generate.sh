@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks `chaosclock generate --values-only` on one board size, for one
+# Benchmarks `chaosclock generate --values-only` (or, with
+# BENCH_KIND=depths, the default kind with depths) on one board size, for one
 # or more binaries side by side: the runs of the binaries alternate (A B A B
 # ...), so that a machine that gets busier or quieter affects them alike.
 # Prints one row per binary: the median wall time, the peak memory (the
@@ -13,6 +14,7 @@
 #   BINARY   chaosclock binaries to compare (default: this checkout's
 #            release build, built first)
 #   BENCH_RUNS=R  runs per binary (default 3)
+#   BENCH_KIND=values|depths  the kind of tables (default values)
 # Example, this build against the one before the symmetry:
 #   git worktree add /tmp/old f7922f5 && (cd /tmp/old && cargo build --release)
 #   scripts/bench-generate.sh 10 10 /tmp/old/target/release/chaosclock target/release/chaosclock
@@ -27,6 +29,14 @@ n="${1:?usage: $0 N [K] [BINARY...]}"
 k="${2:-$n}"
 shift $(($# >= 2 ? 2 : 1))
 runs="${BENCH_RUNS:-3}"
+case "${BENCH_KIND:-values}" in
+values) kind=(--values-only) ;;
+depths) kind=() ;;
+*)
+    echo "error: BENCH_KIND must be values or depths, not '$BENCH_KIND'" >&2
+    exit 2
+    ;;
+esac
 if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     echo "error: BENCH_RUNS must be a positive integer, not '$runs'" >&2
     exit 2
@@ -48,7 +58,7 @@ for ((r = 0; r < runs; r++)); do
         out="$work/run"
         rm -rf "$out"
         /usr/bin/time -f "%e %M" -o "$work/time" "${bins[$i]}" generate --slots "$n" \
-            --max-live "$k" --values-only --tables "$out" --json >"$work/json" 2>/dev/null
+            --max-live "$k" "${kind[@]}" --tables "$out" --json >"$work/json" 2>/dev/null
         read -r wall kib <"$work/time"
         python3 - "$work/json" "$wall" "$kib" >>"$work/rows.$i" <<'EOF'
 import json, sys
