@@ -12,6 +12,8 @@
 #   others are deranged on the rest (default 0: openings); the tables need
 #   only the files with pieces 1 to F fixed and their supersets, so a
 #   table still being made can be measured.
+#   BENCH_PIECES=P,Q,...: these pieces stand fixed instead (for example 4,
+#   whose file f0010 is made before f0002 of piece 1).
 # Needs bash 5, awk, sort and cargo. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
@@ -27,6 +29,13 @@ if ! [[ "$fixed" =~ ^[0-9]+$ ]] || ((fixed > n - 2)); then
     echo "error: BENCH_FIXED must be 0 to N - 2, not '$fixed'" >&2
     exit 2
 fi
+pieces="${BENCH_PIECES:-}"
+if [[ -z "$pieces" ]]; then
+    pieces="$(seq -s, 1 "$fixed")"
+elif ((fixed > 0)) || ! [[ "$pieces" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]]; then
+    echo "error: BENCH_PIECES must be pieces like 4 or 3,8, and not given with BENCH_FIXED, not '$pieces'" >&2
+    exit 2
+fi
 for v in "$n" "$k" "$runs"; do
     if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then
         echo "error: N, K and BENCH_RUNS must be positive integers, not '$v'" >&2
@@ -38,15 +47,26 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
 input="$(mktemp)"
 trap 'rm -f "$input"' EXIT
-# Derangements by rejection: shuffle F+1..N on slots F+1..N until no piece
-# is on its slot (pieces 1..F stay on theirs).
-awk -v n="$n" -v k="$k" -v f="$fixed" 'BEGIN {
+# Derangements by rejection: shuffle the other pieces on the other slots
+# until none is on its own (the fixed pieces stay on theirs). With pieces 1
+# to F fixed this draws what it drew before BENCH_PIECES.
+awk -v n="$n" -v k="$k" -v pieces="$pieces" 'BEGIN {
     srand(12345)
+    m = split(pieces, list, ",")
+    for (i = 1; i <= m; i++) {
+        if (list[i] > n || list[i] in fix) { print "error: BENCH_PIECES: bad piece " list[i] > "/dev/stderr"; exit 2 }
+        fix[list[i] + 0] = 1
+    }
+    if (n - m < 2) { print "error: at least two pieces must be free" > "/dev/stderr"; exit 2 }
+    free = 0
+    for (i = 1; i <= n; i++) if (!(i in fix)) slot[++free] = i
     for (done = 0; done < k; ) {
         for (i = 1; i <= n; i++) p[i] = i
-        for (i = n; i > f + 1; i--) { j = int(rand() * (i - f)) + f + 1; t = p[i]; p[i] = p[j]; p[j] = t }
+        for (i = free; i > 1; i--) {
+            j = int(rand() * i) + 1; a = slot[i]; b = slot[j]; t = p[a]; p[a] = p[b]; p[b] = t
+        }
         ok = 1
-        for (i = f + 1; i <= n; i++) if (p[i] == i) ok = 0
+        for (i = 1; i <= free; i++) if (p[slot[i]] == slot[i]) ok = 0
         if (!ok) continue
         line = p[1]; for (i = 2; i <= n; i++) line = line "," p[i]
         print line; done++
@@ -63,7 +83,7 @@ for ((r = 0; r < runs; r++)); do
 done
 median="$(printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')"
 lines="$("$bin" query - --tables "$dir" <"$input" | awk -F'"line":\\[' '{ split($2, a, "]"); c += split(a[1], b, ",") } END { print c / NR }')"
-awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$fixed" 'BEGIN {
-    what = f == 0 ? "openings" : sprintf("positions with pieces 1-%d fixed", f)
+awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$pieces" 'BEGIN {
+    what = f == "" ? "openings" : sprintf("positions with pieces %s fixed", f)
     printf "%d %d-slot %s from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, what, d, m, m / k * 1e6, l
 }'

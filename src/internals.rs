@@ -55,6 +55,22 @@ pub use crate::random::{Rng, random_position};
 pub use crate::signature::{SigKey, signature};
 pub use crate::summary::Summary;
 
+/// Opens a table file as [`TableFile::open`] opens the largest ones: the
+/// head of an encoding-4 file that [`coded::Layout::is_standard`] accepts
+/// is not checked until [`TableFile::verify_all`] or
+/// [`TableFile::check_sums`].
+///
+/// # Errors
+/// As [`TableFile::open`].
+pub fn open_unchecked_head(
+    path: &std::path::Path,
+    n: u8,
+    rule: crate::PassRule,
+    fixed: u16,
+) -> Result<TableFile, TableError> {
+    TableFile::open_with(path, n, rule, fixed, 0)
+}
+
 /// The raw parts of a [`TableFile`]: its header, its records and the
 /// numbering of its nodes.
 pub trait RawFile {

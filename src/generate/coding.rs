@@ -3,14 +3,14 @@
 //! names, coded sub-table by sub-table as they are solved (docs/depths.md,
 //! "Generation").
 //!
-//! The model sets follow [`convert::model_sets_with`]. A sub-table with a
+//! The model sets follow [`coded::model_sets_with`]. A sub-table with a
 //! set of its own is coded as soon as its group is solved: its models,
 //! then its blocks, appended to the data of both files in the order of the
 //! sub-tables' numbers. The others share set 0, which needs all their
 //! boards: their records (encoding 1, 8 bytes a node) wait in a scratch
 //! file (`f{F}.raw.cctb.tmp`, sparse: only what is written takes room) and
 //! are coded when the file ends, set 0 first, then their blocks. So a file
-//! of one set (at most [`convert::ONE_SET`] nodes) is coded at its end,
+//! of one set (at most [`coded::ONE_SET`] nodes) is coded at its end,
 //! byte for byte as the converter codes it.
 //!
 //! Later sub-tables read the earlier ones back: those of set 0 from the
@@ -106,7 +106,7 @@ pub(super) struct Coding {
 impl Coding {
     /// Creates the temporary files of `path` (and of its side and scratch
     /// files) for `header`, with model sets by `sets` (the limits of
-    /// [`convert::model_sets_with`]).
+    /// [`coded::model_sets_with`]).
     pub(super) fn create(
         path: &Path,
         header: Header,
@@ -127,7 +127,7 @@ impl Coding {
 
     /// A coding of `header` into `outs` with nothing written.
     fn assemble(header: Header, sets: (u64, u64), outs: Vec<Out>, raw: Plain) -> Coding {
-        let sub_model = convert::model_sets_with(&header, sets.0, sets.1);
+        let sub_model = coded::model_sets_with(&header, sets.0, sets.1);
         let first_block = coded::first_blocks(&header, BOARDS);
         let blocks = *first_block.last().expect("one more entry than sub-tables");
         let sets = sub_model.iter().max().map_or(1, |&m| m as usize + 1);
@@ -169,7 +169,7 @@ impl Coding {
             let (tmp, file) = open_tmp(&p)?;
             outs.push(Out { tmp, file, id: fresh_id() });
         }
-        let sub_model = convert::model_sets_with(&header, sets.0, sets.1);
+        let sub_model = coded::model_sets_with(&header, sets.0, sets.1);
         let in_raw = |d: &&Done| sub_model[d.sub] == 0;
         let raw_done = Checkpoint {
             done: ckpt.done.iter().filter(in_raw).copied().collect(),

@@ -43,7 +43,7 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::format::{Encoding, Header, free_pieces, sub_loose, sub_nodes};
-use crate::table::{TableFile, Tablebase, convert, fixed_sets, nodes_of};
+use crate::table::{TableFile, Tablebase, coded, fixed_sets, nodes_of};
 
 mod checkpoint;
 mod coding;
@@ -112,7 +112,7 @@ pub struct Limits {
     /// under way).
     pub checkpoint: Duration,
     /// Encoding 4: the model sets of a file, by the limits of
-    /// [`crate::table::convert::model_sets_with`] (one for files of at
+    /// [`crate::table::coded::model_sets_with`] (one for files of at
     /// most `.0` nodes; else one for each sub-table of at least `.1` 甲
     /// nodes, and one for the rest). Unlike the others, these change the
     /// bytes of the files: anything but the default is for tests.
@@ -130,7 +130,7 @@ impl Default for Limits {
             release_nodes: 1 << 26,
             raw_in_memory: 1 << 18,
             checkpoint: CHECKPOINT,
-            sets: (convert::ONE_SET, convert::OWN_SET),
+            sets: (coded::ONE_SET, coded::OWN_SET),
         }
     }
 }

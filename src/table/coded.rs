@@ -29,7 +29,7 @@
 //! ([`first_blocks`]); each holds B boards (2B nodes) but the last of its
 //! sub-table. The data holds every model set and
 //! every block once and nothing else, so the file ends at D plus the sum
-//! of their lengths (checked when opened).
+//! of their lengths ([`Layout::check_head`]).
 //!
 //! A block is checked against its checksum, then decoded as a whole into
 //! the thread's cache of blocks ([`packed::with_block`]), 8 bytes a board
@@ -55,6 +55,42 @@ pub const PREFIX: usize = 64;
 
 /// Bytes of a decoded board in the cache.
 pub const BOARD_BYTES: usize = 8;
+
+/// Nodes of a file above which its large sub-tables get model sets of
+/// their own (docs/depths.md, "The coder").
+pub const ONE_SET: u64 = 1 << 26;
+
+/// Nodes of 甲 a sub-table needs to get its own model set in a file of
+/// more than [`ONE_SET`] nodes.
+pub const OWN_SET: u64 = 1 << 16;
+
+/// Per sub-table of `header`, its model set: one for the whole file if it
+/// has at most [`ONE_SET`] nodes; else one for each sub-table with at
+/// least [`OWN_SET`] 甲 nodes, in order, after set 0 shared by the others.
+pub fn model_sets(header: &Header) -> Vec<u32> {
+    model_sets_with(header, ONE_SET, OWN_SET)
+}
+
+/// [`model_sets`] with other limits (tests make files of many sets with
+/// small ones).
+pub fn model_sets_with(header: &Header, one_set: u64, own_set: u64) -> Vec<u32> {
+    if header.records() <= one_set {
+        return vec![0; header.nodes.len()];
+    }
+    let mut next = 0;
+    header
+        .nodes
+        .iter()
+        .map(|&nodes| {
+            if nodes > 0 && nodes / 2 >= own_set {
+                next += 1;
+                next
+            } else {
+                0
+            }
+        })
+        .collect()
+}
 
 /// Where the parts of an encoding-4 file are, and which model set each
 /// sub-table uses; read from its head by [`Layout::parse`].
@@ -90,8 +126,8 @@ pub fn block_boards(nodes: u64, k: usize, per: usize) -> usize {
 
 impl Layout {
     /// Reads the layout of the file `bytes` with `header` (parsed from
-    /// them): the sizes, the model indices, the checksum of the head and
-    /// the file's length.
+    /// them): the sizes and the model indices; the checksum of the head
+    /// and the file's length are [`Layout::check_head`]'s.
     ///
     /// # Errors
     /// A message naming what is wrong.
@@ -128,22 +164,49 @@ impl Layout {
         let table = models_at + ENTRY * m;
         let data = table + ENTRY * blocks + 8;
         let head = bytes.get(..data).ok_or_else(short)?;
-        let sum = u64::from_le_bytes(head[data - 8..].try_into().expect("8 bytes"));
-        if checksum(&head[..data - 8]) != sum {
+        let models: Vec<Entry> = head[models_at..table].chunks(ENTRY).map(Entry::parse).collect();
+        Ok(Layout { boards, stored, sub_model, models, table, blocks, data })
+    }
+
+    /// Checks the checksum of the head (everything before the data) and
+    /// that the file ends where the entries say: a pass over the whole
+    /// block table, 16 bytes a block (over 500 MB for the largest 12-slot
+    /// file).
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn check_head(&self, bytes: &[u8]) -> Result<(), String> {
+        let head = &bytes[..self.data];
+        let sum = u64::from_le_bytes(head[self.data - 8..].try_into().expect("8 bytes"));
+        if checksum(&head[..self.data - 8]) != sum {
             return Err("header checksum mismatch".into());
         }
-        let models: Vec<Entry> = head[models_at..table].chunks(ENTRY).map(Entry::parse).collect();
-        let data_len: u64 = models
+        let data_len: u64 = self
+            .models
             .iter()
             .copied()
-            .chain(head[table..data - 8].chunks(ENTRY).map(Entry::parse))
+            .chain(head[self.table..self.data - 8].chunks(ENTRY).map(Entry::parse))
             .map(|e| u64::from(e.len))
             .sum();
-        let expected = data as u64 + data_len;
+        let expected = self.data as u64 + data_len;
         if bytes.len() as u64 != expected {
             return Err(format!("{} bytes, expected {expected}", bytes.len()));
         }
-        Ok(Layout { boards, stored, sub_model, models, table, blocks, data })
+        Ok(())
+    }
+
+    /// Whether the fields of the head that the blocks' own checksums do not
+    /// cover are what this program writes for `header`: the model set of
+    /// every sub-table by [`model_sets`] and the side `stored`. Then the
+    /// head need not be checked before reading (see
+    /// [`Layout::check_head`]): every block is read through its entry
+    /// and checked against the checksum in it, and every model set
+    /// likewise, so a damaged entry or block table gives an error, never
+    /// a wrong answer.
+    pub fn is_standard(&self, header: &Header, stored: Side) -> bool {
+        self.stored == stored
+            && self.sub_model == model_sets(header)
+            && self.models.len() == self.sub_model.iter().max().map_or(1, |&m| m as usize + 1)
     }
 }
 
@@ -267,6 +330,38 @@ mod tests {
         let (models, blocks) = (vec![Entry::default(); 3], vec![Entry::default(); 7]);
         let head = head_bytes(&header, (BOARDS, Side::Yi), &[0, 0, 1, 2], &models, &blocks);
         assert_eq!(head_len(&header, 3, 7), head.len());
+    }
+
+    #[test]
+    fn a_standard_head_has_the_default_model_sets_and_the_side_expected() {
+        // A file of more than ONE_SET nodes: sub-tables 1 and 3 have
+        // their own sets, 0 and 2 share set 0.
+        let header = Header {
+            n: 12,
+            rule: crate::moves::PassRule::Always,
+            fixed: 0,
+            encoding: crate::table::format::Encoding::Coded,
+            nodes: vec![10, ONE_SET, 2 * OWN_SET - 2, 2 * OWN_SET],
+        };
+        let sub_model = model_sets(&header);
+        assert_eq!(sub_model, [0, 1, 0, 2]);
+        let layout = Layout {
+            boards: BOARDS,
+            stored: Side::Jia,
+            sub_model,
+            models: vec![Entry::default(); 3],
+            table: 0,
+            blocks: 0,
+            data: 0,
+        };
+        assert!(layout.is_standard(&header, Side::Jia));
+        assert!(!layout.is_standard(&header, Side::Yi));
+        let swapped = Layout { sub_model: vec![0, 2, 0, 1], ..layout.clone() };
+        assert!(!swapped.is_standard(&header, Side::Jia));
+        let fewer = Layout { models: vec![Entry::default(); 2], ..layout.clone() };
+        assert!(!fewer.is_standard(&header, Side::Jia));
+        let one_set = Layout { sub_model: vec![0; 4], models: vec![Entry::default()], ..layout };
+        assert!(!one_set.is_standard(&header, Side::Jia));
     }
 
     #[test]

@@ -18,47 +18,11 @@ use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::side::Side;
 use crate::summary::Summary;
-use crate::table::coded::{self, BOARDS};
+use crate::table::coded::{self, BOARDS, model_sets};
 use crate::table::depth_code::{self, BoardCode, DepthRecord, ModelCounts, Models};
 use crate::table::format::{Encoding, Header};
 use crate::table::packed::Entry;
 use crate::table::{TableFile, values};
-
-/// Nodes of a file above which its large sub-tables get model sets of
-/// their own (docs/depths.md, "The coder").
-pub const ONE_SET: u64 = 1 << 26;
-
-/// Nodes of 甲 a sub-table needs to get its own model set in a file of
-/// more than [`ONE_SET`] nodes.
-pub const OWN_SET: u64 = 1 << 16;
-
-/// Per sub-table of `header`, its model set: one for the whole file if it
-/// has at most [`ONE_SET`] nodes; else one for each sub-table with at
-/// least [`OWN_SET`] 甲 nodes, in order, after set 0 shared by the others.
-pub fn model_sets(header: &Header) -> Vec<u32> {
-    model_sets_with(header, ONE_SET, OWN_SET)
-}
-
-/// [`model_sets`] with other limits (tests make files of many sets with
-/// small ones).
-pub fn model_sets_with(header: &Header, one_set: u64, own_set: u64) -> Vec<u32> {
-    if header.records() <= one_set {
-        return vec![0; header.nodes.len()];
-    }
-    let mut next = 0;
-    header
-        .nodes
-        .iter()
-        .map(|&nodes| {
-            if nodes > 0 && nodes / 2 >= own_set {
-                next += 1;
-                next
-            } else {
-                0
-            }
-        })
-        .collect()
-}
 
 /// The blocks of each sub-table of `header`, `boards` boards a block.
 pub fn blocks_of(header: &Header, sub: usize, boards: usize) -> usize {

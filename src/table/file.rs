@@ -1,6 +1,7 @@
 //! [`TableFile`]: one table file, mapped read-only and validated when
-//! opened (header, sub-table sizes, length, header checksum); each record
-//! is read through bounds-checked slices after its block's checksum.
+//! opened (header, sub-table sizes, length, header checksum; for the large
+//! heads of encoding 4 the fields the blocks' checksums do not cover); each
+//! record is read through bounds-checked slices after its block's checksum.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::score::Score;
+use crate::side::Side;
 use crate::summary::Summary;
 use crate::table::TableError;
 use crate::table::depth_code::Models;
@@ -74,6 +76,18 @@ pub(crate) enum Record {
 /// The source of [`fresh_id`]s.
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
+/// Heads of encoding 4 (everything before the data) up to this many bytes
+/// are checked in full whenever a file is opened: a millisecond at most.
+/// Larger ones (the largest 12-slot file's is over 500 MB) are checked by
+/// [`TableFile::verify_all`] and [`TableFile::check_sums`].
+const FULL_HEAD_CHECK: usize = 1 << 20;
+
+/// Whether `path` names a side file (`f{F}.side.cctb`, storing 乙's depth
+/// records).
+fn is_side_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".side.cctb"))
+}
+
 /// A number no other call in this process returns: the key of a file in
 /// the cache of decompressed blocks ([`packed::with_block`]).
 pub(crate) fn fresh_id() -> u64 {
@@ -84,12 +98,27 @@ impl TableFile {
     /// Maps and validates the file at `path`, expected to hold fixed set
     /// `fixed` for `n` slots and `rule`: header fields, every sub-table size
     /// against the board index, the file length and the checksum of the
-    /// header and block checksums. Records are checked block by block when
-    /// first read ([`TableFile::verify_all`] checks them all).
+    /// header and block checksums (of encoding 4 with a head over
+    /// [`FULL_HEAD_CHECK`] bytes, only what [`coded::Layout::is_standard`]
+    /// checks). Records are checked block by block when first read
+    /// ([`TableFile::verify_all`] checks them all, and the head).
     ///
     /// # Errors
     /// [`TableError`] naming what is wrong.
     pub fn open(path: &Path, n: u8, rule: PassRule, fixed: u16) -> Result<TableFile, TableError> {
+        TableFile::open_with(path, n, rule, fixed, FULL_HEAD_CHECK)
+    }
+
+    /// [`TableFile::open`] checking the heads of encoding 4 in full up to
+    /// `full_head_check` bytes (tests open small files as the largest are
+    /// opened).
+    pub(crate) fn open_with(
+        path: &Path,
+        n: u8,
+        rule: PassRule,
+        fixed: u16,
+        full_head_check: usize,
+    ) -> Result<TableFile, TableError> {
         let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
         let file = File::open(path)
             .map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
@@ -124,6 +153,13 @@ impl TableFile {
         }
         let (layout, first_block, blocks) = if header.encoding == Encoding::Coded {
             let layout = coded::Layout::parse(&map, &header).map_err(corrupt)?;
+            // A large head is checked by `verify` and `generate`, not by
+            // every query that opens the file (docs/tables.md, "Damaged
+            // files").
+            let side = if is_side_file(path) { Side::Yi } else { Side::Jia };
+            if layout.data <= full_head_check || !layout.is_standard(&header, side) {
+                layout.check_head(&map).map_err(corrupt)?;
+            }
             let first_block = coded::first_blocks(&header, layout.boards);
             let blocks = layout.blocks;
             let models = layout.models.iter().map(|_| Mutex::default()).collect();
@@ -325,6 +361,7 @@ impl TableFile {
             Layout::Plain { .. } => self.header.blocks(),
             Layout::Packed { .. } => *self.first_block.last().expect("one more entry"),
             Layout::Coded { layout, .. } => {
+                layout.check_head(&self.map).map_err(|e| self.corrupt(e))?;
                 // Checked, not read: a model set takes far more memory
                 // read than as bytes, and a run may never need it.
                 (0..layout.models.len()).try_for_each(|k| {
@@ -346,6 +383,7 @@ impl TableFile {
     pub fn verify_all(&self) -> Result<(), TableError> {
         match &self.layout {
             Layout::Coded { layout, .. } => {
+                layout.check_head(&self.map).map_err(|e| self.corrupt(e))?;
                 let per = layout.boards;
                 let mut out = vec![0u8; per * coded::BOARD_BYTES];
                 for (sub, &nodes) in self.header.nodes.iter().enumerate() {
@@ -484,7 +522,7 @@ impl TableFile {
 
     /// Encoding 4: the side whose depth records the file stores (`None`
     /// for other encodings).
-    pub(crate) fn stored_side(&self) -> Option<crate::side::Side> {
+    pub(crate) fn stored_side(&self) -> Option<Side> {
         match &self.layout {
             Layout::Coded { layout, .. } => Some(layout.stored),
             _ => None,
