@@ -1,5 +1,5 @@
 //! The head of an encoding-4 file (its block table: 16 bytes a block) is
-//! checked in full when the file is opened only up to 1 MiB; the largest
+//! checked in full when the file is opened only up to 64 KiB; the largest
 //! 12-slot file's is over 500 MB, which every query would read. A larger
 //! head is checked by `verify` and `generate` (`verify_all`,
 //! `check_sums`), and when opened only where the blocks' own checksums do
@@ -8,7 +8,8 @@
 //! Here small files are opened as the largest are
 //! (`internals::open_unchecked_head`): they give every node's record as
 //! with the full check, and a damaged head gives an error (when opened, or
-//! when the damaged part is read), never another answer.
+//! when the damaged part is read), never another answer. So does a damaged
+//! model set, which is checked by its models' own checksums as it is read.
 
 mod common;
 
@@ -183,5 +184,35 @@ fn files_of_other_model_sets_are_checked_when_opened() {
         });
         let err = open_unchecked(&damaged).expect_err("swapped model sets are found");
         assert!(err.to_string().contains("header checksum mismatch"), "{name}: {err}");
+    }
+}
+
+/// A model set is checked by the checksums of its models as it is read:
+/// a damaged one gives errors, never other records.
+#[test]
+fn a_damaged_model_set_gives_errors_never_other_records() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = make(root.path(), Limits::default());
+    let path = dir.join("f0000.cctb");
+    let bytes = std::fs::read(&path).unwrap();
+    let want = records(&open_checked(&path).unwrap());
+    let l = layout(&bytes);
+    let set = l.models[0];
+    let copy = root.path().join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    let damaged = copy.join("f0000.cctb");
+    for at in [0, set.len as usize / 2, set.len as usize - 1] {
+        write_damaged(&damaged, &bytes, |b| b[l.data + set.start as usize + at] ^= 0x08);
+        let got = records(&open_checked(&damaged).unwrap());
+        let mut errors = 0;
+        for (w, g) in want.iter().zip(&got) {
+            if g.starts_with("Err") {
+                errors += 1;
+                assert!(g.contains("model set 0"), "{g}");
+            } else {
+                assert_eq!(w, g, "byte {at} of the model set: another record");
+            }
+        }
+        assert_eq!(errors, want.len(), "byte {at}: every node needs the file's one model set");
     }
 }

@@ -229,13 +229,19 @@ impl Model {
     /// to [`SCALE`].
     fn push(&mut self, key: u32, pairs: &[(u32, u32)]) {
         self.keys.push(key);
-        let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&i| (std::cmp::Reverse(pairs[i].1), pairs[i].0));
+        let from = self.entries.len();
+        self.entries.extend(pairs.iter().map(|&(symbol, f)| Entry {
+            symbol,
+            start: 0,
+            freq: f as u16,
+        }));
+        // The symbols differ, so the order is total: no stable sort needed.
+        let context = &mut self.entries[from..];
+        context.sort_unstable_by_key(|e| (std::cmp::Reverse(e.freq), e.symbol));
         let mut start = 0u32;
-        for &i in &order {
-            let (symbol, f) = pairs[i];
-            self.entries.push(Entry { symbol, start: start as u16, freq: f as u16 });
-            start += f;
+        for e in context {
+            e.start = start as u16;
+            start += u32::from(e.freq);
         }
         debug_assert_eq!(start, SCALE);
         self.first.push(self.entries.len() as u32);
@@ -411,7 +417,10 @@ impl Model {
             return Err(format!("model: {contexts} contexts in {} bytes", whole.len()));
         }
         let mut model = Model::empty();
+        model.keys.reserve(contexts as usize);
+        model.first.reserve(contexts as usize);
         let mut key: u64 = 0;
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
         for c in 0..contexts {
             let code = next("context key")?;
             key = if c == 0 { code } else { key + code + 1 };
@@ -419,7 +428,7 @@ impl Model {
             if key > u64::from(u32::MAX) || k > u64::from(SCALE) {
                 return Err(format!("model: context {key} with {k} symbols"));
             }
-            let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(k as usize);
+            pairs.clear();
             let mut symbol: u64 = 0;
             for i in 0..k {
                 let code = next("symbol")?;
