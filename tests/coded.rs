@@ -107,6 +107,31 @@ fn forgotten_model_sets_are_read_again() {
     assert_eq!(scores(), first);
 }
 
+/// Tables that may keep no model set between reads (a budget of 0 bytes)
+/// forget them all before each read and give the same scores; with the
+/// default budget they keep what they read, and say how much.
+#[test]
+fn a_budget_of_model_memory_bounds_what_is_kept() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let positions: Vec<Position> = positions().lines().map(|l| l.parse().unwrap()).collect();
+    let kept = Tablebase::new(c.path(), 6, PassRule::Always);
+    let none = Tablebase::new(c.path(), 6, PassRule::Always).with_model_budget(0);
+    kept.load_all().unwrap();
+    none.load_all().unwrap();
+    let mut most = 0;
+    for p in &positions {
+        assert_eq!(none.score(p).unwrap(), kept.score(p).unwrap(), "{p}");
+        most = most.max(none.models_held());
+    }
+    // The 6-slot files have one model set each; a read needs a few files.
+    let all = kept.models_held();
+    assert!(all > 0 && most > 0, "model sets are counted");
+    assert!(most < all / 2, "at most the sets of one read kept: {most} of {all} bytes");
+    kept.forget_models();
+    assert_eq!(kept.models_held(), 0);
+}
+
 #[test]
 fn verify_passes_and_damage_is_an_error() {
     let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

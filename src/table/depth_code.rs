@@ -302,6 +302,11 @@ impl ModelCounts {
 }
 
 impl Models {
+    /// The bytes of memory the models hold.
+    pub fn heap_bytes(&self) -> usize {
+        self.values.heap_bytes() + self.delta.heap_bytes() + self.rest.heap_bytes()
+    }
+
     /// The models of `counts` ([`Model::new`]).
     ///
     /// # Errors

@@ -5,7 +5,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use memmap2::Mmap;
@@ -42,6 +42,10 @@ pub struct TableFile {
     /// A number no other file opened by this process has (for the cache of
     /// decompressed blocks).
     id: u64,
+    /// Encoding 4: the bytes of memory of the model sets read and not
+    /// forgotten, added up with other files' where they share the counter
+    /// ([`TableFile::count_models_in`]).
+    models_held: Arc<AtomicUsize>,
 }
 
 /// Where a file's checksummed blocks are (byte offsets in the file).
@@ -212,7 +216,15 @@ impl TableFile {
             indexes,
             verified,
             id: fresh_id(),
+            models_held: Arc::default(),
         })
+    }
+
+    /// Adds the memory of the model sets this file reads to `counter`
+    /// (and takes it off when they are forgotten) instead of a counter
+    /// of its own.
+    pub(crate) fn count_models_in(&mut self, counter: Arc<AtomicUsize>) {
+        self.models_held = counter;
     }
 
     /// The checksum the file ends its header part with: it covers the
@@ -314,6 +326,7 @@ impl TableFile {
             .and_then(Models::from_bytes)
             .map(Arc::new)
             .map_err(|e| self.corrupt(format!("model set {k}: {e}")))?;
+        self.models_held.fetch_add(m.heap_bytes(), Ordering::Relaxed);
         *held = Some(Arc::clone(&m));
         Ok(m)
     }
@@ -326,7 +339,9 @@ impl TableFile {
     pub fn forget_models(&self) {
         if let Layout::Coded { models, .. } = &self.layout {
             for m in models {
-                m.lock().unwrap_or_else(PoisonError::into_inner).take();
+                if let Some(m) = m.lock().unwrap_or_else(PoisonError::into_inner).take() {
+                    self.models_held.fetch_sub(m.heap_bytes(), Ordering::Relaxed);
+                }
             }
         }
     }

@@ -31,4 +31,4 @@ pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
 pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
 pub use sets::{fixed_sets, nodes_of};
-pub use tablebase::Tablebase;
+pub use tablebase::{MODEL_BUDGET, Tablebase};

@@ -303,6 +303,13 @@ impl Model {
         self.keys.len()
     }
 
+    /// The bytes of memory the model holds.
+    pub fn heap_bytes(&self) -> usize {
+        self.table.capacity() * size_of::<Dense>()
+            + (self.keys.capacity() + self.first.capacity()) * size_of::<u32>()
+            + self.entries.capacity() * size_of::<Entry>()
+    }
+
     /// (context, symbol) pairs of the model.
     pub fn pairs(&self) -> usize {
         self.entries.len()

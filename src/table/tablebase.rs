@@ -9,7 +9,8 @@
 //! one of the two maps is kept; they are the same file.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use crate::moves::PassRule;
 use crate::position::{Last, Position};
@@ -40,7 +41,17 @@ pub struct Tablebase {
     /// Whether the files hold depths, set by the first file opened: all or
     /// none do, as values-only files would give depth files wrong depths.
     depths: OnceLock<bool>,
+    /// The bytes of memory of the model sets the files hold (encoding 4).
+    models_held: Arc<AtomicUsize>,
+    /// Above this many, reads forget them all ([`Tablebase::forget_models`]).
+    model_budget: usize,
 }
+
+/// The memory the model sets of a [`Tablebase`] may take before they are
+/// forgotten (and read again as needed): a process that reads a large
+/// table for long (`serve`, a long `query -`) would otherwise keep every
+/// model set it ever read, gigabytes for the 12-slot table with depths.
+pub const MODEL_BUDGET: usize = 1 << 30;
 
 impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
@@ -55,7 +66,22 @@ impl Tablebase {
             files,
             sides,
             depths: OnceLock::new(),
+            models_held: Arc::default(),
+            model_budget: MODEL_BUDGET,
         }
+    }
+
+    /// These tables keeping at most about `bytes` of model sets read
+    /// ([`MODEL_BUDGET`] by default).
+    #[must_use]
+    pub fn with_model_budget(mut self, bytes: usize) -> Tablebase {
+        self.model_budget = bytes;
+        self
+    }
+
+    /// The bytes of memory the model sets read and kept take.
+    pub fn models_held(&self) -> usize {
+        self.models_held.load(Ordering::Relaxed)
     }
 
     /// The directory holding the files.
@@ -93,7 +119,7 @@ impl Tablebase {
         }
         let path = self.path(fixed);
         let file = if path.exists() {
-            let file = TableFile::open(&path, self.n, self.rule, fixed)?;
+            let file = self.open(&path, fixed)?;
             self.check_kind(&file)?;
             Some(file)
         } else {
@@ -118,7 +144,7 @@ impl Tablebase {
         if !path.exists() {
             return Ok(None);
         }
-        let side = TableFile::open(&path, self.n, self.rule, fixed)?;
+        let side = self.open(&path, fixed)?;
         if side.stored_side() != Some(Side::Yi) {
             let what = "a side file that does not store 乙's depths".to_string();
             return Err(TableError::Corrupt { path, what });
@@ -149,8 +175,9 @@ impl Tablebase {
     ///
     /// # Errors
     /// Its record encoding differs from the files added before.
-    pub fn insert(&mut self, fixed: u16, file: TableFile) -> Result<(), TableError> {
+    pub fn insert(&mut self, fixed: u16, mut file: TableFile) -> Result<(), TableError> {
         self.check_kind(&file)?;
+        file.count_models_in(Arc::clone(&self.models_held));
         let side = match file.stored_side() {
             Some(Side::Jia) => self.open_side(fixed)?,
             _ => None,
@@ -158,6 +185,14 @@ impl Tablebase {
         self.files[usize::from(fixed >> 1)] = OnceLock::from(Some(file));
         self.sides[usize::from(fixed >> 1)] = OnceLock::from(side);
         Ok(())
+    }
+
+    /// Opens the file `path` of fixed set `fixed`, its model sets counted
+    /// with the others'.
+    fn open(&self, path: &Path, fixed: u16) -> Result<TableFile, TableError> {
+        let mut file = TableFile::open(path, self.n, self.rule, fixed)?;
+        file.count_models_in(Arc::clone(&self.models_held));
+        Ok(file)
     }
 
     /// Drops the model sets the open files have read
@@ -356,6 +391,9 @@ impl Tablebase {
         pos: &Position,
         derive: bool,
     ) -> Result<Option<Summary>, TableError> {
+        if self.models_held() > self.model_budget {
+            self.forget_models();
+        }
         let (fixed, loose) = (sig.fixed(), sig.loose());
         let Some(file) = self.stored_file(fixed) else {
             return Ok(None);
