@@ -82,6 +82,32 @@ fn open_unchecked(path: &Path) -> Result<TableFile, TableError> {
     open_unchecked_head(path, N, RULE, fixed_of(path))
 }
 
+/// Compares the records `got` of a damaged file with those of the sound
+/// one, `want`: each must be the same or an error that says
+/// `error_says`. Returns the number of errors.
+fn errors_else_same(want: &[String], got: &[String], what: &str, error_says: &str) -> usize {
+    assert_eq!(want.len(), got.len());
+    let mut errors = 0;
+    for (w, g) in want.iter().zip(got) {
+        if g.starts_with("Err") {
+            errors += 1;
+            assert!(g.contains(error_says), "{what}: {g}");
+        } else {
+            assert_eq!(w, g, "{what}: another record");
+        }
+    }
+    errors
+}
+
+/// Makes the default 6-slot tables under `root`; returns the bytes and the
+/// records of their file with no fixed piece.
+fn file_with_no_fixed_piece(root: &Path) -> (Vec<u8>, Vec<String>) {
+    let path = make(root, Limits::default()).join("f0000.cctb");
+    let bytes = std::fs::read(&path).unwrap();
+    let records = records(&open_checked(&path).unwrap());
+    (bytes, records)
+}
+
 /// Writes `bytes` with `damage` done to them to `path`.
 fn write_damaged(path: &Path, bytes: &[u8], damage: impl FnOnce(&mut Vec<u8>)) {
     let mut bytes = bytes.to_vec();
@@ -106,10 +132,7 @@ fn files_opened_without_their_head_checked_give_the_same_records() {
 #[test]
 fn a_damaged_block_table_gives_errors_never_other_records() {
     let root = tempfile::tempdir().unwrap();
-    let dir = make(root.path(), Limits::default());
-    let path = dir.join("f0000.cctb");
-    let bytes = std::fs::read(&path).unwrap();
-    let want = records(&open_checked(&path).unwrap());
+    let (bytes, want) = file_with_no_fixed_piece(root.path());
     let table = layout(&bytes).table;
     // A bit of the start, the length and the checksum of one entry each
     // (an entry is start: u64, length: u32, checksum: u32).
@@ -121,17 +144,9 @@ fn a_damaged_block_table_gives_errors_never_other_records() {
         let err = open_checked(&damaged).expect_err("the full check finds it");
         assert!(err.to_string().contains("header checksum mismatch"), "{err}");
         let file = open_unchecked(&damaged).unwrap();
-        let got = records(&file);
-        let mut errors = 0;
-        for (w, g) in want.iter().zip(&got) {
-            if g.starts_with("Err") {
-                errors += 1;
-                assert!(g.contains("block"), "{g}");
-            } else {
-                assert_eq!(w, g, "entry {entry}, byte {byte}: another record");
-            }
-        }
-        assert!(errors > 0, "entry {entry}, byte {byte}: the damaged block is read");
+        let what = format!("entry {entry}, byte {byte}");
+        let errors = errors_else_same(&want, &records(&file), &what, "block");
+        assert!(errors > 0, "{what}: the damaged block is read");
         for check in [file.verify_all(), file.check_sums()] {
             let err = check.expect_err("verify and generate check the head");
             assert!(err.to_string().contains("header checksum mismatch"), "{err}");
@@ -192,10 +207,7 @@ fn files_of_other_model_sets_are_checked_when_opened() {
 #[test]
 fn a_damaged_model_set_gives_errors_never_other_records() {
     let root = tempfile::tempdir().unwrap();
-    let dir = make(root.path(), Limits::default());
-    let path = dir.join("f0000.cctb");
-    let bytes = std::fs::read(&path).unwrap();
-    let want = records(&open_checked(&path).unwrap());
+    let (bytes, want) = file_with_no_fixed_piece(root.path());
     let l = layout(&bytes);
     let set = l.models[0];
     let copy = root.path().join("copy");
@@ -204,15 +216,8 @@ fn a_damaged_model_set_gives_errors_never_other_records() {
     for at in [0, set.len as usize / 2, set.len as usize - 1] {
         write_damaged(&damaged, &bytes, |b| b[l.data + set.start as usize + at] ^= 0x08);
         let got = records(&open_checked(&damaged).unwrap());
-        let mut errors = 0;
-        for (w, g) in want.iter().zip(&got) {
-            if g.starts_with("Err") {
-                errors += 1;
-                assert!(g.contains("model set 0"), "{g}");
-            } else {
-                assert_eq!(w, g, "byte {at} of the model set: another record");
-            }
-        }
-        assert_eq!(errors, want.len(), "byte {at}: every node needs the file's one model set");
+        let what = format!("byte {at} of the model set");
+        let errors = errors_else_same(&want, &got, &what, "model set 0");
+        assert_eq!(errors, want.len(), "{what}: every node needs the file's one model set");
     }
 }
