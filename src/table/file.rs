@@ -82,9 +82,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Heads of encoding 4 (everything before the data) up to this many bytes
 /// are checked in full whenever a file is opened: some microseconds (a
-/// query opens tens of files).
-/// Larger ones (the largest 12-slot file's is over 500 MB) are checked by
-/// [`TableFile::verify_all`] and [`TableFile::check_sums`].
+/// query opens tens of files). Larger ones (the largest 12-slot file's is
+/// over 500 MB) are checked by [`TableFile::verify_all`] and
+/// [`TableFile::check_sums`].
 const FULL_HEAD_CHECK: usize = 1 << 16;
 
 /// Whether `path` names a side file (`f{F}.side.cctb`, storing 乙's depth
@@ -159,8 +159,8 @@ impl TableFile {
         let (layout, first_block, blocks) = if header.encoding == Encoding::Coded {
             let layout = coded::Layout::parse(&map, &header).map_err(corrupt)?;
             // A large head is checked by `verify` and `generate`, not by
-            // every query that opens the file (docs/tables.md, "Damaged
-            // files").
+            // every query that opens the file (docs/tables.md, "Damaged and
+            // missing files").
             let side = if is_side_file(path) { Side::Yi } else { Side::Jia };
             if layout.data <= full_head_check || !layout.is_standard(&header, side) {
                 layout.check_head(&map).map_err(corrupt)?;
@@ -340,7 +340,11 @@ impl TableFile {
         if let Layout::Coded { models, .. } = &self.layout {
             for m in models {
                 if let Some(m) = m.lock().unwrap_or_else(PoisonError::into_inner).take() {
-                    self.models_held.fetch_sub(m.heap_bytes(), Ordering::Relaxed);
+                    // Saturating: sets read before the counter was shared
+                    // were added to another.
+                    let less = |held: usize| Some(held.saturating_sub(m.heap_bytes()));
+                    let _ =
+                        self.models_held.fetch_update(Ordering::Relaxed, Ordering::Relaxed, less);
                 }
             }
         }
