@@ -356,22 +356,37 @@ fn read_only(e: &std::io::Error) -> bool {
 /// Removes what an interrupted run left and the next cannot use: scratch
 /// files, half-written checkpoints, temporary table files without a
 /// checkpoint, and checkpoints without their temporary file.
+///
+/// Checkpoints go first: a run stopped after renaming a table file into
+/// place leaves its checkpoint, side and scratch files, which go with it
+/// whatever order the directory lists them in.
 fn remove_unfinished(dir: &Path) -> Result<(), GenerateError> {
-    let entries = fs::read_dir(dir).map_err(|e| GenerateError::io(dir, e))?;
-    for entry in entries {
+    let mut names: Vec<String> = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| GenerateError::io(dir, e))? {
         let path = entry.map_err(|e| GenerateError::io(dir, e))?.path();
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        names.extend(path.file_name().map(|n| n.to_string_lossy().into_owned()));
+    }
+    let remove = |name: &str| {
+        let path = dir.join(name);
+        fs::remove_file(&path).map_err(|e| GenerateError::io(&path, e))
+    };
+    for name in &names {
+        if let Some(stem) = name.strip_suffix(".ckpt")
+            && !dir.join(format!("{stem}.cctb.tmp")).exists()
+        {
+            remove(name)?;
+        }
+    }
+    for name in &names {
         let stale = if let Some(stem) = name.strip_suffix(".cctb.tmp") {
             // A side file's and a scratch file's go with their table file's.
             let stem = stem.strip_suffix(".side").or(stem.strip_suffix(".raw")).unwrap_or(stem);
             !dir.join(format!("{stem}.ckpt")).exists()
-        } else if let Some(stem) = name.strip_suffix(".ckpt") {
-            !dir.join(format!("{stem}.cctb.tmp")).exists()
         } else {
             name.ends_with(".tmp")
         };
         if stale {
-            fs::remove_file(&path).map_err(|e| GenerateError::io(&path, e))?;
+            remove(name)?;
         }
     }
     Ok(())
@@ -504,4 +519,47 @@ fn write_file(
     report.states = report.counts.iter().sum();
     (report.bytes, report.side_bytes) = file.finish(&path)?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remove_unfinished;
+
+    /// A run stopped between renaming a table file into place and
+    /// removing its checkpoint leaves the checkpoint and the side and
+    /// scratch files: all go, whatever order the directory lists them in;
+    /// a file still being written keeps everything it resumes from.
+    #[test]
+    fn what_an_interrupted_run_left_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "f012e.cctb",
+            "f012e.ckpt",
+            "f012e.raw.cctb.tmp",
+            "f012e.side.cctb.tmp",
+            "f0000.cctb.tmp",
+            "f0000.ckpt",
+            "f0000.raw.cctb.tmp",
+            "f0000.side.cctb.tmp",
+            "f0002.cctb.tmp",
+            "f0004.ckpt.tmp",
+        ];
+        for name in names {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        remove_unfinished(dir.path()).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let want = [
+            "f0000.cctb.tmp",
+            "f0000.ckpt",
+            "f0000.raw.cctb.tmp",
+            "f0000.side.cctb.tmp",
+            "f012e.cctb",
+        ];
+        assert_eq!(left, want);
+    }
 }
