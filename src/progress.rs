@@ -28,4 +28,10 @@ pub trait Progress: Sync {
     fn shorten(&self, units: u64) {
         let _ = units;
     }
+
+    /// The phase is `units` longer than said (work thought done that has
+    /// to be done again).
+    fn lengthen(&self, units: u64) {
+        let _ = units;
+    }
 }

@@ -9,7 +9,13 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use chaosclock::PassRule;
+use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::progress::Progress;
+use chaosclock::table::Encoding;
 
 use common::bin::{QUIET, check_fails, run_in};
 use common::files_in as files;
@@ -126,6 +132,79 @@ fn killed_and_resumed(extra: &[&str]) {
         assert!(s["signatures_resumed"].as_u64().unwrap() > 0, "{s}");
     }
     assert_eq!(files(&tables), want, "the same bytes; no checkpoint or temporary file left");
+}
+
+/// What a [`Progress`] was told.
+#[derive(Default)]
+struct Told {
+    length: AtomicU64,
+    advanced: AtomicU64,
+    /// Lengthened or shortened on the way.
+    changed: AtomicU64,
+}
+
+impl Progress for Told {
+    fn start(&self, total: u64, _: &str) {
+        self.length.store(total, Ordering::Relaxed);
+    }
+
+    fn advance(&self, units: u64) {
+        self.advanced.fetch_add(units, Ordering::Relaxed);
+    }
+
+    fn shorten(&self, units: u64) {
+        self.changed.fetch_add(units, Ordering::Relaxed);
+    }
+
+    fn lengthen(&self, units: u64) {
+        self.changed.fetch_add(units, Ordering::Relaxed);
+    }
+}
+
+/// A run that goes on from checkpoints counts from its start only the
+/// work left, for every file, those it begins later included: its bar's
+/// length is what it then makes, never changed on the way (the run log's
+/// speed, time left and share of the table come from it).
+#[test]
+fn a_resumed_run_counts_only_the_work_left_from_its_start() {
+    let args =
+        ["generate", "--slots", "10", "--max-live", "7", "--checkpoint", "0", "--values-only"];
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables/n10-always");
+    let checkpoints = || {
+        let names = std::fs::read_dir(&tables).into_iter().flatten().flatten();
+        names.filter(|e| e.file_name().to_string_lossy().ends_with(".ckpt")).count()
+    };
+    // Killed while files are under way (a run may end a file and remove
+    // its checkpoint just before the kill: then again).
+    for _ in 0..20 {
+        let mut child = spawn(dir.path(), &args);
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while checkpoints() < 2 && Instant::now() < deadline && child.try_wait().unwrap().is_none()
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        if checkpoints() > 0 {
+            break;
+        }
+    }
+    assert!(checkpoints() > 0, "no run was killed with a file under way");
+    let limits = Limits { checkpoint: Duration::ZERO, ..Limits::default() };
+    let cfg = Config {
+        root: dir.path().join("tables"),
+        n: 10,
+        rule: PassRule::Always,
+        max_live: 7,
+        encoding: Encoding::Packed,
+        limits,
+    };
+    let told = Told::default();
+    let report = generate(&cfg, Some(&told)).unwrap();
+    assert!(report.resumed > 0, "nothing went on from a checkpoint");
+    assert_eq!(told.changed.load(Ordering::Relaxed), 0, "the length changed on the way");
+    assert_eq!(told.advanced.load(Ordering::Relaxed), told.length.load(Ordering::Relaxed));
 }
 
 /// A second `generate` on the same directory fails at once with one line

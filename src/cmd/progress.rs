@@ -89,6 +89,10 @@ impl Progress for Drawn<'_> {
     fn shorten(&self, units: u64) {
         self.0.dec_length(units);
     }
+
+    fn lengthen(&self, units: u64) {
+        self.0.inc_length(units);
+    }
 }
 
 /// The solver's bar on stderr (the library sets its message while it

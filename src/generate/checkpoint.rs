@@ -212,8 +212,9 @@ impl Checkpoint {
     /// Reads a checkpoint of the file of `header` from `input` (`len`
     /// bytes); `None` if it is not one (damaged, another header, sub-tables
     /// out of range or twice). Entries are read as they come, so the
-    /// checkpoint's bytes are never all in memory.
-    fn read_from(input: impl Read, len: u64, header: &Header) -> Option<Checkpoint> {
+    /// checkpoint's bytes are never all in memory; unless `keep`, they are
+    /// checked and dropped (`entries` and `side_entries` come back empty).
+    fn read_from(input: impl Read, len: u64, header: &Header, keep: bool) -> Option<Checkpoint> {
         let mut r = Reading { inner: input, sum: Checksum::default(), read: 0 };
         if r.word()?.to_le_bytes() != MAGIC || r.word()? != checksum(&header.to_bytes()) {
             return None;
@@ -238,11 +239,13 @@ impl Checkpoint {
         let table = |r: &mut Reading<_>| {
             let data_len = r.word()?;
             let count = r.count(ENTRY as u64, len)?;
-            let mut entries = Vec::with_capacity(count);
+            let mut entries = Vec::with_capacity(if keep { count } else { 0 });
             let mut e = [0u8; ENTRY];
             for _ in 0..count {
                 r.take(&mut e)?;
-                entries.push(Entry::parse(&e));
+                if keep {
+                    entries.push(Entry::parse(&e));
+                }
             }
             Some((data_len, entries))
         };
@@ -259,9 +262,23 @@ impl Checkpoint {
     /// The checkpoint of the table file `path` (to be written with
     /// `header`), if there is a sound one.
     pub(super) fn load(path: &Path, header: &Header) -> Option<Checkpoint> {
+        Checkpoint::read(path, header, true)
+    }
+
+    /// The nodes of the sub-tables that a sound checkpoint of the table
+    /// file `path` (to be written with `header`) lists as done, 0 if there
+    /// is none: what a run will not make again, unless the temporary file
+    /// does not match. Its entries are checked, not kept.
+    pub(super) fn nodes_done(path: &Path, header: &Header) -> u64 {
+        let ckpt = Checkpoint::read(path, header, false);
+        ckpt.map_or(0, |c| c.done.iter().map(|d| header.nodes[d.sub]).sum())
+    }
+
+    /// [`Checkpoint::read_from`] the checkpoint file of `path`.
+    fn read(path: &Path, header: &Header, keep: bool) -> Option<Checkpoint> {
         let file = fs::File::open(path_of(path)).ok()?;
         let len = file.metadata().ok()?.len();
-        Checkpoint::read_from(BufReader::with_capacity(1 << 20, file), len, header)
+        Checkpoint::read_from(BufReader::with_capacity(1 << 20, file), len, header, keep)
     }
 
     /// The data of both files, as [`save`] takes them.
@@ -296,7 +313,7 @@ mod tests {
     }
 
     fn parse(bytes: &[u8], header: &Header) -> Option<Checkpoint> {
-        Checkpoint::read_from(bytes, bytes.len() as u64, header)
+        Checkpoint::read_from(bytes, bytes.len() as u64, header, true)
     }
 
     #[test]
@@ -334,6 +351,31 @@ mod tests {
         let stored = Some(Stored { file: &file, at: 5, count: 1 });
         let split = [Data { len: 33, entries: models, stored }, c.data()[1]];
         assert_eq!(to_bytes(&h, &c.done, split), bytes);
+    }
+
+    /// What a sound checkpoint lists as done, in nodes; nothing for a
+    /// damaged one, another file's, or none.
+    #[test]
+    fn nodes_done_counts_what_a_sound_checkpoint_lists() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f0000.cctb");
+        let h = header();
+        assert_eq!(Checkpoint::nodes_done(&path, &h), 0);
+        let done = [
+            Done { sub: 3, counts: [1, 0, 2, 0, 3], sum: 1 },
+            Done { sub: 0, counts: [2, 0, 0, 0, 0], sum: 2 },
+        ];
+        let entries = [Entry { start: 0, len: 5, sum: 6 }];
+        let data = [Data { len: 5, entries: &entries, stored: None }, Data::default()];
+        save(&path, &h, &done, data).unwrap();
+        assert_eq!(Checkpoint::nodes_done(&path, &h), 6 + 2);
+        let other = Header { fixed: 2, ..h.clone() };
+        assert_eq!(Checkpoint::nodes_done(&path, &other), 0);
+        let mut bytes = fs::read(path_of(&path)).unwrap();
+        let last = bytes.len() - 9;
+        bytes[last] ^= 1; // in the side file's count of entries
+        fs::write(path_of(&path), bytes).unwrap();
+        assert_eq!(Checkpoint::nodes_done(&path, &h), 0);
     }
 
     /// The bytes are laid out as the module docs say, field by field (so

@@ -32,6 +32,7 @@
 //! anything must be written, the run fails at once, naming the directory
 //! (issue 24).
 
+use std::cmp::Ordering;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -252,14 +253,24 @@ pub fn generate_with(
         let dir = tb.dir().to_path_buf();
         return Err(GenerateError::ReadOnly { dir, lock: path, source, missing: todo.len() });
     }
+    // What the checkpoints of earlier runs list is not this run's work,
+    // like the files kept: the bar (and the speed and share of the table
+    // the run log computes from it) counts only the rest, from the start,
+    // even for files begun later.
+    let todo: Vec<(u16, u64)> = todo
+        .par_iter()
+        .map(|&f| (f, Checkpoint::nodes_done(&tb.path(f), &file_header(cfg, f))))
+        .collect();
     if let Some(p) = bar {
-        p.start(nodes_of(cfg.n, &todo), "");
+        let saved: u64 = todo.iter().map(|&(_, saved)| saved).sum();
+        let sets: Vec<u16> = todo.iter().map(|&(f, _)| f).collect();
+        p.start(nodes_of(cfg.n, &sets) - saved, "");
     }
-    for group in todo.chunk_by(|a, b| a.count_ones() == b.count_ones()) {
+    for group in todo.chunk_by(|a, b| a.0.count_ones() == b.0.count_ones()) {
         let made: Vec<(u16, FileReport)> = group
             .par_iter()
-            .map(|&f| {
-                let r = write_file(cfg, &tb, f, bar)?;
+            .map(|&(f, saved)| {
+                let r = write_file(cfg, &tb, f, saved, bar)?;
                 let (nodes, states, counts, bytes) = (r.nodes, r.states, r.counts, r.bytes);
                 done(&FileDone { fixed: f, nodes, states, counts, bytes });
                 Ok((f, r))
@@ -407,6 +418,20 @@ struct FileReport {
     side_bytes: u64,
 }
 
+/// The header of the file of fixed set `fixed` that `cfg` writes.
+fn file_header(cfg: &Config, fixed: u16) -> Header {
+    let free = free_pieces(cfg.n, fixed);
+    Header {
+        n: cfg.n,
+        rule: cfg.rule,
+        fixed,
+        encoding: cfg.encoding,
+        nodes: (0..1usize << free.count_ones())
+            .map(|i| sub_nodes(cfg.n, fixed, sub_loose(free, i)))
+            .collect(),
+    }
+}
+
 /// Solves every sub-table of fixed set `fixed` and writes the file.
 ///
 /// The file is written as it is solved: each sub-table goes to the
@@ -418,6 +443,7 @@ fn write_file(
     cfg: &Config,
     tb: &Tablebase,
     fixed: u16,
+    saved: u64,
     bar: Option<&dyn Progress>,
 ) -> Result<FileReport, GenerateError> {
     let n = cfg.n;
@@ -425,13 +451,7 @@ fn write_file(
     let subs = 1usize << free.count_ones();
     let indexes: Vec<SigIndex> =
         (0..subs).map(|i| SigIndex::new(n, fixed, sub_loose(free, i))).collect();
-    let header = Header {
-        n,
-        rule: cfg.rule,
-        fixed,
-        encoding: cfg.encoding,
-        nodes: (0..subs).map(|i| sub_nodes(n, fixed, sub_loose(free, i))).collect(),
-    };
+    let header = file_header(cfg, fixed);
     let path = tb.path(fixed);
     // Go on from a checkpoint if there is a sound one.
     let resumed = Checkpoint::load(&path, &header).and_then(|ckpt| {
@@ -442,10 +462,15 @@ fn write_file(
         None => (Unfinished::create(&path, header, &cfg.limits)?, Vec::new()),
     };
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
-    // Work a checkpoint saved is not this run's, like the files kept: the
-    // bar (and the speed the run log computes from it) counts only the rest.
+    // The bar left out `saved` nodes when the run started; the checkpoint
+    // holds less if the temporary file did not match it.
+    let resumed: u64 = done.iter().map(|d| file.header().nodes[d.sub]).sum();
     if let Some(p) = bar {
-        p.shorten(done.iter().map(|d| file.header().nodes[d.sub]).sum());
+        match resumed.cmp(&saved) {
+            Ordering::Less => p.lengthen(saved - resumed),
+            Ordering::Greater => p.shorten(resumed - saved),
+            Ordering::Equal => {}
+        }
     }
     let mut saved = Instant::now();
     // Saves a checkpoint if the last one is old enough.
