@@ -10,7 +10,7 @@
 //! - `[1h02m03s] 12.34% done: ..., 56.78% of the table, peak memory 1,234 MiB, anonymous 987 MiB, disk 5,678 MiB, 22,345,678 block reads (1.23% missed)`
 //!   ([`progress_line`]): the run's elapsed time, the share of its own work
 //!   done, the share of the whole table done (when earlier runs made part
-//!   of it), the peak of its resident memory so far (`VmHWM`, which counts
+//!   of it: files kept and checkpoints, counted from the start), the peak of its resident memory so far (`VmHWM`, which counts
 //!   the pages of the table files it maps too), the highest anonymous
 //!   memory seen (`RssAnon`, sampled every second: the memory the run
 //!   itself needs), the disk space its directory takes now and the blocks
