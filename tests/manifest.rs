@@ -43,7 +43,7 @@ const RUN_LOG: &str = "\
 === run started 2026-11-23 14:00:00 UTC, commit abc
 [0h01m00s] 10.00% done: 1 of 10 nodes, 1 nodes/s, about 0h00m09s left
 === run started 2026-11-23 15:00:00 UTC, commit abc
-[0h01m00s] 50.00% done: 5 of 10 nodes, 1 nodes/s, about 0h00m05s left, peak memory 100 MiB
+[0h01m00s] 50.00% done: 5 of 10 nodes, 1 nodes/s, about 0h00m05s left, peak memory 100 MiB, anonymous 60 MiB
 run ended: exit 0, wall 75.20 s, peak memory 90000 KiB
 ";
 
@@ -98,6 +98,7 @@ fn manifest_describes_tables_made_over_two_runs() {
     let run = &m["run"];
     assert_eq!((int(&run["runs"]), int(&run["wall_seconds"])), (2, 60 + 75));
     assert_eq!((int(&run["peak_memory_kib"]), int(&run["runs_with_memory"])), (102_400, 1));
+    assert_eq!(int(&run["peak_anonymous_mib"]), 60);
     // The openings, read from the tables, as the solver counts them.
     let solved = json_in(d, &["openings", "--slots", "6", "--json"]);
     assert_eq!(m["openings"], solved["counts"]);

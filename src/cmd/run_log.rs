@@ -1,8 +1,8 @@
 //! The log of a long `generate` run: what `generate` writes on stderr
 //! when it is not a terminal ([`progress_line`], once a minute), and what
 //! `manifest` reads back from it ([`RunStats::parse`]): how many runs made
-//! the tables, their wall time, their peak memory and the most disk they
-//! took.
+//! the tables, their wall time, their peak memory (resident and
+//! anonymous) and the most disk they took.
 //!
 //! The lines of a log, as `scripts/make-table-12.sh` writes it:
 //! - `=== run started ...` (the script): a run begins. Other `===` lines
@@ -154,6 +154,11 @@ pub struct RunStats {
     /// The most disk space the table directory took in any progress line,
     /// in MiB (`None` if no line says).
     pub peak_disk_mib: Option<u64>,
+    /// The highest anonymous memory (`RssAnon`, what a run needs apart
+    /// from the table files it maps) any progress line gave, in MiB
+    /// (`None` if no line says: logs and manifests of earlier builds).
+    #[serde(default)]
+    pub peak_anonymous_mib: Option<u64>,
 }
 
 /// One run while parsing.
@@ -162,6 +167,7 @@ struct Run {
     seconds: u64,
     peak_kib: Option<u64>,
     disk_mib: Option<u64>,
+    anonymous_mib: Option<u64>,
     seen: bool,
 }
 
@@ -191,6 +197,9 @@ impl RunStats {
                 if let Some(mib) = after(rest, ", disk ", " MiB") {
                     current.disk_mib = current.disk_mib.max(Some(mib));
                 }
+                if let Some(mib) = after(rest, ", anonymous ", " MiB") {
+                    current.anonymous_mib = current.anonymous_mib.max(Some(mib));
+                }
             } else if let Some(rest) = line.strip_prefix("run ended:") {
                 current.seen = true;
                 if let Some(wall) = after(rest, "wall ", " s") {
@@ -210,6 +219,7 @@ impl RunStats {
             peak_memory_kib: runs.iter().filter_map(|r| r.peak_kib).max(),
             runs_with_memory: runs.iter().filter(|r| r.peak_kib.is_some()).count(),
             peak_disk_mib: runs.iter().filter_map(|r| r.disk_mib).max(),
+            peak_anonymous_mib: runs.iter().filter_map(|r| r.anonymous_mib).max(),
         })
     }
 }
@@ -277,6 +287,7 @@ mod tests {
                 peak_memory_kib: Some(1954 * 1024),
                 runs_with_memory: 1,
                 peak_disk_mib: Some(5120),
+                peak_anonymous_mib: Some(977),
             }
         );
         let bare = Progress {
@@ -303,7 +314,8 @@ mod tests {
 === run started 2026-11-23 16:23:01 UTC, commit 5107bb7
 note: something else
 [0h10m00s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, peak memory 2,048 MiB, disk 7 MiB
-[0h10m30s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, disk 9 MiB
+[0h10m30s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, anonymous 1,500 MiB, disk 9 MiB
+[0h10m20s] 1.00% done: 3 of 9 nodes, 1 nodes/s, about 1h00m00s left, anonymous 1,200 MiB
 [bad] 1.00% done
 run ended: exit 0, wall 630.50 s, peak memory 3000000 KiB
 === run started 2026-11-23 17:00:00 UTC, commit 5107bb7
@@ -314,6 +326,7 @@ run ended: exit 0, wall 630.50 s, peak memory 3000000 KiB
         assert_eq!(stats.peak_memory_kib, Some(3_000_000));
         assert_eq!(stats.runs_with_memory, 1);
         assert_eq!(stats.peak_disk_mib, Some(9));
+        assert_eq!(stats.peak_anonymous_mib, Some(1500));
         assert_eq!(RunStats::parse("nothing here\n"), None);
     }
 }
