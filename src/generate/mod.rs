@@ -257,20 +257,19 @@ pub fn generate_with(
     // like the files kept: the bar (and the speed and share of the table
     // the run log computes from it) counts only the rest, from the start,
     // even for files begun later.
-    let todo: Vec<(u16, u64)> = todo
-        .par_iter()
-        .map(|&f| (f, Checkpoint::nodes_done(&tb.path(f), &file_header(cfg, f))))
-        .collect();
+    let saved = |f: u16| Checkpoint::nodes_done(&tb.path(f), &file_header(cfg, f));
+    let todo: Vec<(u16, u64)> =
+        todo.par_iter().map(|&f| (f, if bar.is_some() { saved(f) } else { 0 })).collect();
     if let Some(p) = bar {
-        let saved: u64 = todo.iter().map(|&(_, saved)| saved).sum();
+        let saved: u64 = todo.iter().map(|&(_, nodes)| nodes).sum();
         let sets: Vec<u16> = todo.iter().map(|&(f, _)| f).collect();
         p.start(nodes_of(cfg.n, &sets) - saved, "");
     }
     for group in todo.chunk_by(|a, b| a.0.count_ones() == b.0.count_ones()) {
         let made: Vec<(u16, FileReport)> = group
             .par_iter()
-            .map(|&(f, saved)| {
-                let r = write_file(cfg, &tb, f, saved, bar)?;
+            .map(|&(f, saved_nodes)| {
+                let r = write_file(cfg, &tb, f, saved_nodes, bar)?;
                 let (nodes, states, counts, bytes) = (r.nodes, r.states, r.counts, r.bytes);
                 done(&FileDone { fixed: f, nodes, states, counts, bytes });
                 Ok((f, r))
@@ -438,12 +437,14 @@ fn file_header(cfg: &Config, fixed: u16) -> Header {
 /// temporary file as soon as its group is done ([`Unfinished`]), and later
 /// sub-tables read it back, so a file never has to fit in memory. The
 /// checksums (and, compressed, the block table) are added at the end, then
-/// the file is synced and renamed.
+/// the file is synced and renamed. `bar` counts its nodes but
+/// `saved_nodes`, which it was told were done when the run started (what
+/// the file's checkpoint lists).
 fn write_file(
     cfg: &Config,
     tb: &Tablebase,
     fixed: u16,
-    saved: u64,
+    saved_nodes: u64,
     bar: Option<&dyn Progress>,
 ) -> Result<FileReport, GenerateError> {
     let n = cfg.n;
@@ -462,13 +463,13 @@ fn write_file(
         None => (Unfinished::create(&path, header, &cfg.limits)?, Vec::new()),
     };
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
-    // The bar left out `saved` nodes when the run started; the checkpoint
-    // holds less if the temporary file did not match it.
+    // The bar left out `saved_nodes` when the run started; the checkpoint
+    // gives less if the temporary file did not match it.
     let resumed: u64 = done.iter().map(|d| file.header().nodes[d.sub]).sum();
     if let Some(p) = bar {
-        match resumed.cmp(&saved) {
-            Ordering::Less => p.lengthen(saved - resumed),
-            Ordering::Greater => p.shorten(resumed - saved),
+        match resumed.cmp(&saved_nodes) {
+            Ordering::Less => p.lengthen(saved_nodes - resumed),
+            Ordering::Greater => p.shorten(resumed - saved_nodes),
             Ordering::Equal => {}
         }
     }
