@@ -22,7 +22,7 @@
 # DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables (values only)
 # or ~/chaosclock-depths-12 (with depths).
 #
-# CHAOSCLOCK_KIND=depths: the table with depths (encoding 4, about 16 GB,
+# CHAOSCLOCK_KIND=depths: the table with depths (encoding 4, about 14 GB,
 # with side files of 乙's depths besides, see docs/depths.md). The run keeps
 # the side files (`--keep-side-files`): with them `finish` reads the
 # openings' depths straight from the files instead of by a one-ply search
