@@ -96,7 +96,10 @@ impl<'a, M: Moves> Dense<'a, M> {
         assert_eq!(moves.len(), valid.len(), "moves for every board");
         assert!(2 * moves.len() <= u32::MAX as usize, "a sub-table's nodes fit in 32 bits");
         let mut base = Vec::with_capacity(valid.len() / BASE_EVERY + 1);
-        let mut anchors = Vec::new();
+        // Sized at once: grown by doubling, the largest 12-slot
+        // sub-table's 350 MB of anchors would be copied on the way.
+        let states: u64 = valid.iter().map(|v| 2 * u64::from(v.count_ones())).sum();
+        let mut anchors = Vec::with_capacity(states.div_ceil(ANCHOR) as usize);
         let mut total = 0u64;
         for (b, v) in valid.iter().enumerate() {
             if b.is_multiple_of(BASE_EVERY) {
@@ -118,6 +121,7 @@ impl<'a, M: Moves> Dense<'a, M> {
         for (j, &p) in index.items().iter().enumerate() {
             item_of[usize::from(p)] = j as u8;
         }
+        debug_assert_eq!((total, anchors.len() as u64), (states, states.div_ceil(ANCHOR)));
         let states = total as usize;
         Dense { n, rule, index, moves, facts, boards, valid, base, states, anchors, item_of }
     }

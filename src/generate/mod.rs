@@ -549,7 +549,8 @@ fn write_file(
 
 #[cfg(test)]
 mod tests {
-    use super::remove_unfinished;
+    use super::*;
+    use crate::table::TableError;
 
     /// A run stopped between renaming a table file into place and
     /// removing its checkpoint leaves the checkpoint and the side and
@@ -587,5 +588,41 @@ mod tests {
             "f012e.cctb",
         ];
         assert_eq!(left, want);
+    }
+
+    /// A child whose blocks fail their checksums while a file is made
+    /// stops the file with the error of the file it is in, and nothing is
+    /// put in place of the file.
+    #[test]
+    fn a_damaged_child_stops_the_file() {
+        let root = tempfile::tempdir().unwrap();
+        let (n, rule) = (6, PassRule::Always);
+        let encoding = Encoding::Coded;
+        let limits = Limits::default();
+        let cfg = Config { root: root.path().into(), n, rule, max_live: n, encoding, limits };
+        generate(&cfg, None).unwrap();
+        let mut tb = Tablebase::new(&cfg.root, n, rule);
+        // The files of two or more fixed pieces, every byte of their data
+        // (model sets and blocks) changed, without their side files: the
+        // children of the files of one fixed piece.
+        for f in fixed_sets(n, n).into_iter().filter(|f| f.count_ones() >= 2) {
+            let path = tb.path(f);
+            let mut bytes = fs::read(&path).unwrap();
+            let data = coded::Layout::parse(&bytes, &Header::parse(&bytes).unwrap()).unwrap().data;
+            bytes[data..].iter_mut().for_each(|b| *b ^= 0x5a);
+            fs::write(&path, bytes).unwrap();
+            fs::remove_file(coding::side_path(&path)).unwrap();
+            tb.insert(f, TableFile::open(&path, n, rule, f).unwrap()).unwrap();
+        }
+        let one = fixed_sets(n, n).into_iter().find(|f| f.count_ones() == 1).unwrap();
+        let path = tb.path(one);
+        fs::remove_file(&path).unwrap();
+        match write_file(&cfg, &tb, one, 0, None) {
+            Err(GenerateError::Table(TableError::Corrupt { path: damaged, .. })) => {
+                assert_ne!(damaged, path, "the error names a damaged child's file");
+            }
+            other => panic!("{:?}", other.map(|r| r.nodes)),
+        }
+        assert!(!path.exists(), "no file in place");
     }
 }
