@@ -98,7 +98,8 @@ pub struct Limits {
     pub by_levels: usize,
     /// Sub-tables with more nodes let go of what their moves read (the
     /// model sets of the other files and every worker's cache of decoded
-    /// blocks) before their retrograde core, which needs the memory: for
+    /// blocks) once their moves are read, before the rest of their graph
+    /// and their retrograde core, which need the memory: for
     /// the largest 12-slot sub-tables that is 1.5 GB of model sets and
     /// the caches (0.5 GB by default). The next sub-table reads them again,
     /// seconds against the minutes these take.

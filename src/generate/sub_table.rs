@@ -242,8 +242,9 @@ fn solve_sub_as<M: Moves>(ctx: &Context<'_>, sub: usize) -> Result<Done, Generat
     };
     // Collected straight into their vector, its length known: collected
     // through a `Result`, rayon gathers pieces and then copies them into
-    // one vector, twice the moves' memory at once (4.6 GB instead of 2.3
-    // for the largest 12-slot sub-table). So an error is set aside, and
+    // one vector: with mimalloc, for a moment twice the moves' memory
+    // (4.6 GB instead of 2.3 for the largest 12-slot sub-table; measured
+    // in docs/depths.md). So an error is set aside, and
     // once there is one the other boards read no more children.
     let failed: Mutex<Option<TableError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
