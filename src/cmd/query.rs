@@ -29,7 +29,6 @@ use chaosclock::probe::ProbeError;
 use chaosclock::solve::{SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Value, Variant, escape_control};
-use indicatif::ProgressBar;
 use serde::Serialize;
 
 use crate::budget::Budget;
@@ -90,23 +89,13 @@ pub fn run(args: &QueryHigh) -> Result<()> {
         QueryInput::One(pos) => pos,
     };
     let tb = Tablebase::new(&args.root, pos.slots(), rule);
-    let bar = solve_bar();
     // The book's value at once on stderr, before a solve that may take a
-    // while (stdout stays `solve`'s answer).
+    // while (stdout stays `solve`'s answer), and before its progress.
     let announce = |value: Value| {
-        let line =
-            format!("book:     {value} (the openings book; solving for the depth and the moves)");
-        match &bar {
-            Some(bar) if !bar.is_hidden() => bar.println(line),
-            _ => eprintln!("{line}"),
-        }
+        eprintln!("book:     {value} (the openings book; solving for the depth and the moves)");
     };
     let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
-    let found = find(&tb, &pos, &args.root, rule, budget, bar.as_ref(), announce);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let found = found?;
+    let found = find(&tb, &pos, &args.root, rule, budget, true, announce)?;
     let dir = tb.dir().display().to_string();
     if let Some(states) = found.states {
         eprintln!(
@@ -161,7 +150,8 @@ impl Found {
 /// the tables in `tb`, else for an opening without `budget` the openings
 /// book (with `budget`, `announce` is told the book's value before the
 /// solve, which must agree with it), else, when they do not cover it and `budget` is
-/// given, a solve in memory of at most `budget` states (`bar` shows it).
+/// given, a solve in memory of at most `budget` states (with a progress bar
+/// if `progress`, made only then: its lines come after the book's value).
 ///
 /// # Errors
 /// A damaged table; a missing one without `budget`; a solve over the
@@ -172,7 +162,7 @@ fn find(
     root: &Path,
     rule: PassRule,
     budget: Option<Budget>,
-    bar: Option<&ProgressBar>,
+    progress: bool,
     announce: Option<&dyn Fn(Value)>,
 ) -> Result<Found> {
     if let Some(answer) = Answer::from_rules(pos, rule) {
@@ -198,8 +188,14 @@ fn find(
         return Err(probe_error(missing, root, rule));
     };
     let variant = Variant::new(pos.slots(), rule);
-    let drawn = Drawn::of(bar);
-    match solve_bounded(variant, &[*pos], None, budget.states, drawn.as_ref().map(Drawn::dyn_ref)) {
+    let bar = if progress { solve_bar() } else { None };
+    let drawn = Drawn::of(bar.as_ref());
+    let solved =
+        solve_bounded(variant, &[*pos], None, budget.states, drawn.as_ref().map(Drawn::dyn_ref));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    match solved {
         Ok(solution) => {
             let answer = Answer::from_solution(&solution, pos, rule);
             if let Some(value) = book.filter(|&v| v != answer.score.value) {
@@ -288,7 +284,7 @@ fn batch(root: &Path, rule: PassRule, budget: Option<Budget>) -> Result<()> {
                     let tb = tables
                         .entry(pos.slots())
                         .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
-                    let found = find(tb, &pos, root, rule, budget, None, None)?;
+                    let found = find(tb, &pos, root, rule, budget, false, None)?;
                     Ok((found, tb.dir().display().to_string()))
                 }),
         };
