@@ -194,7 +194,14 @@ impl Levels<'_> {
             self.too_deep.store(true, Ordering::Relaxed);
             return None;
         }
-        self.deepest.fetch_max(depth, Ordering::Relaxed);
+        // Read first: `deepest` only grows, and seldom, so a candidate
+        // rarely raises it. A read-modify-write at every candidate made
+        // the threads take this one cache line from each other (a compare
+        // and swap loop: 60 to 80% of `start` and 40% of `tell` in a
+        // profile of the 12-slot run).
+        if depth > self.deepest.load(Ordering::Relaxed) {
+            self.deepest.fetch_max(depth, Ordering::Relaxed);
+        }
         Some(depth as u8)
     }
 
