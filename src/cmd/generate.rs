@@ -92,7 +92,7 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     }
     if max_live < n {
         let why = if n == 12 {
-            " (with --values-only 7.1 GB and about 5 h on 2 cores, with depths about 16 GB and side files as large while it runs, about 23 h: see scripts/make-table-12.sh)"
+            " (with --values-only 7.1 GB and about 5 h on 2 cores, with depths about 16 GB and side files as large while it runs, about 31 h: see scripts/make-table-12.sh)"
         } else {
             ""
         };
