@@ -34,7 +34,7 @@ pub const NODES_PER_SECOND: u64 = 2_000_000;
 /// against 47 s for values only (ecab5d6, one after the other); the
 /// 12-slot run, started again on a slower machine, made 61% of the table
 /// in about 19 hours of run time, shared with builds and tests at times
-/// (0.41 to 0.47 million a second on the files of one fixed piece with
+/// (0.41 to 0.45 million a second on the files of one fixed piece with
 /// nothing else running), and its file with no fixed piece goes at 0.31
 /// million on its largest sub-tables: about 31 hours in all
 /// (docs/depths.md, "The first sub-tables of 9 loose pieces").
