@@ -533,7 +533,7 @@ fn partial_twelve_slot_default_prints_a_note() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.starts_with("note: generating 1 file: the 12-slot signatures"), "{stderr}");
-    assert!(stderr.contains("with --values-only 7.1 GB and about 5 h on 2 cores"), "{stderr}");
+    assert!(stderr.contains("with --values-only 7.1 GB, about 5 h on 2 cores"), "{stderr}");
     let s: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((int(&s["slots"]), int(&s["max_live"]), int(&s["files_written"])), (12, 0, 1));
     assert!(dir.path().join("tables/n12-always/f1ffe.cctb").exists());

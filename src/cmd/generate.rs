@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{Config, FileDone, Limits, Projection, Report, generate, generate_with};
+use chaosclock::generate::{
+    Config, FileDone, Limits, Projection, Report, generate, generate_with, project,
+};
 use chaosclock::table::{Encoding, dir_name, fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -24,8 +26,8 @@ use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
-    LARGE_BYTES, print, print_json, projection, run_log, shown_path, size_text, sizes_in,
-    thousands, time_text,
+    ADVICE_BYTES, LARGE_BYTES, print, print_json, projection, run_log, shown_path, size_text,
+    sizes_in, thousands, time_text,
 };
 
 /// The JSON summary of `generate`.
@@ -91,16 +93,12 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         );
     }
     if max_live < n {
-        let why = if n == 12 {
-            " (with --values-only 7.1 GB and about 5 h on 2 cores, with depths about 16 GB and side files as large while it runs, about 31 h: see scripts/make-table-12.sh)"
-        } else {
-            ""
-        };
         eprintln!(
             "note: generating {} file{}: the {n}-slot signatures with at most {max_live} \
-             pieces not fixed; --max-live {n} makes the complete table{why}",
+             pieces not fixed; --max-live {n} makes the complete table{}",
             thousands(files as u64),
-            if files == 1 { "" } else { "s" }
+            if files == 1 { "" } else { "s" },
+            complete_cost(n)
         );
     }
     let encoding = if args.values_only { Encoding::Packed } else { Encoding::Coded };
@@ -157,6 +155,27 @@ fn remove_side_files(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What the complete table of `n` slots costs, from the same projection as
+/// the size guard ([`refusal`]), as the end of the note on a partial run:
+/// empty unless the table with depths is projected over [`ADVICE_BYTES`]
+/// (only 12 slots).
+fn complete_cost(n: u8) -> String {
+    let all = fixed_sets(n, n);
+    let depths = project(n, &all, Encoding::Coded);
+    if depths.bytes <= ADVICE_BYTES {
+        return String::new();
+    }
+    let values = project(n, &all, Encoding::Packed);
+    let script = if n == 12 { ": see scripts/make-table-12.sh" } else { "" };
+    format!(
+        " (with --values-only {}, {} on 2 cores; with depths up to {} while it is made, {}{script})",
+        size_text(values.bytes),
+        time_text(values.seconds),
+        size_text(depths.bytes),
+        time_text(depths.seconds)
+    )
 }
 
 /// Why a run projected to write `p` is refused, in one line (without
@@ -435,9 +454,18 @@ fn bytes(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use chaosclock::generate::project;
-
     use super::*;
+
+    #[test]
+    fn the_note_on_partial_runs_names_the_complete_12_slot_cost() {
+        let note = complete_cost(12);
+        assert!(note.contains("with --values-only 7.1 GB, about 5 h on 2 cores"), "{note}");
+        assert!(note.contains("with depths up to 33.7 GB while it is made, about 31 h"), "{note}");
+        assert!(note.ends_with("scripts/make-table-12.sh)"), "{note}");
+        for n in [4, 6, 8, 10] {
+            assert_eq!(complete_cost(n), "", "{n} slots");
+        }
+    }
 
     #[test]
     fn only_runs_over_20_gb_are_refused() {
