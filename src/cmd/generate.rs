@@ -26,8 +26,8 @@ use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
-    ADVICE_BYTES, LARGE_BYTES, print, print_json, projection, run_log, shown_path, size_text,
-    sizes_in, thousands, time_text,
+    ADVICE_BYTES, LARGE_BYTES, cost_text, print, print_json, projection, run_log, shown_path,
+    size_text, sizes_in, thousands, time_text,
 };
 
 /// The JSON summary of `generate`.
@@ -170,9 +170,8 @@ fn complete_cost(n: u8) -> String {
     let values = project(n, &all, Encoding::Packed);
     let script = if n == 12 { ": see scripts/make-table-12.sh" } else { "" };
     format!(
-        " (with --values-only {}, {} on 2 cores; with depths up to {} while it is made, {}{script})",
-        size_text(values.bytes),
-        time_text(values.seconds),
+        " (with --values-only {}; with depths up to {} while it is made, {}{script})",
+        cost_text(&values),
         size_text(depths.bytes),
         time_text(depths.seconds)
     )

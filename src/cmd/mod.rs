@@ -140,6 +140,11 @@ pub fn time_text(seconds: u64) -> String {
     }
 }
 
+/// A projected run's cost for people: `7.1 GB, about 5 h on 2 cores`.
+pub fn cost_text(p: &Projection) -> String {
+    format!("{}, {} on 2 cores", size_text(p.bytes), time_text(p.seconds))
+}
+
 /// How to make the tables of `n` slots with at most `max_live` pieces not
 /// fixed under `root` and `rule`: the `generate` command in backquotes
 /// ([`generate_command`]). When its run is projected over
@@ -160,21 +165,19 @@ pub fn generate_advice(
     if p.bytes <= ADVICE_BYTES {
         return format!("`{cmd}`");
     }
-    let cost =
-        |p: &Projection| format!("{}, {} on 2 cores", size_text(p.bytes), time_text(p.seconds));
     if !values_only && !sizes_in(root, rule).contains(&n) {
         let v = projection(n, max_live, root, rule, true);
         if v.bytes <= ADVICE_BYTES {
             let values = generate_command(n, max_live, root, rule, true);
             return format!(
                 "`{values}` (values only: {}; with depths {})",
-                cost(&v),
+                cost_text(&v),
                 size_text(p.bytes)
             );
         }
     }
     let flag = if p.bytes > LARGE_BYTES { " --allow-large" } else { "" };
-    format!("`{cmd}{flag}` ({})", cost(&p))
+    format!("`{cmd}{flag}` ({})", cost_text(&p))
 }
 
 /// Checks, before any work (`verify`, `manifest`), that every file of
