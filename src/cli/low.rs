@@ -244,8 +244,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<Threads>,
 
-    /// Decoded blocks each worker thread keeps, rounded up to a power of
-    /// two (a block of a table with depths is 2 KiB decoded, of values
+    /// Decoded blocks each worker thread keeps, rounded up to a multiple
+    /// of eight (a block of a table with depths is 2 KiB decoded, of values
     /// only 4 KiB): more memory, fewer blocks decoded again. The file with
     /// no fixed piece reads the others' blocks all over; its progress
     /// lines say how many reads missed.

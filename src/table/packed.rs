@@ -154,8 +154,8 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
 /// and queries of encoding 4 a fifth of their speed (2026-11-26).
 pub const CACHED: usize = 1 << 17;
 
-/// The blocks each thread's cache holds ([`set_cached_blocks`]): a power of
-/// two.
+/// The blocks each thread's cache holds ([`set_cached_blocks`]): at most
+/// [`WAYS`], or a multiple of it.
 static SLOTS: AtomicUsize = AtomicUsize::new(CACHED);
 
 /// Blocks read through the caches and blocks that had to be filled
@@ -167,11 +167,16 @@ static MISSES: AtomicU64 = AtomicU64::new(0);
 /// reads.
 const COUNT_EVERY: u64 = 1 << 12;
 
-/// Makes each thread's cache hold `blocks` blocks, rounded up to a power
-/// of two (so that a block's slot is a mask, not a division), from its
-/// next read on; a cache of another size is emptied then.
+/// Makes each thread's cache hold `blocks` blocks, rounded up to a
+/// multiple of [`WAYS`] (whole sets), from its next read on; a cache of
+/// another size is emptied then.
 pub fn set_cached_blocks(blocks: usize) {
-    SLOTS.store(blocks.max(1).next_power_of_two(), Ordering::Relaxed);
+    SLOTS.store(slots_for(blocks), Ordering::Relaxed);
+}
+
+/// The slots of a cache asked to hold `blocks` blocks.
+fn slots_for(blocks: usize) -> usize {
+    if blocks <= WAYS { blocks.max(1) } else { blocks.next_multiple_of(WAYS) }
 }
 
 /// The blocks read through the caches so far and those that had to be
@@ -198,14 +203,6 @@ pub fn empty_caches() {
     empty();
 }
 
-/// One cached block: which file (a [`crate::table::fresh_id`]) and block,
-/// and its bytes.
-struct Cached {
-    file: u64,
-    block: usize,
-    bytes: Vec<u8>,
-}
-
 /// The blocks of a set of the cache: a block may be held in any of the
 /// [`WAYS`] slots of the set its number falls in. Eight ways missed 34%
 /// fewer reads than one slot a block (direct mapping), and 5% fewer than
@@ -213,40 +210,72 @@ struct Cached {
 /// cache (docs/depths.md).
 const WAYS: usize = 8;
 
-/// The blocks a thread holds decompressed.
+/// The tag of an entry that names no block.
+const EMPTY: u64 = u64::MAX;
+
+/// Bits of a tag for the block's number; the file's id takes the rest.
+const BLOCK_BITS: u32 = 40;
+
+/// The tag of block `block` of file `file` (a [`crate::table::fresh_id`]),
+/// if it has one: blocks numbered below 2^40 of files numbered below
+/// 2^24, but for the one tag that is [`EMPTY`]. Others are not cached.
+fn tag_of(file: u64, block: usize) -> Option<u64> {
+    let block = block as u64;
+    let fits = file < 1 << (64 - BLOCK_BITS) && block < 1 << BLOCK_BITS;
+    let tag = file << BLOCK_BITS | block;
+    (fits && tag != EMPTY).then_some(tag)
+}
+
+/// The blocks a thread holds decompressed, in sets of [`Sets::ways`]
+/// entries: a lookup reads its set's tags (one cache line of memory for
+/// eight ways), then the bytes of the one block it needs.
 ///
-/// Invariant: `slots` is cut into sets of [`Sets::ways`] consecutive
-/// slots, each set in the order its blocks were last read, the most recent
-/// first.
+/// Invariants: `tags` and `slots` are cut into sets of [`Sets::ways`]
+/// consecutive entries, each set in the order its blocks were last read,
+/// the most recent first; entry `i` names the block of `tags[i]` (a
+/// [`tag_of`], or [`EMPTY`]), whose bytes are `bytes[slots[i]]`; `slots`
+/// holds every index of `bytes` once.
 #[derive(Default)]
 struct Sets {
-    slots: Vec<Option<Cached>>,
+    tags: Vec<u64>,
+    slots: Vec<u32>,
+    bytes: Vec<Vec<u8>>,
 }
 
 impl Sets {
-    /// An empty cache of `size` blocks (a power of two).
+    /// An empty cache of `size` blocks ([`slots_for`]).
     fn new(size: usize) -> Sets {
-        Sets { slots: (0..size).map(|_| None).collect() }
+        Sets {
+            tags: vec![EMPTY; size],
+            slots: (0..size as u32).collect(),
+            bytes: (0..size).map(|_| Vec::new()).collect(),
+        }
     }
 
-    /// The slots of a set: [`WAYS`], or the whole cache if it is smaller.
+    /// The entries of a set: [`WAYS`], or the whole cache if it is smaller.
     fn ways(&self) -> usize {
-        WAYS.min(self.slots.len())
+        WAYS.min(self.tags.len())
     }
 
-    /// Puts block `block` of file `file` first in its set and returns that
-    /// slot, and whether the cache held the block. A block it did not hold
-    /// takes the slot of the one read longest ago in the set, for the
-    /// caller to fill.
-    fn first(&mut self, file: u64, block: usize) -> (&mut Option<Cached>, bool) {
+    /// Puts the block of `tag` first in its set and returns that entry's
+    /// index, and whether the cache held the block. A block it did not
+    /// hold takes the entry (and the bytes) of the one read longest ago in
+    /// the set, for the caller to fill.
+    fn first(&mut self, tag: u64) -> (usize, bool) {
         let ways = self.ways();
-        let sets = self.slots.len() / ways;
-        let at = ((file.wrapping_mul(0x9E37_79B9) as usize ^ block) & (sets - 1)) * ways;
-        let set = &mut self.slots[at..at + ways];
-        let found =
-            set.iter().position(|c| matches!(c, Some(c) if c.file == file && c.block == block));
-        set[..=found.unwrap_or(ways - 1)].rotate_right(1);
-        (&mut set[0], found.is_some())
+        let sets = (self.tags.len() / ways) as u64;
+        // The file's id spread over the bits, the block's number as it is:
+        // consecutive blocks of a file fall in consecutive sets.
+        let key = (tag >> BLOCK_BITS).wrapping_mul(0x9E37_79B9) + (tag & ((1 << BLOCK_BITS) - 1));
+        let set = if sets.is_power_of_two() { key & (sets - 1) } else { key % sets };
+        let at = set as usize * ways;
+        let tags = &mut self.tags[at..at + ways];
+        let found = tags.iter().position(|&t| t == tag);
+        let end = found.unwrap_or(ways - 1) + 1;
+        tags[..end].rotate_right(1);
+        tags[0] = tag;
+        self.slots[at..at + end].rotate_right(1);
+        (at, found.is_some())
     }
 }
 
@@ -301,24 +330,31 @@ pub fn with_block_where<T>(
     CACHE.with(|cache| {
         let cache = &mut *cache.borrow_mut();
         let size = SLOTS.load(Ordering::Relaxed);
-        if cache.sets.slots.len() != size {
+        if cache.sets.tags.len() != size {
             cache.sets = Sets::new(size);
         }
         cache.reads += 1;
         if cache.reads == COUNT_EVERY {
             cache.add_counts();
         }
-        let (slot, held) = cache.sets.first(file, block);
-        if !(held && slot.as_ref().is_some_and(|c| usable(&c.bytes))) {
+        let Some(tag) = tag_of(file, block) else {
+            // Not cached: filled for this read alone.
             cache.misses += 1;
-            let mut bytes = slot.take().map(|c| c.bytes).unwrap_or_default();
+            let mut bytes = vec![0; len];
+            return fill(&mut bytes, false).then(|| f(&bytes));
+        };
+        let (entry, held) = cache.sets.first(tag);
+        let bytes = &mut cache.sets.bytes[cache.sets.slots[entry] as usize];
+        if !(held && usable(bytes)) {
+            cache.misses += 1;
             bytes.resize(len, 0);
-            if !fill(&mut bytes, held) {
+            if !fill(bytes, held) {
+                // A damaged block is not kept.
+                cache.sets.tags[entry] = EMPTY;
                 return None;
             }
-            *slot = Some(Cached { file, block, bytes });
         }
-        slot.as_ref().map(|c| f(&c.bytes))
+        Some(f(bytes))
     })
 }
 
@@ -361,8 +397,12 @@ mod tests {
         let mut sets = Sets::new(2 * WAYS);
         let file = 3;
         let read = |sets: &mut Sets, block: usize| {
-            let (slot, held) = sets.first(file, block);
-            *slot = Some(Cached { file, block, bytes: vec![block as u8] });
+            let (entry, held) = sets.first(tag_of(file, block).expect("a tag"));
+            let bytes = &mut sets.bytes[sets.slots[entry] as usize];
+            if held {
+                assert_eq!(*bytes, [block as u8], "the bytes of block {block}");
+            }
+            *bytes = vec![block as u8];
             held
         };
         // Even blocks fall in one set, odd ones in the other.
@@ -383,6 +423,34 @@ mod tests {
         }
         let mut one = Sets::new(1);
         assert!(!read(&mut one, 5) && read(&mut one, 5) && !read(&mut one, 6));
+        // Three sets (not a power of two): 3 × WAYS blocks read in turn
+        // are all kept, each with its own bytes.
+        let mut three = Sets::new(slots_for(3 * WAYS - 5));
+        assert_eq!(three.tags.len(), 3 * WAYS);
+        let blocks = 3 * WAYS;
+        assert!((0..blocks).all(|b| !read(&mut three, b)));
+        assert!((0..blocks).all(|b| read(&mut three, b)), "every block kept");
+        assert!(!read(&mut three, blocks), "one more evicts one");
+    }
+
+    /// Blocks without a tag are read all the same, filled for each read.
+    #[test]
+    fn blocks_without_a_tag_are_filled_for_each_read() {
+        assert_eq!(tag_of(1 << 24, 0), None);
+        assert_eq!(tag_of(0, 1 << 40), None);
+        assert_eq!(tag_of((1 << 24) - 1, (1 << 40) - 1), None, "the empty tag");
+        assert_eq!(tag_of(2, 3), Some(2 << 40 | 3));
+        let mut fills = 0;
+        for _ in 0..3 {
+            let fill = |out: &mut [u8]| {
+                fills += 1;
+                out[0] = 4;
+                true
+            };
+            assert_eq!(with_block(1 << 30, 9, 1, fill, |bytes| bytes[0]), Some(4));
+        }
+        assert_eq!(fills, 3);
+        assert_eq!(with_block(1 << 30, 9, 1, |_| false, |bytes| bytes[0]), None, "damaged");
     }
 
     /// Emptied caches hold nothing, on every thread of the pool, and keep
