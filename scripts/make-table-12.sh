@@ -36,7 +36,7 @@
 # which the values-only table gave).
 #
 # CHAOSCLOCK_BLOCK_CACHE=BLOCKS: the decoded blocks each worker thread
-# keeps (`generate --block-cache`; default 131,072, 256 MiB a thread of
+# keeps (`generate --block-cache`; default 131,072, 192 MiB a thread of
 # blocks with depths). The file with no fixed piece decodes fewer blocks
 # again with more; its progress lines say how many reads missed.
 #

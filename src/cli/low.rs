@@ -245,7 +245,7 @@ pub struct GenerateArgs {
     pub threads: Option<Threads>,
 
     /// Decoded blocks each worker thread keeps, rounded up to a multiple
-    /// of eight (a block of a table with depths is 2 KiB decoded, of values
+    /// of eight (a block of a table with depths is 1.5 KiB decoded, of values
     /// only 4 KiB): more memory, fewer blocks decoded again. The file with
     /// no fixed piece reads the others' blocks all over; its progress
     /// lines say how many reads missed.

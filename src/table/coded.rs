@@ -32,10 +32,14 @@
 //! of their lengths ([`Layout::check_head`]).
 //!
 //! A block is checked against its checksum, then decoded as a whole into
-//! the thread's cache of blocks ([`packed::with_block`]), 8 bytes a board
-//! ([`pack_board`]); or, where only values bytes are asked for (a 乙
-//! node's), its values stream alone, 2 bytes a board, cached apart.
+//! the thread's cache of blocks ([`packed::with_block`]), 6 bytes a board
+//! ([`pack_board`]: what a read of the stored node needs); or, where only
+//! values bytes are asked for (a 乙 node's), its values stream alone, 2
+//! bytes a board, cached apart.
 
+use crate::moves::PassRule;
+use crate::position::Last;
+use crate::score::Score;
 use crate::side::Side;
 use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
 use crate::table::format::{Header, checksum};
@@ -53,8 +57,8 @@ const BLOCK_SIZES: std::ops::RangeInclusive<usize> = 16..=4096;
 /// of this many boards (the rest when a later read needs it).
 pub const PREFIX: usize = 64;
 
-/// Bytes of a decoded board in the cache.
-pub const BOARD_BYTES: usize = 8;
+/// Bytes of a decoded board in the cache ([`pack_board`]).
+pub const BOARD_BYTES: usize = 6;
 
 /// Nodes of a file above which its large sub-tables get model sets of
 /// their own (docs/depths.md, "The coder").
@@ -241,22 +245,42 @@ pub fn head_len(header: &Header, models: usize, blocks: usize) -> usize {
     header.to_bytes().len() + 12 + 4 * header.nodes.len() + ENTRY * (models + blocks) + 8
 }
 
-/// A decoded board as the cache holds it: the two values bytes, the depth
-/// of `last` none (at most [`depth_code::MAX_DEPTH`], a byte) and the rest
-/// of T.
+/// What the cache keeps of a decoded board: the stored node's values byte
+/// and depth record. (The other node's values byte is read from the
+/// values stream alone, [`decode_values_into`].)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored {
+    /// The stored node's values byte (`table/values.rs`).
+    pub values: u8,
+    /// Its depth record.
+    pub record: DepthRecord,
+}
+
+impl Stored {
+    /// The score of the stored node's state with previous ply `last`
+    /// (consistent with the board), as [`DepthRecord::summary`] of its
+    /// values byte gives it; `None` if the values byte is not one of `rule`
+    /// and `n` slots.
+    pub fn score(&self, last: Last, rule: PassRule, n: u8) -> Option<Score> {
+        let base = crate::table::values::decode(self.values, rule, n)?;
+        Some(self.record.score(base.score(Last::None, rule).value, last))
+    }
+}
+
+/// A decoded board as the cache holds it ([`BOARD_BYTES`]): the stored
+/// node's values byte, its depth of `last` none (at most
+/// [`depth_code::MAX_DEPTH`], a byte) and the rest of its T.
 pub fn pack_board(b: &BoardCode, out: &mut [u8]) {
     out[0] = b.values[0];
-    out[1] = b.values[1];
-    out[2] = b.jia.depth as u8;
-    out[3] = 0;
-    out[4..8].copy_from_slice(&b.jia.rest().to_le_bytes());
+    out[1] = b.jia.depth as u8;
+    out[2..6].copy_from_slice(&b.jia.rest().to_le_bytes());
 }
 
 /// The board [`pack_board`] packed; `None` if the bytes are not one.
-pub fn unpack_board(bytes: &[u8]) -> Option<BoardCode> {
-    let rest = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
-    let jia = DepthRecord::from_rest(u16::from(bytes[2]), rest).ok()?;
-    Some(BoardCode { values: [bytes[0], bytes[1]], jia })
+pub fn unpack_board(bytes: &[u8]) -> Option<Stored> {
+    let rest = u32::from_le_bytes(bytes[2..6].try_into().expect("4 bytes"));
+    let record = DepthRecord::from_rest(u16::from(bytes[1]), rest).ok()?;
+    Some(Stored { values: bytes[0], record })
 }
 
 /// Decodes the block `bytes` of `boards` boards with `models` into `out`
@@ -315,7 +339,6 @@ pub fn decode_values_into(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::Score;
     use crate::value::Value;
 
     #[test]
@@ -374,8 +397,8 @@ mod tests {
         let b = BoardCode { values: [3, 200], jia };
         let mut bytes = [0u8; BOARD_BYTES];
         pack_board(&b, &mut bytes);
-        assert_eq!(unpack_board(&bytes), Some(b));
-        bytes[7] = 0xff;
+        assert_eq!(unpack_board(&bytes), Some(Stored { values: 3, record: jia }));
+        bytes[5] = 0xff;
         assert_eq!(unpack_board(&bytes), None);
     }
 }

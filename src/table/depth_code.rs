@@ -244,17 +244,6 @@ pub struct BoardCode {
     pub jia: DepthRecord,
 }
 
-impl BoardCode {
-    /// The score of the stored node's state with previous ply `last`
-    /// (consistent with the board), as [`DepthRecord::summary`] of its
-    /// values byte gives it; `None` if the values byte is not one of `rule`
-    /// and `n` slots.
-    pub fn score(&self, last: Last, rule: PassRule, n: u8) -> Option<Score> {
-        let base = crate::table::values::decode(self.values[0], rule, n)?;
-        Some(self.jia.score(base.score(Last::None, rule).value, last))
-    }
-}
-
 /// The three models of a file (or of a large sub-table).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Models {

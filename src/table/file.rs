@@ -525,7 +525,7 @@ impl TableFile {
                 };
                 let board = self.coded_block(sub, node, true, at)?.ok_or_else(invalid)?;
                 let (n, rule) = (self.header.n, self.header.rule);
-                board.jia.summary(board.values[0], rule, n).map(Record::Stored).ok_or_else(invalid)
+                board.record.summary(board.values, rule, n).map(Record::Stored).ok_or_else(invalid)
             }
         }
     }

@@ -145,7 +145,7 @@ pub fn decompress(block: &[u8], out: &mut [u8]) -> Option<()> {
     (len == out.len()).then_some(())
 }
 
-/// Decompressed blocks kept per thread by default (256 MiB of blocks of
+/// Decompressed blocks kept per thread by default (192 MiB of blocks of
 /// encoding 4, 512 MiB of values-only blocks, taken only as blocks are
 /// read). The 12-slot generator's largest sub-tables read far more than
 /// 64 MiB of other files' blocks: with 64 MiB they spent over half their
