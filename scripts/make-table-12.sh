@@ -57,6 +57,7 @@
 #                          (nodes, states, states per value, bytes): the
 #                          totals of the whole table, over all its runs
 #   n12-always.pid         the process id of the run going on
+#   n12-always.start.lock  held by a `start` while it runs
 #   bin/chaosclock         the binary the runs use
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
@@ -100,6 +101,15 @@ not_running() {
 case "$cmd" in
 start)
     mkdir -p "$dir/bin"
+    # One start at a time: two at once would both find no run, and the
+    # one refused by the table's lock would leave its pid in the pid file.
+    # The lock is held until this script ends (the run does not inherit
+    # it: 9>&- below).
+    exec 9>"$dir/n12-always.start.lock"
+    if ! flock -n 9; then
+        echo "another start is under way in $dir" >&2
+        exit 1
+    fi
     if running; then
         echo "a run is going already (pid $(cat "$pidfile")); see: $0 status $dir"
         exit 0
@@ -121,7 +131,7 @@ start)
     # setsid: the run does not end with the shell that started it.
     setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
         "${kind_flags[@]}" "${cache[@]}" --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
-        >"$dir/n12-always.json.part" 2>>"$log" </dev/null &
+        >"$dir/n12-always.json.part" 2>>"$log" </dev/null 9>&- &
     echo $! >"$pidfile"
     # Keep the summary only from a run that ended well.
     (
@@ -129,7 +139,7 @@ start)
         if [[ -s "$dir/n12-always.json.part" ]]; then
             mv "$dir/n12-always.json.part" "$dir/n12-always.json"
         fi
-    ) </dev/null >/dev/null 2>&1 &
+    ) </dev/null >/dev/null 2>&1 9>&- &
     disown -a
     echo "started (pid $(cat "$pidfile")): tables in $dir/n12-always, log in $log"
     ;;
