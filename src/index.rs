@@ -249,6 +249,116 @@ impl SigIndex {
     }
 }
 
+/// The boards of a range of ranks, one after the other
+/// ([`SigIndex::walk`]): each next board is the last one with its last
+/// pieces moved on, cheaper than [`SigIndex::unrank`] of every rank.
+#[derive(Debug)]
+pub(crate) struct Walk<'a> {
+    index: &'a SigIndex,
+    board: [u8; MAX_SLOTS as usize],
+    /// The slot (bit s-1 for slot s) of each loose piece, in the order of
+    /// the index's items.
+    slots: [u16; MAX_SLOTS as usize],
+    rank: u64,
+    end: u64,
+}
+
+impl SigIndex {
+    /// The boards of ranks `range` in order.
+    pub(crate) fn walk(&self, range: std::ops::Range<u64>) -> Walk<'_> {
+        let end = range.end.min(self.boards);
+        let start = range.start.min(end);
+        let board = if start < end { self.unrank(start) } else { [0; MAX_SLOTS as usize] };
+        let mut slots = [0u16; MAX_SLOTS as usize];
+        for (i, &p) in self.items.iter().enumerate() {
+            if let Some(s) = board.iter().position(|&q| q == p) {
+                slots[i] = 1 << s;
+            }
+        }
+        Walk { index: self, board, slots, rank: start, end }
+    }
+
+    /// The lowest choice of piece `i` (an index of `items`) above the
+    /// slot bits `above` that leaves completions, given the slots `rest`
+    /// still empty.
+    #[inline]
+    fn next_choice(&self, i: usize, rest: u16, above: u16) -> Option<u16> {
+        let step = &self.steps[i];
+        let own = step.own_after;
+        let f_now = (rest & own).count_ones() as usize;
+        let (other, taking) = (step.counts[f_now + 1], step.counts[f_now]);
+        let mut options = rest & step.choices & !(above | above.wrapping_sub(1));
+        if above == 0 {
+            options = rest & step.choices;
+        }
+        while options != 0 {
+            let bit = options & options.wrapping_neg();
+            options ^= bit;
+            if (if own & bit != 0 { taking } else { other }) > 0 {
+                return Some(bit);
+            }
+        }
+        None
+    }
+}
+
+impl Walk<'_> {
+    /// Moves to the board of the next rank (the caller knows there is one).
+    fn advance(&mut self) {
+        let index = self.index;
+        let k = index.items.len();
+        let mut rest = index.free;
+        for &bit in &self.slots[..k] {
+            rest &= !bit;
+        }
+        // The last piece that can move on to a later choice does; the
+        // pieces after it take their first choices.
+        let mut i = k;
+        while i > 0 {
+            i -= 1;
+            let old = self.slots[i];
+            rest |= old;
+            self.board[old.trailing_zeros() as usize] = 0;
+            if let Some(bit) = index.next_choice(i, rest, old) {
+                self.take(i, bit);
+                rest &= !bit;
+                for j in i + 1..k {
+                    let bit = index.next_choice(j, rest, 0).expect("a completion left");
+                    self.take(j, bit);
+                    rest &= !bit;
+                }
+                return;
+            }
+        }
+        unreachable!("a board after the last");
+    }
+
+    /// Puts the `i`-th loose piece on the slot of `bit`.
+    #[inline]
+    fn take(&mut self, i: usize, bit: u16) {
+        self.slots[i] = bit;
+        self.board[bit.trailing_zeros() as usize] = self.index.items[i];
+    }
+}
+
+impl Iterator for Walk<'_> {
+    /// A rank and its board (pieces per slot, the fixed ones included).
+    type Item = (u64, [u8; MAX_SLOTS as usize]);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rank >= self.end {
+            return None;
+        }
+        let item = (self.rank, self.board);
+        self.rank += 1;
+        if self.rank < self.end {
+            self.advance();
+        }
+        Some(item)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +389,36 @@ mod tests {
                     assert_eq!(fixed_here, p != 0 && fixed & 1 << p != 0, "{b:?}");
                 }
                 assert!(seen.insert(b));
+            }
+        }
+    }
+
+    /// Walking a range of ranks gives the boards [`SigIndex::unrank`]
+    /// gives, in order, whatever the range.
+    #[test]
+    fn walks_give_the_unranked_boards() {
+        for (n, fixed, loose) in [
+            (4u8, 0u16, 0b11110u16),
+            (6, 0b100, 0b1011010),
+            (8, 0, 0b1_1110_1010),
+            (8, 0b1000_0010, 0b1_0111_0100),
+            (10, 0, 0b111_1111_1110),
+            (10, 0b100, 0b10),
+            (6, 0b111_1110, 0),
+        ] {
+            let idx = SigIndex::new(n, fixed, loose);
+            let all: Vec<_> = idx.walk(0..idx.boards()).collect();
+            assert_eq!(all.len() as u64, idx.boards());
+            for (r, b) in all {
+                assert_eq!(b, idx.unrank(r), "{n} {fixed:#b} {loose:#b} rank {r}");
+            }
+            let b = idx.boards();
+            #[allow(clippy::reversed_empty_ranges)]
+            for range in [b / 3..b / 2, b - 1..b + 5, 7..3] {
+                let got: Vec<_> = idx.walk(range.clone()).collect();
+                let want: Vec<_> =
+                    range.clone().filter(|&r| r < b).map(|r| (r, idx.unrank(r))).collect();
+                assert_eq!(got, want, "{range:?}");
             }
         }
     }

@@ -229,6 +229,8 @@ pub struct GenerateHigh {
     pub block_cache: usize,
     /// `--model-sets` (tests).
     pub model_sets: Option<(u64, u64)>,
+    /// `--read-children` (measurements).
+    pub read_children: bool,
     /// `--checkpoint`.
     pub checkpoint: Duration,
     /// `--file-log`.
@@ -251,6 +253,7 @@ impl GenerateHigh {
             threads: low.threads,
             block_cache: low.block_cache as usize,
             model_sets: low.model_sets,
+            read_children: low.read_children,
             checkpoint: Duration::from_secs(low.checkpoint),
             file_log: low.file_log,
             json: low.json,

@@ -259,6 +259,12 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "ONE,OWN", hide = true, value_parser = parse_model_sets)]
     pub model_sets: Option<(u64, u64)>,
 
+    /// Tables with depths: score each node's exits by reading its children
+    /// one by one, as before the exits were streamed (for measurements;
+    /// the same bytes).
+    #[arg(long, hide = true)]
+    pub read_children: bool,
+
     /// Save the file being written at most every SECS seconds (after the
     /// sub-table under way); a stopped run goes on from the last save.
     #[arg(long, value_name = "SECS", default_value_t = CHECKPOINT.as_secs())]

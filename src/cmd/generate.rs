@@ -102,7 +102,8 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         );
     }
     let encoding = if args.values_only { Encoding::Packed } else { Encoding::Coded };
-    let mut limits = Limits { checkpoint: args.checkpoint, ..Limits::default() };
+    let stream = !args.read_children;
+    let mut limits = Limits { checkpoint: args.checkpoint, stream, ..Limits::default() };
     if let Some(sets) = args.model_sets {
         limits.sets = sets;
     }

@@ -138,6 +138,93 @@ impl Moves for DepthMoves {
     }
 }
 
+/// A board's two [`NodeMoves`] with depths in one word a node, for tables
+/// with depths whose exits are scored by streaming the sub-tables they
+/// lead to (`generate::stream`): each word can take an exit's score in one
+/// atomic compare-and-swap while both threads offer scores in any order.
+///
+/// A node's word holds its best exit's packed score ([`Score::pack`],
+/// [`NO_SCORE`] for none, or a finished game's score) in bits 0..16, the
+/// second in 16..32, the piece of the best exit walk in 32..36 (0 for a
+/// placement), its walks (bits 1..=12 as 0..12) in 36..48 and the walks
+/// that stay inside in 48..60. 16 bytes a board where [`DepthMoves`]
+/// takes 12.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct WordMoves(pub(super) [u64; 2]);
+
+/// Where the fields of a [`WordMoves`] word start.
+const SECOND: u32 = 16;
+const WALK: u32 = 32;
+const WALKS: u32 = 36;
+const INSIDE_WALKS: u32 = 48;
+
+/// The word of a node with these moves and no exit scored yet (a
+/// finished game's score as its best).
+pub(super) fn unscored_word(m: &NodeMoves) -> u64 {
+    let walks = u64::from(m.walks >> 1) << WALKS | u64::from(m.inside >> 1) << INSIDE_WALKS;
+    walks | u64::from(NO_SCORE) << SECOND | u64::from(pack(m.terminal))
+}
+
+/// The word `word` of a node after an exit worth `score` (the node's
+/// mover's view) by a walk of `piece` (0: a placement), merged as
+/// [`Summary::offer`] merges the exits in the order `expand` lists them:
+/// of equal best exits the first in that order gives the best walk (walks
+/// by the slot they start from, `slot_of`, then placements). The result
+/// does not depend on the order of the offers.
+pub(super) fn offered(word: u64, score: Score, piece: u8, slot_of: impl Fn(u8) -> u8) -> u64 {
+    let best = Score::unpack(word as u16);
+    let second = Score::unpack((word >> SECOND) as u16);
+    let walk = (word >> WALK & 15) as u8;
+    let (best, second, walk) = match best {
+        Some(b) if score > b => (score, Some(b), piece),
+        Some(b) if score == b => {
+            let earlier = piece != 0 && (walk == 0 || slot_of(piece) < slot_of(walk));
+            (b, Some(score), if earlier { piece } else { walk })
+        }
+        Some(b) => (b, second.max(Some(score)), walk),
+        None => (score, second, piece),
+    };
+    let kept = word & !((1 << WALKS) - 1);
+    kept | u64::from(walk) << WALK | u64::from(pack(second)) << SECOND | u64::from(pack(Some(best)))
+}
+
+impl Moves for WordMoves {
+    fn keep(nodes: [&NodeMoves; 2]) -> Self {
+        WordMoves(nodes.map(|m| {
+            let mut word = unscored_word(m);
+            if m.terminal.is_none() {
+                word &= !((1 << WALKS) - 1);
+                word |= u64::from(m.exits.best_walk) << WALK
+                    | u64::from(pack(m.exits.second)) << SECOND
+                    | u64::from(pack(m.exits.best));
+            }
+            word
+        }))
+    }
+
+    #[inline]
+    fn get(&self, side: usize, facts: &Facts) -> NodeMoves {
+        let word = self.0[side];
+        let best = Score::unpack(word as u16);
+        if facts.ended[side] {
+            return NodeMoves { terminal: best, ..Default::default() };
+        }
+        let mask = (1 << 12) - 1;
+        NodeMoves {
+            terminal: None,
+            walks: ((word >> WALKS & mask) << 1) as u16,
+            inside: ((word >> INSIDE_WALKS & mask) << 1) as u16,
+            places: facts.places[side],
+            exits: Summary {
+                best,
+                best_walk: (word >> WALK & 15) as u8,
+                second: Score::unpack((word >> SECOND) as u16),
+                ..Summary::default()
+            },
+        }
+    }
+}
+
 /// [`NodeMoves`] without depths, for the values-only core: the walks, the
 /// inside walks, and in `info` the values of the best and second exits
 /// (code + 1 in bits 0..3 and 3..6, 0 for none), the piece of the only
@@ -321,15 +408,65 @@ mod tests {
         round_trips::<[ValueMoves; 2]>(5, |rng| Score::terminal(Value::ALL[rng.below(5) as usize]));
     }
 
+    /// A random exit with a depth.
+    fn exit_with_depth(rng: &mut crate::random::Rng) -> Score {
+        let value = Value::ALL[rng.below(5) as usize];
+        let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
+        Score { value, depth }
+    }
+
     /// A board's moves with depths come back as they were, in 12 bytes.
     #[test]
     fn depth_moves_keep_everything() {
         assert_eq!(std::mem::size_of::<DepthMoves>(), 12);
-        round_trips::<DepthMoves>(6, |rng| {
-            let value = Value::ALL[rng.below(5) as usize];
-            let depth = if value == Value::NoResult { 0 } else { rng.below(300) as u16 };
-            Score { value, depth }
-        });
+        round_trips::<DepthMoves>(6, exit_with_depth);
+    }
+
+    /// A board's moves in a word a node come back as they were, in 16
+    /// bytes.
+    #[test]
+    fn word_moves_keep_everything() {
+        assert_eq!(std::mem::size_of::<WordMoves>(), 16);
+        round_trips::<WordMoves>(7, exit_with_depth);
+    }
+
+    /// Exits offered to a word in any order give the summary they give
+    /// offered in the order `expand` lists them.
+    #[test]
+    fn offers_in_any_order_make_the_summary() {
+        let mut rng = crate::random::Rng::new(8);
+        for _ in 0..20_000 {
+            // Exits: (slot, piece) for walks in slot order, then placements.
+            let k = 1 + rng.below(8) as usize;
+            let mut exits: Vec<(u8, u8, Score)> = (0..k)
+                .map(|i| {
+                    let value = Value::ALL[rng.below(3) as usize];
+                    let depth = if value == Value::NoResult { 0 } else { rng.below(4) as u16 };
+                    let placement = rng.below(3) == 0;
+                    let (slot, piece) =
+                        if placement { (0, 0) } else { (i as u8 + 1, 12 - i as u8) };
+                    (slot, piece, Score { value, depth })
+                })
+                .collect();
+            exits.sort_by_key(|&(slot, _, _)| if slot == 0 { 99 } else { slot });
+            let mut want = Summary::default();
+            for &(_, piece, score) in &exits {
+                want.offer(score, piece);
+            }
+            for i in (1..exits.len()).rev() {
+                exits.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let slot_of = |p: u8| exits.iter().find(|e| e.1 == p).expect("a walk").0;
+            let m = NodeMoves { walks: 0b110, inside: 0b10, ..NodeMoves::default() };
+            let mut word = unscored_word(&m);
+            for &(_, piece, score) in &exits {
+                word = offered(word, score, piece, slot_of);
+            }
+            let facts = Facts { ended: [false; 2], places: [true; 2] };
+            let got = WordMoves([word, word]).get(0, &facts);
+            assert_eq!(got.exits, want, "{exits:?}");
+            assert_eq!((got.walks, got.inside), (0b110, 0b10));
+        }
     }
 
     /// Packed boards unpack to the boards.

@@ -47,6 +47,7 @@ use crate::table::format::{Encoding, Header, free_pieces, sub_loose, sub_nodes};
 use crate::table::{TableFile, Tablebase, coded, fixed_sets, nodes_of};
 
 mod checkpoint;
+mod children;
 mod coding;
 mod compact;
 mod dense;
@@ -54,14 +55,16 @@ mod error;
 mod packing;
 mod plain;
 mod project;
+mod stream;
 mod sub_table;
 mod tmp_file;
 mod unfinished;
 
 use checkpoint::{Checkpoint, Done};
+use children::Context;
 pub use error::GenerateError;
 pub use project::{Projection, project};
-use sub_table::{Context, solve_sub};
+use sub_table::solve_sub;
 use unfinished::Unfinished;
 
 /// What to generate.
@@ -119,6 +122,10 @@ pub struct Limits {
     /// nodes, and one for the rest). Unlike the others, these change the
     /// bytes of the files: anything but the default is for tests.
     pub sets: (u64, u64),
+    /// Tables with depths: score each sub-table's exits by streaming the
+    /// sub-tables they lead to (`stream`), not by reading each child.
+    /// The bytes are the same.
+    pub stream: bool,
 }
 
 /// [`Limits::checkpoint`] by default.
@@ -133,6 +140,7 @@ impl Default for Limits {
             raw_in_memory: 1 << 18,
             checkpoint: CHECKPOINT,
             sets: (coded::ONE_SET, coded::OWN_SET),
+            stream: true,
         }
     }
 }
@@ -497,6 +505,7 @@ fn write_file(
             file: &file,
             by_levels: cfg.limits.by_levels,
             release_nodes: cfg.limits.release_nodes,
+            stream: cfg.limits.stream,
         };
         let solve = |sub: usize| {
             let done = solve_sub(&ctx, sub)?;
@@ -589,6 +598,42 @@ mod tests {
             "f012e.cctb",
         ];
         assert_eq!(left, want);
+    }
+
+    /// Tables with depths whose exits are streamed are the same bytes,
+    /// file by file and side file by side file, as those whose children
+    /// are read node by node.
+    #[test]
+    fn streamed_exits_make_the_same_files() {
+        for n in [6, 8] {
+            let dirs = [false, true].map(|stream| {
+                let root = tempfile::tempdir().unwrap();
+                let limits = Limits { stream, ..Limits::default() };
+                let encoding = Encoding::Coded;
+                let (rule, max_live) = (PassRule::Always, n);
+                let cfg = Config { root: root.path().into(), n, rule, max_live, encoding, limits };
+                generate(&cfg, None).unwrap();
+                root
+            });
+            let files = |root: &Path| {
+                let mut all: Vec<(String, Vec<u8>)> = Vec::new();
+                for entry in fs::read_dir(root.join(format!("n{n}-always"))).unwrap() {
+                    let path = entry.unwrap().path();
+                    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                    all.push((name, fs::read(&path).unwrap()));
+                }
+                all.sort();
+                all
+            };
+            let (old, new) = (files(dirs[0].path()), files(dirs[1].path()));
+            assert!(old.len() > 20, "{n} slots: {} files", old.len());
+            assert!(old.iter().any(|(name, _)| name.contains("side")), "side files kept");
+            for (a, b) in old.iter().zip(&new) {
+                assert_eq!(a.0, b.0);
+                assert!(a.1 == b.1, "{n} slots: {} differs", a.0);
+            }
+            assert_eq!(old.len(), new.len());
+        }
     }
 
     /// A child whose blocks fail their checksums while a file is made
