@@ -70,6 +70,15 @@ pub(super) struct Target<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// Once a sub-table of `nodes` nodes has read all its children: lets
+    /// go of what the reads kept ([`Limits::release_nodes`](crate::generate::Limits::release_nodes)).
+    pub(super) fn read_all(&self, nodes: u64) {
+        if nodes > self.release_nodes {
+            self.tb.forget_models();
+            crate::table::empty_caches();
+        }
+    }
+
     /// Where the children of signature `sig` (outside the sub-table) are
     /// stored.
     pub(super) fn target(&self, sig: SigKey) -> Target<'a> {

@@ -31,7 +31,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::generate::children::{Context, Place};
-use crate::generate::compact::{Boards, Facts, WordMoves, offered, unscored_word};
+use crate::generate::compact::{
+    Boards, DepthMoves, Facts, Moves, WordMoves, offered, unscored_word,
+};
 use crate::index::SigIndex;
 use crate::position::{Last, MAX_SLOTS, Position, walk_origin};
 use crate::score::Score;
@@ -173,7 +175,8 @@ fn parents(
 
 /// The moves of every board of the sub-table `sig` (its board index
 /// `index`, its boards `boards`), each node's exits scored from the
-/// sub-tables they lead to, streamed.
+/// sub-tables they lead to, streamed; what the reads kept is let go
+/// ([`Context::read_all`]).
 ///
 /// # Errors
 /// A child that cannot be read (a damaged file).
@@ -182,7 +185,7 @@ pub(super) fn moves(
     sig: SigKey,
     index: &SigIndex,
     boards: &Boards,
-) -> Result<Vec<WordMoves>, TableError> {
+) -> Result<Vec<DepthMoves>, TableError> {
     let n = ctx.n;
     let facts = Facts::new(n, sig.fixed(), sig.loose());
     let words: Vec<[AtomicU64; 2]> = (0..boards.len())
@@ -199,8 +202,16 @@ pub(super) fn moves(
     for exit in exits(n, sig.fixed(), sig.loose()) {
         stream(ctx, &exit, index, &facts, &words)?;
     }
-    // Collected in place: the same size and alignment.
-    Ok(words.into_iter().map(|w| WordMoves(w.map(AtomicU64::into_inner))).collect())
+    // The words take 16 bytes a board, the moves the core reads 12: the
+    // caches go before both are in memory at once.
+    ctx.read_all(2 * boards.len() as u64);
+    Ok(words
+        .into_par_iter()
+        .map(|w| {
+            let w = WordMoves(w.map(AtomicU64::into_inner));
+            DepthMoves::keep([&w.get(0, &facts), &w.get(1, &facts)])
+        })
+        .collect())
 }
 
 /// Boards of a child sub-table one worker reads in a row.

@@ -62,10 +62,7 @@ fn solve_sub_as<M: Moves>(
     let boards = Boards::new(index);
     let moves = moves(ctx, sig, index, &boards).map_err(GenerateError::Table)?;
     // Nothing below reads another file's blocks.
-    if nodes as u64 > ctx.release_nodes {
-        ctx.tb.forget_models();
-        crate::table::empty_caches();
-    }
+    ctx.read_all(nodes as u64);
     let valid: Vec<u16> = (0..boards.len())
         .into_par_iter()
         .map(|r| valid_lasts(ctx.n, index, boards.nibbles(r)))
