@@ -37,8 +37,10 @@
 #
 # CHAOSCLOCK_BLOCK_CACHE=BLOCKS: the decoded blocks each worker thread
 # keeps (`generate --block-cache`; default 131,072, 192 MiB a thread of
-# blocks with depths). The file with no fixed piece decodes fewer blocks
-# again with more; its progress lines say how many reads missed.
+# blocks with depths). Tables with depths stream the sub-tables their
+# moves lead to (f52a970 and after), so 65,536 (96 MiB a thread) is
+# plenty; values only decode fewer blocks again with more; the progress
+# lines say how many reads missed.
 #
 # MIMALLOC_PURGE_DELAY=-1 (passed on to the run, and named in the log's
 # "run started" line): the allocator keeps the memory a sub-table frees
