@@ -194,8 +194,7 @@ pub(super) fn moves(
             let board = boards.get(r);
             Side::ALL.map(|side| {
                 let pos = Position { n, board, side, last: Last::None };
-                let m = NodeMoves::new(&pos, sig, node_key(&pos), 0, |_, _| {});
-                AtomicU64::new(unscored_word(&m))
+                AtomicU64::new(unscored_word(&NodeMoves::unscored(&pos, sig, node_key(&pos))))
             })
         })
         .collect();

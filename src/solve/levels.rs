@@ -30,7 +30,8 @@
 //! level's states are visited, so it is the same for any number of
 //! threads (tested against [`crate::solve::retro`] on random graphs).
 //!
-//! A state's depth byte holds its candidate, [`UNKNOWN`] for none. A
+//! A state's depth byte ([`Bytes`], eight to a word so that a level's scan
+//! skips words with none of it) holds its candidate, [`UNKNOWN`] for none. A
 //! loser's count of children still to settle rides in the upper bits of
 //! its value byte (the values core's output, whose low 3 bits are the
 //! value code), and is 0 again once every state is settled.
@@ -42,11 +43,12 @@ use rayon::prelude::*;
 
 use crate::score::Score;
 use crate::solve::attract;
+use crate::solve::bytes::Bytes;
 use crate::solve::retro::{Graph, Init};
 use crate::value::Value;
 
 /// The depth byte of a state with no candidate yet.
-const UNKNOWN: u8 = u8::MAX;
+const UNKNOWN: u8 = Bytes::FILL;
 
 /// The largest depth this core keeps (one byte a state). The 12-slot
 /// tables' depths stay near 50 (docs/depths.md).
@@ -90,7 +92,7 @@ impl std::fmt::Display for DepthError {
 #[derive(Debug, Default)]
 pub struct Workspace {
     values: attract::Workspace,
-    depths: Vec<AtomicU8>,
+    depths: Bytes,
 }
 
 /// Every state's score, as [`solve_in`] found them; lives in its
@@ -98,7 +100,7 @@ pub struct Workspace {
 #[derive(Debug, Clone, Copy)]
 pub struct Scores<'w> {
     values: &'w [AtomicU8],
-    depths: &'w [AtomicU8],
+    depths: &'w Bytes,
 }
 
 impl Scores<'_> {
@@ -108,7 +110,7 @@ impl Scores<'_> {
         let value = Value::from_code(self.values[s].load(Ordering::Relaxed)).expect("a value");
         let depth = match value {
             Value::NoResult => 0,
-            _ => u16::from(self.depths[s].load(Ordering::Relaxed)),
+            _ => u16::from(self.depths.get(s, Ordering::Relaxed)),
         };
         Score { value, depth }
     }
@@ -129,9 +131,8 @@ fn solve_with<'w>(
 ) -> Result<Scores<'w>, DepthError> {
     let n = g.len();
     let values = attract::solve_with(g, &mut work.values, chunk).cells();
-    work.depths.clear();
-    work.depths.resize_with(n, || AtomicU8::new(UNKNOWN));
-    let depths = &work.depths[..];
+    work.depths.reset(n);
+    let depths = &work.depths;
     let levels =
         Levels { values, depths, deepest: AtomicU16::new(0), too_deep: AtomicBool::new(false) };
     each_chunk(n, chunk, |range| {
@@ -173,7 +174,7 @@ struct Levels<'w> {
     /// Value codes, with a loser's counter above [`COUNTER_SHIFT`].
     values: &'w [AtomicU8],
     /// Depths, or candidates, or [`UNKNOWN`].
-    depths: &'w [AtomicU8],
+    depths: &'w Bytes,
     /// The largest candidate given so far: the last level to scan.
     deepest: AtomicU16,
     /// Whether some depth is over [`MAX_DEPTH`].
@@ -224,7 +225,7 @@ impl Levels<'_> {
             },
         };
         if let Some(d) = candidate.and_then(|d| self.note(d)) {
-            self.depths[s].store(d, Ordering::Relaxed);
+            self.depths.set(s, d);
         }
     }
 
@@ -232,7 +233,7 @@ impl Levels<'_> {
     /// for a loser, no child is still awaited.
     #[inline]
     fn settles(&self, s: usize, level: u8) -> Option<Value> {
-        if self.depths[s].load(Ordering::Relaxed) != level {
+        if self.depths.get(s, Ordering::Relaxed) != level {
             return None;
         }
         // Acquire: a loser's last child raised its candidate before its
@@ -240,7 +241,7 @@ impl Levels<'_> {
         let cell = self.values[s].load(Ordering::Acquire);
         let value = value_of(cell);
         let waiting = cell >> COUNTER_SHIFT != 0;
-        (value != Value::NoResult && !waiting && self.depths[s].load(Ordering::Relaxed) == level)
+        (value != Value::NoResult && !waiting && self.depths.get(s, Ordering::Relaxed) == level)
             .then_some(value)
     }
 
@@ -248,11 +249,11 @@ impl Levels<'_> {
     /// their parents.
     fn scan(&self, g: &impl Graph, level: u16, range: Range<usize>) {
         let at = level as u8;
-        for s in range {
-            let Some(value) = self.settles(s, at) else { continue };
-            let next = level + 1;
-            g.parents(s, &mut |p| self.tell(p, value, next));
-        }
+        // A word of eight depths at a time: most hold none of this level.
+        self.depths.each_equal(range, at, |s| {
+            let Some(value) = self.settles(s, at) else { return };
+            g.parents(s, &mut |p| self.tell(p, value, level + 1));
+        });
     }
 
     /// Tells parent `p` that a child worth `child` (its mover's view) is
@@ -265,12 +266,12 @@ impl Levels<'_> {
             | (Value::BothWin, Value::BothWin)
             | (Value::BothLose, Value::BothLose) => {
                 if let Some(d) = self.note(next) {
-                    self.depths[p].fetch_min(d, Ordering::Relaxed);
+                    self.depths.fetch_min(p, d);
                 }
             }
             (Value::SelfWin, Value::SelfLose) => {
                 if let Some(d) = self.note(next) {
-                    self.depths[p].fetch_max(d, Ordering::Relaxed);
+                    self.depths.fetch_max(p, d);
                 }
                 self.values[p].fetch_sub(1 << COUNTER_SHIFT, Ordering::Release);
             }
@@ -284,7 +285,7 @@ impl Levels<'_> {
         let cell = self.values[s].load(Ordering::Relaxed);
         cell >> COUNTER_SHIFT == 0
             && (self.value(s) == Value::NoResult
-                || self.depths[s].load(Ordering::Relaxed) != UNKNOWN)
+                || self.depths.get(s, Ordering::Relaxed) != UNKNOWN)
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod answered;
 mod attract;
+mod bytes;
 mod expand;
 mod levels;
 mod node;

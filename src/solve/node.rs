@@ -104,6 +104,13 @@ impl NodeMoves {
         pending.finish(&scores)
     }
 
+    /// Node `pos`'s moves before any exit is scored (`exits` empty): its
+    /// end, walks, inside walks and placements, as [`NodeMoves::new`]
+    /// finds them, without making the children that leave the signature.
+    pub fn unscored(pos: &Position, sig: SigKey, key: u64) -> Self {
+        moves_of(pos, sig, key, 0, |_| {})
+    }
+
     /// Whether the state with this `last` may pass.
     #[inline]
     pub fn may_pass(&self, last: Last, rule: PassRule) -> bool {
@@ -172,30 +179,10 @@ impl Pending {
     /// Starts on node `pos` (its `last` is ignored) of signature `sig`, as
     /// [`NodeMoves::new`] does.
     pub fn start(&mut self, pos: &Position, sig: SigKey, key: u64, skip: u16) {
-        self.node = NodeMoves::default();
         self.side = pos.side;
         self.len = 0;
-        if mover_complete(pos, sig) {
-            let pos = Position { last: Last::None, ..*pos };
-            let outcome = pos.outcome().expect("a complete mover has ended the game");
-            self.node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
-            return;
-        }
         let Pending { node, children, len, .. } = self;
-        expand(pos, sig, key, |c| {
-            match c.mv {
-                Move::Walk(p) => {
-                    node.walks |= 1 << p;
-                    if skip & 1 << p != 0 {
-                        return;
-                    }
-                    if c.inside {
-                        node.inside |= 1 << p;
-                        return;
-                    }
-                }
-                _ => node.places = true,
-            }
+        *node = moves_of(pos, sig, key, skip, |c| {
             children[*len] = c;
             *len += 1;
         });
@@ -226,6 +213,45 @@ impl Pending {
         }
         node
     }
+}
+
+/// The moves of node `pos` (its `last` ignored) of signature `sig`, no
+/// exit scored: its end if the mover is complete, else its walks (all,
+/// ignoring any ban), the walks that stay inside and whether it places;
+/// `exit` is called with each move that leaves the signature, but not
+/// the walks in `skip`.
+#[inline]
+fn moves_of(
+    pos: &Position,
+    sig: SigKey,
+    key: u64,
+    skip: u16,
+    mut exit: impl FnMut(Child),
+) -> NodeMoves {
+    let mut node = NodeMoves::default();
+    if mover_complete(pos, sig) {
+        let pos = Position { last: Last::None, ..*pos };
+        let outcome = pos.outcome().expect("a complete mover has ended the game");
+        node.terminal = Some(Score::terminal(terminal_value(&pos, outcome)));
+        return node;
+    }
+    expand(pos, sig, key, |c| {
+        match c.mv {
+            Move::Walk(p) => {
+                node.walks |= 1 << p;
+                if skip & 1 << p != 0 {
+                    return;
+                }
+                if c.inside {
+                    node.inside |= 1 << p;
+                    return;
+                }
+            }
+            _ => node.places = true,
+        }
+        exit(c);
+    });
+    node
 }
 
 /// The value of a finished game for the side to move.
