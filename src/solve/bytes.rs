@@ -49,11 +49,12 @@ impl Bytes {
         (&self.0[i / 8], 8 * (i % 8) as u32)
     }
 
-    /// Byte `i`.
+    /// Byte `i` (a relaxed load: the callers order their reads by other
+    /// atomics).
     #[inline]
-    pub(super) fn get(&self, i: usize, order: Ordering) -> u8 {
+    pub(super) fn get(&self, i: usize) -> u8 {
         let (word, shift) = self.at(i);
-        (word.load(order) >> shift) as u8
+        (word.load(Ordering::Relaxed) >> shift) as u8
     }
 
     /// Sets byte `i` to `f` of its old value, unless `f` gives `None`.
@@ -141,7 +142,7 @@ mod tests {
                     _ => (bytes.fetch_max(i, b), plain[i] = plain[i].max(b)),
                 };
             }
-            let got: Vec<u8> = (0..len).map(|i| bytes.get(i, Ordering::Relaxed)).collect();
+            let got: Vec<u8> = (0..len).map(|i| bytes.get(i)).collect();
             assert_eq!(got, plain, "round {round}");
             let start = rng.below(len as u64 + 1) as usize;
             let end = start + rng.below((len - start) as u64 + 1) as usize;

@@ -110,7 +110,7 @@ impl Scores<'_> {
         let value = Value::from_code(self.values[s].load(Ordering::Relaxed)).expect("a value");
         let depth = match value {
             Value::NoResult => 0,
-            _ => u16::from(self.depths.get(s, Ordering::Relaxed)),
+            _ => u16::from(self.depths.get(s)),
         };
         Score { value, depth }
     }
@@ -233,7 +233,7 @@ impl Levels<'_> {
     /// for a loser, no child is still awaited.
     #[inline]
     fn settles(&self, s: usize, level: u8) -> Option<Value> {
-        if self.depths.get(s, Ordering::Relaxed) != level {
+        if self.depths.get(s) != level {
             return None;
         }
         // Acquire: a loser's last child raised its candidate before its
@@ -241,8 +241,7 @@ impl Levels<'_> {
         let cell = self.values[s].load(Ordering::Acquire);
         let value = value_of(cell);
         let waiting = cell >> COUNTER_SHIFT != 0;
-        (value != Value::NoResult && !waiting && self.depths.get(s, Ordering::Relaxed) == level)
-            .then_some(value)
+        (value != Value::NoResult && !waiting && self.depths.get(s) == level).then_some(value)
     }
 
     /// Settles the states of `range` whose depth is `level` and tells
@@ -284,8 +283,7 @@ impl Levels<'_> {
     fn settled(&self, s: usize) -> bool {
         let cell = self.values[s].load(Ordering::Relaxed);
         cell >> COUNTER_SHIFT == 0
-            && (self.value(s) == Value::NoResult
-                || self.depths.get(s, Ordering::Relaxed) != UNKNOWN)
+            && (self.value(s) == Value::NoResult || self.depths.get(s) != UNKNOWN)
     }
 }
 
