@@ -9,6 +9,7 @@
 mod budget;
 mod cli;
 mod cmd;
+mod huge_pages;
 mod serve;
 mod view;
 
@@ -80,7 +81,11 @@ fn usage_error(err: &clap::Error) -> ExitCode {
 /// Checks the arguments ([`HiArgs::from_low`]), then runs the chosen
 /// subcommand with them.
 fn run(cli: Cli) -> Result<()> {
-    match HiArgs::from_low(cli)? {
+    let args = HiArgs::from_low(cli)?;
+    if !matches!(args, HiArgs::Generate(_)) {
+        huge_pages::turn_off();
+    }
+    match args {
         HiArgs::Show(args) => cmd::show::run(&args),
         HiArgs::Play(args) => cmd::play::run(&args),
         HiArgs::Solve(args) => cmd::solve::run(&args),
