@@ -187,6 +187,7 @@ impl Model {
     /// A context with more than [`SCALE`] symbols.
     pub fn new(counts: &Counts) -> Result<Model, String> {
         let mut model = Model::empty();
+        let mut order = Vec::new();
         for (key, symbols) in counts.by_context() {
             let k = symbols.len() as u64;
             if k > u64::from(SCALE) {
@@ -209,7 +210,7 @@ impl Model {
             }
             let pairs: Vec<(u32, u32)> =
                 symbols.iter().zip(&freqs).map(|(&(s, _), &f)| (s, f as u32)).collect();
-            model.push(key, &pairs);
+            model.push(key, &pairs, &mut order);
         }
         Ok(model.with_table())
     }
@@ -226,22 +227,23 @@ impl Model {
 
     /// Adds context `key` (larger than every key so far) with its
     /// (symbol, frequency) pairs, symbols increasing, frequencies summing
-    /// to [`SCALE`].
-    fn push(&mut self, key: u32, pairs: &[(u32, u32)]) {
+    /// to [`SCALE`]. `order` is scratch space.
+    fn push(&mut self, key: u32, pairs: &[(u32, u32)], order: &mut Vec<u64>) {
         self.keys.push(key);
-        let from = self.entries.len();
-        self.entries.extend(pairs.iter().map(|&(symbol, f)| Entry {
-            symbol,
-            start: 0,
-            freq: f as u16,
-        }));
-        // The symbols differ, so the order is total: no stable sort needed.
-        let context = &mut self.entries[from..];
-        context.sort_unstable_by_key(|e| (std::cmp::Reverse(e.freq), e.symbol));
+        // The slots' order (larger frequency, then smaller symbol, first)
+        // as one integer a symbol, which the standard sort orders several
+        // times faster than structs by a key; the symbols differ, so the
+        // order is total.
+        order.clear();
+        order.extend(
+            pairs.iter().map(|&(symbol, f)| u64::from(SCALE - f) << 32 | u64::from(symbol)),
+        );
+        order.sort_unstable();
         let mut start = 0u32;
-        for e in context {
-            e.start = start as u16;
-            start += u32::from(e.freq);
+        for &o in order.iter() {
+            let freq = SCALE - (o >> 32) as u32;
+            self.entries.push(Entry { symbol: o as u32, start: start as u16, freq: freq as u16 });
+            start += freq;
         }
         debug_assert_eq!(start, SCALE);
         self.first.push(self.entries.len() as u32);
@@ -428,6 +430,7 @@ impl Model {
         model.first.reserve(contexts as usize);
         let mut key: u64 = 0;
         let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut order = Vec::new();
         for c in 0..contexts {
             let code = next("context key")?;
             key = if c == 0 { code } else { key + code + 1 };
@@ -455,7 +458,7 @@ impl Model {
                 pair.1 = f as u32;
             }
             pairs.last_mut().expect("k >= 1").1 = SCALE - sum as u32;
-            model.push(key as u32, &pairs);
+            model.push(key as u32, &pairs, &mut order);
         }
         let sum = whole
             .get(at..at + 4)
@@ -598,7 +601,22 @@ pub fn put_varint(out: &mut Vec<u8>, mut x: u64) {
 }
 
 /// The LEB128 varint at `*at` (at most 10 bytes), moving `at` past it.
+// Inlined with a path of its own for one byte: most of a model's numbers
+// are below 128, and reading models is most of what a new `query`
+// position costs (docs/depths.md, "Queries on the 12-slot table").
+#[inline]
 pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let &b = bytes.get(*at)?;
+    if b < 0x80 {
+        *at += 1;
+        return Some(u64::from(b));
+    }
+    get_long_varint(bytes, at)
+}
+
+/// [`get_varint`] of two bytes or more.
+#[inline(never)]
+fn get_long_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
     let mut x = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*at)?;
