@@ -208,9 +208,14 @@ impl Model {
             for &(_, i) in rems.iter().take(left as usize) {
                 freqs[i] += 1;
             }
-            let pairs: Vec<(u32, u32)> =
-                symbols.iter().zip(&freqs).map(|(&(s, _), &f)| (s, f as u32)).collect();
-            model.push(key, &pairs, &mut order);
+            order.clear();
+            order.extend(
+                symbols
+                    .iter()
+                    .zip(&freqs)
+                    .map(|(&(s, _), &f)| (u64::from(SCALE) - f) << 32 | u64::from(s)),
+            );
+            model.push(key, &mut order);
         }
         Ok(model.with_table())
     }
@@ -225,19 +230,14 @@ impl Model {
         }
     }
 
-    /// Adds context `key` (larger than every key so far) with its
-    /// (symbol, frequency) pairs, symbols increasing, frequencies summing
-    /// to [`SCALE`]. `order` is scratch space.
-    fn push(&mut self, key: u32, pairs: &[(u32, u32)], order: &mut Vec<u64>) {
+    /// Adds context `key` (larger than every key so far) with its symbols
+    /// given as `(SCALE - frequency) << 32 | symbol` each, in any order,
+    /// the frequencies summing to [`SCALE`]. Sorted, they are the slots'
+    /// order (larger frequency, then smaller symbol, first): one integer a
+    /// symbol, which the standard sort orders several times faster than
+    /// structs by a key; the symbols differ, so the order is total.
+    fn push(&mut self, key: u32, order: &mut [u64]) {
         self.keys.push(key);
-        // The slots' order (larger frequency, then smaller symbol, first)
-        // as one integer a symbol, which the standard sort orders several
-        // times faster than structs by a key; the symbols differ, so the
-        // order is total.
-        order.clear();
-        order.extend(
-            pairs.iter().map(|&(symbol, f)| u64::from(SCALE - f) << 32 | u64::from(symbol)),
-        );
         order.sort_unstable();
         let mut start = 0u32;
         for &o in order.iter() {
@@ -429,8 +429,7 @@ impl Model {
         model.keys.reserve(contexts as usize);
         model.first.reserve(contexts as usize);
         let mut key: u64 = 0;
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        let mut order = Vec::new();
+        let mut order: Vec<u64> = Vec::new();
         for c in 0..contexts {
             let code = next("context key")?;
             key = if c == 0 { code } else { key + code + 1 };
@@ -438,7 +437,8 @@ impl Model {
             if key > u64::from(u32::MAX) || k > u64::from(SCALE) {
                 return Err(format!("model: context {key} with {k} symbols"));
             }
-            pairs.clear();
+            // The symbols, then their frequencies as `push` takes them.
+            order.clear();
             let mut symbol: u64 = 0;
             for i in 0..k {
                 let code = next("symbol")?;
@@ -446,19 +446,20 @@ impl Model {
                 if symbol > u64::from(u32::MAX) {
                     return Err(format!("model: symbol {symbol} of context {key}"));
                 }
-                pairs.push((symbol as u32, 0));
+                order.push(symbol);
             }
             let mut sum: u64 = 0;
-            for pair in pairs.iter_mut().take(k as usize - 1) {
+            for o in order.iter_mut().take(k as usize - 1) {
                 let f = next("frequency")? + 1;
                 sum += f;
                 if sum >= u64::from(SCALE) {
                     return Err(format!("model: frequencies of context {key} over {SCALE}"));
                 }
-                pair.1 = f as u32;
+                *o |= (u64::from(SCALE) - f) << 32;
             }
-            pairs.last_mut().expect("k >= 1").1 = SCALE - sum as u32;
-            model.push(key as u32, &pairs, &mut order);
+            // The last frequency is SCALE - sum.
+            *order.last_mut().expect("k >= 1") |= sum << 32;
+            model.push(key as u32, &mut order);
         }
         let sum = whole
             .get(at..at + 4)
