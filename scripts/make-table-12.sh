@@ -30,7 +30,9 @@
 # writes tables/n12-always-depths.json, checks that it has the same files,
 # states and openings of each value as tables/n12-always.json (a test of
 # tests/manifest.rs), writes the openings' statistics and
-# depths (`openings --depths`), removes the side files (set
+# depths (`openings --depths`), times `query` on 2,000 openings
+# (scripts/bench-query.sh, into DIR/n12-always.bench-query.txt), removes
+# the side files and times it again (set
 # CHAOSCLOCK_KEEP_SIDE_FILES=1 to keep them: queries are about a sixth
 # faster with them) and leaves the openings book alone (it holds values,
 # which the values-only table gave).
@@ -194,10 +196,14 @@ finish)
         "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
             > "$dir/n12-always.openings.json"
         echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
+        # Queries of 2,000 openings (value, every move, the line), with the
+        # side files and, once they are removed, without.
+        "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
         if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
             sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
             find "$dir/n12-always" -name 'f*.side.cctb' -delete
             echo "removed the side files (${sides:-0}); the table answers without them"
+            "$repo/scripts/bench-query.sh" "$dir" 12 | tee -a "$dir/n12-always.bench-query.txt"
         fi
         exit 0
     fi
