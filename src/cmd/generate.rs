@@ -460,7 +460,7 @@ mod tests {
     fn the_note_on_partial_runs_names_the_complete_12_slot_cost() {
         let note = complete_cost(12);
         assert!(note.contains("with --values-only 7.1 GB, about 5 h on 2 cores"), "{note}");
-        assert!(note.contains("with depths up to 33.7 GB while it is made, about 19 h"), "{note}");
+        assert!(note.contains("with depths up to 33.7 GB while it is made, about 16 h"), "{note}");
         assert!(note.ends_with("scripts/make-table-12.sh)"), "{note}");
         for n in [4, 6, 8, 10] {
             assert_eq!(complete_cost(n), "", "{n} slots");
