@@ -12,6 +12,11 @@
 //! being low on an opening that needs more memory a state than those
 //! measured. Where `/proc/meminfo` cannot be read the budget is
 //! [`FALLBACK_STATES`].
+//!
+//! The same reading of the machine's memory sizes what `query -` and
+//! `serve` keep of the tables' model sets ([`model_bytes`]).
+
+use chaosclock::table::MODEL_BUDGET;
 
 use crate::view::thousands;
 
@@ -118,6 +123,29 @@ impl Budget {
     }
 }
 
+/// The memory a tablebase's model sets may take in `query -` and `serve`
+/// ([`chaosclock::table::Tablebase::with_model_budget`]): a quarter of
+/// the machine's memory as [`Budget::from_machine`] reads it, at most
+/// [`MODEL_BUDGET`] (enough for every set of the 12-slot table) and at
+/// least [`MODEL_FLOOR`]; [`MODEL_BUDGET`] where the memory is unknown.
+pub fn model_bytes() -> usize {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max").ok();
+    model_bytes_of(meminfo.as_deref().and_then(memory_bytes), cgroup_bytes(cgroup))
+}
+
+/// The fewest bytes of model sets [`model_bytes`] gives: a few of the
+/// 12-slot table's largest files' sets.
+pub const MODEL_FLOOR: usize = 256 << 20;
+
+/// [`model_bytes`] from the smaller of total and available memory and a
+/// cgroup limit.
+fn model_bytes_of(memory: Option<u64>, cgroup: Option<u64>) -> usize {
+    let Some(memory) = memory else { return MODEL_BUDGET };
+    let memory = cgroup.map_or(memory, |limit| memory.min(limit));
+    usize::try_from(memory / 4).unwrap_or(usize::MAX).clamp(MODEL_FLOOR, MODEL_BUDGET)
+}
+
 /// The smaller of `MemTotal` and `MemAvailable` in the text of
 /// `/proc/meminfo`, in bytes (`MemTotal` alone on an old kernel without
 /// `MemAvailable`).
@@ -169,5 +197,14 @@ mod tests {
         assert!(small.describe().contains("floor"));
         assert_eq!(Budget::from_memory(None, None, 0).states, FALLBACK_STATES);
         assert_eq!(Budget::new(Some(5), 0), Budget { states: 5, origin: Origin::Flag });
+    }
+
+    #[test]
+    fn model_sets_take_a_quarter_of_the_memory_within_bounds() {
+        assert_eq!(model_bytes_of(Some(8 << 30), None), 2 << 30);
+        assert_eq!(model_bytes_of(Some(24 << 30), None), MODEL_BUDGET);
+        assert_eq!(model_bytes_of(Some(24 << 30), Some(4 << 30)), 1 << 30);
+        assert_eq!(model_bytes_of(Some(512 << 20), None), MODEL_FLOOR);
+        assert_eq!(model_bytes_of(None, None), MODEL_BUDGET);
     }
 }

@@ -281,9 +281,10 @@ fn batch(root: &Path, rule: PassRule, budget: Option<Budget>) -> Result<()> {
                 .parse::<Position>()
                 .map_err(|e| anyhow!("position '{}': {e}", escape_control(input)))
                 .and_then(|pos| {
-                    let tb = tables
-                        .entry(pos.slots())
-                        .or_insert_with(|| Tablebase::new(root, pos.slots(), rule));
+                    let tb = tables.entry(pos.slots()).or_insert_with(|| {
+                        Tablebase::new(root, pos.slots(), rule)
+                            .with_model_budget(crate::budget::model_bytes())
+                    });
                     let found = find(tb, &pos, root, rule, budget, false, None)?;
                     Ok((found, tb.dir().display().to_string()))
                 }),

@@ -218,7 +218,8 @@ impl Engine {
         if let Some(tb) = tables.iter().find(|t| t.slots() == n && t.rule() == rule) {
             return Arc::clone(tb);
         }
-        let tb = Arc::new(Tablebase::new(root, n, rule));
+        let tb =
+            Arc::new(Tablebase::new(root, n, rule).with_model_budget(crate::budget::model_bytes()));
         tables.push(Arc::clone(&tb));
         tb
     }

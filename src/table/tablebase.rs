@@ -48,10 +48,12 @@ pub struct Tablebase {
 }
 
 /// The memory the model sets of a [`Tablebase`] may take before they are
-/// forgotten (and read again as needed): a process that reads a large
-/// table for long (`serve`, a long `query -`) would otherwise keep every
-/// model set it ever read, gigabytes for the 12-slot table with depths.
-pub const MODEL_BUDGET: usize = 1 << 30;
+/// forgotten (and read again as needed). Every set of the complete
+/// 12-slot table with depths takes about 2.4 GB read (518 MB of bytes), so
+/// a process that reads it for long (`serve`, a long `query -`) keeps them
+/// all; 1 GiB, the budget before, forgot them again and again and took
+/// twice the time on batches of openings (docs/depths.md, "Model sets kept").
+pub const MODEL_BUDGET: usize = 3 << 30;
 
 impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
