@@ -199,7 +199,7 @@ fn main() -> anyhow::Result<()> {
                 let took = t.elapsed();
                 decode_time += took;
                 let t = Instant::now();
-                depth_code::decode_values(bytes, block.len(), &models, &mut pairs_out)
+                depth_code::decode_values(bytes, block.len(), block.len(), &models, &mut pairs_out)
                     .map_err(anyhow::Error::msg)?;
                 let took_values = t.elapsed();
                 values_time += took_values;
@@ -212,8 +212,13 @@ fn main() -> anyhow::Result<()> {
                         let _ = depth_code::decode_block(bytes, block.len(), &models, &mut out);
                         best = best.min(t.elapsed());
                         let t = Instant::now();
-                        let _ =
-                            depth_code::decode_values(bytes, block.len(), &models, &mut pairs_out);
+                        let _ = depth_code::decode_values(
+                            bytes,
+                            block.len(),
+                            block.len(),
+                            &models,
+                            &mut pairs_out,
+                        );
                         best_values = best_values.min(t.elapsed());
                     }
                     block_ns.push(best.as_nanos() as u64);

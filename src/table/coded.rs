@@ -317,19 +317,22 @@ pub fn decode_prefix_into(
     Ok(())
 }
 
-/// Decodes only the values bytes of the block `bytes` of `boards` boards
-/// into `out` (two bytes a board, 甲's first): what a 乙 node needs.
+/// Decodes only the values bytes of the first `upto` of the `boards`
+/// boards of the block `bytes` into `out` (two bytes a board, 甲's first):
+/// what a 乙 node needs. As [`decode_prefix_into`], the end of the values
+/// stream is checked only when `upto` is `boards`.
 ///
 /// # Errors
-/// Bytes that are not such a block.
+/// Bytes that are not such a block, as far as decoded.
 pub fn decode_values_into(
     bytes: &[u8],
     boards: usize,
+    upto: usize,
     models: &Models,
     out: &mut [u8],
 ) -> Result<(), String> {
-    let mut pairs = Vec::with_capacity(boards);
-    depth_code::decode_values(bytes, boards, models, &mut pairs)?;
+    let mut pairs = Vec::with_capacity(upto);
+    depth_code::decode_values(bytes, boards, upto, models, &mut pairs)?;
     for (pair, chunk) in pairs.iter().zip(out.chunks_exact_mut(2)) {
         chunk.copy_from_slice(pair);
     }

@@ -435,19 +435,22 @@ fn split(bytes: &[u8]) -> Result<(&[u8], &[u8]), String> {
     Ok((&bytes[at..end], &bytes[end..]))
 }
 
-/// Decodes the values bytes of the block `bytes` of `boards` boards into
-/// `out` (two a board, 甲's first): all a query of values needs.
+/// Decodes the values bytes of the first `upto` of the `boards` boards of
+/// the block `bytes` into `out` (two a board, 甲's first): all a query of
+/// values needs. The end of the values stream is checked only when `upto`
+/// is `boards`: the block's checksum must have been checked before.
 ///
 /// # Errors
-/// Bytes that are not such a block (module docs).
+/// Bytes that are not such a block (module docs), as far as decoded.
 pub fn decode_values(
     bytes: &[u8],
     boards: usize,
+    upto: usize,
     models: &Models,
     out: &mut Vec<[u8; 2]>,
 ) -> Result<(), String> {
     let (values, _) = split(bytes)?;
-    decode_values_prefix(values, boards, boards, models, out)
+    decode_values_prefix(values, boards, upto, models, out)
 }
 
 /// The values bytes of the first `upto` of the `boards` boards of the
@@ -573,8 +576,11 @@ mod tests {
         decode_block(&bytes, boards.len(), &models, &mut out).unwrap();
         assert_eq!(out, boards);
         let mut values = Vec::new();
-        decode_values(&bytes, boards.len(), &models, &mut values).unwrap();
+        decode_values(&bytes, boards.len(), boards.len(), &models, &mut values).unwrap();
         assert_eq!(values, boards.iter().map(|b| b.values).collect::<Vec<_>>());
+        let half = boards.len() / 2;
+        decode_values(&bytes, boards.len(), half, &models, &mut values).unwrap();
+        assert_eq!(values, boards[..half].iter().map(|b| b.values).collect::<Vec<_>>());
         assert_eq!(Models::from_bytes(&models.to_bytes()).unwrap(), models);
         bytes
     }

@@ -555,8 +555,8 @@ impl TableFile {
 
     /// Encoding 4: calls `f` with the decoded block that holds node `node`
     /// of sub-table `sub` and the node's board in it. `whole`: the block
-    /// as [`coded::decode_into`] decodes it; else its values bytes alone
-    /// ([`coded::decode_values_into`], two a board), cached apart.
+    /// as [`coded::decode_prefix_into`] decodes it; else its values bytes
+    /// alone ([`coded::decode_values_into`], two a board), cached apart.
     ///
     /// # Errors
     /// A damaged block.
@@ -576,30 +576,24 @@ impl TableFile {
         let set = layout.sub_model[sub] as usize;
         let boards = coded::block_boards(self.header.nodes[sub], k, per);
         let at = board % per;
-        // Whole blocks are decoded up to the board asked for (rounded up),
-        // the number of boards decoded in the first two bytes; a block read
+        // Blocks are decoded up to the board asked for (rounded up), the
+        // number of boards decoded in the first two bytes; a block read
         // again past that is decoded to its end (decoding starts from the
         // block's start each time, and reads that move on through a block,
         // as generation's do, would decode it up to 4 times).
         let upto = |again: bool| {
-            if whole && !again {
-                (at + 1).next_multiple_of(coded::PREFIX).min(boards)
-            } else {
-                boards
-            }
+            if again { boards } else { (at + 1).next_multiple_of(coded::PREFIX).min(boards) }
         };
         let decode = |models: &Models, bytes: &[u8], out: &mut [u8], upto: usize| {
+            out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
             if whole {
-                out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
                 coded::decode_prefix_into(bytes, boards, upto, models, &mut out[2..])
             } else {
-                coded::decode_values_into(bytes, boards, models, out)
+                coded::decode_values_into(bytes, boards, upto, models, &mut out[2..])
             }
         };
-        let (len, skip) =
-            if whole { (2 + boards * coded::BOARD_BYTES, 2) } else { (2 * boards, 0) };
-        let usable =
-            |bytes: &[u8]| !whole || usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
+        let len = 2 + boards * if whole { coded::BOARD_BYTES } else { 2 };
+        let usable = |bytes: &[u8]| usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
         // The model set is looked for only when a block is decoded, not
         // when a cached one is read.
         let fill = |out: &mut [u8], again: bool| {
@@ -609,13 +603,13 @@ impl TableFile {
         };
         let key = 2 * b + usize::from(!whole);
         if let Some(x) =
-            packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[skip..], at))
+            packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[2..], at))
         {
             return Ok(x);
         }
         let models = self.models(set)?;
         let bytes = self.checked_block(b)?;
-        let e = decode(&models, bytes, &mut vec![0; len], upto(false)).err().unwrap_or_default();
+        let e = decode(&models, bytes, &mut vec![0; len], upto(true)).err().unwrap_or_default();
         Err(self.corrupt(format!("block {b} does not decode: {e}")))
     }
 
