@@ -14,6 +14,12 @@
 #   table still being made can be measured.
 #   BENCH_PIECES=P,Q,...: these pieces stand fixed instead (for example 4,
 #   whose file f0010 is made before f0002 of piece 1).
+#   BENCH_WARM=W: also measures the K positions in a warm process: each
+#   round times W other positions (drawn after the K, none of them again)
+#   alone and then followed by the K in the same `query -`, and the
+#   difference over K is what a new position costs once the process has
+#   read the model sets and blocks that W positions need (median of the
+#   rounds' differences; `serve` is such a process).
 # Needs bash 5, awk, sort and cargo. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
@@ -25,6 +31,11 @@ if [[ $# -lt 2 ]]; then
     exit 2
 fi
 dir="$1" n="$2" k="${3:-2000}" runs="${BENCH_RUNS:-3}" fixed="${BENCH_FIXED:-0}"
+warm="${BENCH_WARM:-0}"
+if ! [[ "$warm" =~ ^[0-9]+$ ]]; then
+    echo "error: BENCH_WARM must be a number of positions, not '$warm'" >&2
+    exit 2
+fi
 if ! [[ "$fixed" =~ ^[0-9]+$ ]] || ((fixed > n - 2)); then
     echo "error: BENCH_FIXED must be 0 to N - 2, not '$fixed'" >&2
     exit 2
@@ -46,11 +57,11 @@ done
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
 input="$(mktemp)"
-trap 'rm -f "$input"' EXIT
+trap 'rm -f "$input" "$input".*' EXIT
 # Derangements by rejection: shuffle the other pieces on the other slots
 # until none is on its own (the fixed pieces stay on theirs). With pieces 1
 # to F fixed this draws what it drew before BENCH_PIECES.
-awk -v n="$n" -v k="$k" -v pieces="$pieces" 'BEGIN {
+awk -v n="$n" -v k="$k" -v w="$warm" -v pieces="$pieces" 'BEGIN {
     srand(12345)
     m = split(pieces, list, ",")
     for (i = 1; i <= m; i++) {
@@ -60,7 +71,9 @@ awk -v n="$n" -v k="$k" -v pieces="$pieces" 'BEGIN {
     if (n - m < 2) { print "error: at least two pieces must be free" > "/dev/stderr"; exit 2 }
     free = 0
     for (i = 1; i <= n; i++) if (!(i in fix)) slot[++free] = i
-    for (done = 0; done < k; ) {
+    # The K first (the same draw whatever W is), then W that are none of
+    # them nor each other (giving up after many tries on a small board).
+    for (done = 0; done < k + w && tries < 100 * (k + w); tries++) {
         for (i = 1; i <= n; i++) p[i] = i
         for (i = free; i > 1; i--) {
             j = int(rand() * i) + 1; a = slot[i]; b = slot[j]; t = p[a]; p[a] = p[b]; p[b] = t
@@ -69,9 +82,13 @@ awk -v n="$n" -v k="$k" -v pieces="$pieces" 'BEGIN {
         for (i = 1; i <= free; i++) if (p[slot[i]] == slot[i]) ok = 0
         if (!ok) continue
         line = p[1]; for (i = 2; i <= n; i++) line = line "," p[i]
+        if (done >= k && line in seen) continue
+        seen[line] = 1
         print line; done++
     }
-}' >"$input"
+    if (done < k + w) { print "error: fewer than K + BENCH_WARM distinct positions drawn" > "/dev/stderr"; exit 2 }
+}' >"$input.all"
+head -n "$k" "$input.all" >"$input"
 
 "$bin" query - --tables "$dir" <"$input" >/dev/null
 times=()
@@ -86,4 +103,22 @@ lines="$("$bin" query - --tables "$dir" <"$input" | awk -F'"line":\\[' '{ split(
 awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$pieces" 'BEGIN {
     what = f == "" ? "openings" : sprintf("positions with pieces %s fixed", f)
     printf "%d %d-slot %s from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, what, d, m, m / k * 1e6, l
+}'
+
+((warm > 0)) || exit 0
+tail -n "$warm" "$input.all" >"$input.warm"
+cat "$input.warm" "$input" >"$input.both"
+"$bin" query - --tables "$dir" <"$input.both" >/dev/null
+extra=()
+for ((r = 0; r < runs; r++)); do
+    start=$EPOCHREALTIME
+    "$bin" query - --tables "$dir" <"$input.warm" >/dev/null
+    middle=$EPOCHREALTIME
+    "$bin" query - --tables "$dir" <"$input.both" >/dev/null
+    end=$EPOCHREALTIME
+    extra+=("$(awk -v a="$start" -v b="$middle" -v c="$end" 'BEGIN { printf "%.6f", (c - b) - (b - a) }')")
+done
+median="$(printf '%s\n' "${extra[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')"
+awk -v m="$median" -v k="$k" -v w="$warm" 'BEGIN {
+    printf "warm: the same %d after %d others in one process: median %.3f s more, %.1f us per new position\n", k, w, m, m / k * 1e6
 }'
