@@ -12,8 +12,13 @@
 //!   model set only (the set of the first block drawn), so "in turn"
 //!   measures blocks that share their model set.
 //!
+//! - with `--recode`, the whole file is first coded again, in memory, with
+//!   one model set for all its sub-tables (made from the counts of all its
+//!   symbols), and the K blocks are timed as coded so: it prints the
+//!   file's bytes both ways (blocks and model sets) and its bits a node.
+//!
 //! ```sh
-//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set]
+//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode]
 //! ```
 //!
 //! `FILE` is a table file of encoding 4 (`DIR/n{N}-always/f{F}.cctb`).
@@ -28,7 +33,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail, ensure};
-use chaosclock::internals::depth_code::{self, BoardCode, Models};
+use chaosclock::internals::depth_code::{self, BoardCode, ModelCounts, Models};
 use chaosclock::internals::format::{Encoding, Header};
 use chaosclock::internals::{coded, packed};
 
@@ -40,7 +45,7 @@ struct Drawn {
 }
 
 fn main() -> anyhow::Result<()> {
-    let (path, k, one_set) = parse_args()?;
+    let Args { path, k, one_set, recode } = parse_args()?;
     let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
     let read = |at: u64, len: usize| -> anyhow::Result<Vec<u8>> {
         let mut bytes = vec![0; len];
@@ -69,6 +74,7 @@ fn main() -> anyhow::Result<()> {
     eprintln!("{} model sets read in {:.2} s", models.len(), start.elapsed().as_secs_f64());
 
     let mut drawn: Vec<Drawn> = Vec::new();
+    let mut drawn_blocks: Vec<usize> = Vec::new();
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..1000 * k {
         if drawn.len() == k {
@@ -87,8 +93,66 @@ fn main() -> anyhow::Result<()> {
         let entry = packed::Entry::parse(&head[layout.table + packed::ENTRY * b..]);
         let boards = coded::block_boards(header.nodes[sub], b - first[sub], per);
         drawn.push(Drawn { bytes: data(entry)?, boards, set });
+        drawn_blocks.push(b);
     }
     ensure!(drawn.len() == k, "fewer than {k} blocks drawn");
+    let models = if recode {
+        let entry = |b: usize| packed::Entry::parse(&head[layout.table + packed::ENTRY * b..]);
+        let sub_of = |b: usize| first.partition_point(|&s| s <= b) - 1;
+        // Every block decoded with its own set, in the order of their numbers.
+        let each = |f: &mut dyn FnMut(usize, &[BoardCode]) -> anyhow::Result<()>| {
+            let mut out = Vec::new();
+            for b in 0..blocks {
+                let sub = sub_of(b);
+                let boards = coded::block_boards(header.nodes[sub], b - first[sub], per);
+                let set = &models[layout.sub_model[sub] as usize];
+                depth_code::decode_block(&data(entry(b))?, boards, set, &mut out)
+                    .map_err(anyhow::Error::msg)?;
+                f(b, &out)?;
+            }
+            anyhow::Ok(())
+        };
+        let start = Instant::now();
+        let mut counts = ModelCounts::default();
+        each(&mut |_, boards| counts.add_block(boards).map_err(anyhow::Error::msg))?;
+        let one = Models::new(&counts).map_err(anyhow::Error::msg)?;
+        drop(counts);
+        let (mut before, mut after) = (0u64, 0u64);
+        let mut coded_again = std::collections::HashMap::new();
+        let wanted: std::collections::HashMap<usize, Vec<usize>> =
+            drawn_blocks.iter().enumerate().fold(Default::default(), |mut m, (i, &b)| {
+                m.entry(b).or_insert_with(Vec::new).push(i);
+                m
+            });
+        each(&mut |b, boards| {
+            let bytes = depth_code::encode_block(boards, &one).map_err(anyhow::Error::msg)?;
+            before += u64::from(entry(b).len);
+            after += bytes.len() as u64;
+            if wanted.contains_key(&b) {
+                coded_again.insert(b, bytes);
+            }
+            Ok(())
+        })?;
+        let sets_bytes: u64 = layout.models.iter().map(|e| u64::from(e.len)).sum();
+        let one_bytes = one.to_bytes().len() as u64;
+        let nodes: u64 = header.nodes.iter().sum();
+        let bits = |b: u64| 8.0 * b as f64 / nodes as f64;
+        println!(
+            "{}: {} sets: blocks {before} + sets {sets_bytes} bytes ({:.3} bits a node); one set: blocks {after} + set {one_bytes} bytes ({:.3} bits a node); {:.0} s",
+            path.display(),
+            models.len(),
+            bits(before + sets_bytes),
+            bits(after + one_bytes),
+            start.elapsed().as_secs_f64()
+        );
+        for (i, d) in drawn.iter_mut().enumerate() {
+            d.bytes.clone_from(&coded_again[&drawn_blocks[i]]);
+            d.set = 0;
+        }
+        vec![one]
+    } else {
+        models
+    };
     let boards: usize = drawn.iter().map(|d| d.boards).sum();
     let mut out: Vec<BoardCode> = Vec::new();
     let mut decode = |d: &Drawn| {
@@ -130,9 +194,20 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// FILE, `--blocks K`, `--one-set`.
-fn parse_args() -> anyhow::Result<(PathBuf, usize, bool)> {
-    let (mut path, mut k, mut one_set) = (None, 4000, false);
+/// The command line.
+struct Args {
+    path: PathBuf,
+    /// Blocks drawn.
+    k: usize,
+    /// Drawn from one model set's sub-tables.
+    one_set: bool,
+    /// The file coded again with one model set.
+    recode: bool,
+}
+
+/// FILE, `--blocks K`, `--one-set`, `--recode`.
+fn parse_args() -> anyhow::Result<Args> {
+    let (mut path, mut k, mut one_set, mut recode) = (None, 4000, false, false);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -141,11 +216,12 @@ fn parse_args() -> anyhow::Result<(PathBuf, usize, bool)> {
                 ensure!(k > 0, "--blocks must be at least 1");
             }
             "--one-set" => one_set = true,
+            "--recode" => recode = true,
             _ if a.starts_with('-') => bail!("unknown flag {a}"),
             _ if path.is_none() => path = Some(PathBuf::from(a)),
             _ => bail!("one file only, not also {a}"),
         }
     }
-    let path = path.context("usage: block_decode FILE [--blocks K] [--one-set]")?;
-    Ok((path, k, one_set))
+    let path = path.context("usage: block_decode FILE [--blocks K] [--one-set] [--recode]")?;
+    Ok(Args { path, k, one_set, recode })
 }
