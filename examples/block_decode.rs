@@ -16,9 +16,12 @@
 //!   one model set for all its sub-tables (made from the counts of all its
 //!   symbols), and the K blocks are timed as coded so: it prints the
 //!   file's bytes both ways (blocks and model sets) and its bits a node.
+//!   `--own-set NODES` gives each sub-table of at least NODES 甲 nodes a
+//!   set of its own instead, the others sharing one, as `generate` does
+//!   with 2^16 (`coded::model_sets_with`).
 //!
 //! ```sh
-//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode]
+//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode [--own-set NODES]]
 //! ```
 //!
 //! `FILE` is a table file of encoding 4 (`DIR/n{N}-always/f{F}.cctb`).
@@ -45,7 +48,7 @@ struct Drawn {
 }
 
 fn main() -> anyhow::Result<()> {
-    let Args { path, k, one_set, recode } = parse_args()?;
+    let Args { path, k, one_set, recode, own_set } = parse_args()?;
     let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
     let read = |at: u64, len: usize| -> anyhow::Result<Vec<u8>> {
         let mut bytes = vec![0; len];
@@ -113,43 +116,52 @@ fn main() -> anyhow::Result<()> {
             anyhow::Ok(())
         };
         let start = Instant::now();
-        let mut counts = ModelCounts::default();
-        each(&mut |_, boards| counts.add_block(boards).map_err(anyhow::Error::msg))?;
-        let one = Models::new(&counts).map_err(anyhow::Error::msg)?;
+        // The new set of each sub-table: one for all (a file of at most
+        // u64::MAX nodes), or by `--own-set`.
+        let assign = match own_set {
+            Some(own) => coded::model_sets_with(&header, 0, own),
+            None => coded::model_sets_with(&header, u64::MAX, 0),
+        };
+        let new_sets = assign.iter().max().map_or(1, |&m| m as usize + 1);
+        let mut counts = vec![ModelCounts::default(); new_sets];
+        each(&mut |b, boards| {
+            counts[assign[sub_of(b)] as usize].add_block(boards).map_err(anyhow::Error::msg)
+        })?;
+        let recoded = (counts.iter())
+            .map(|c| Models::new(c).map_err(anyhow::Error::msg))
+            .collect::<anyhow::Result<Vec<Models>>>()?;
         drop(counts);
         let (mut before, mut after) = (0u64, 0u64);
         let mut coded_again = std::collections::HashMap::new();
-        let wanted: std::collections::HashMap<usize, Vec<usize>> =
-            drawn_blocks.iter().enumerate().fold(Default::default(), |mut m, (i, &b)| {
-                m.entry(b).or_insert_with(Vec::new).push(i);
-                m
-            });
+        let wanted: HashSet<usize> = drawn_blocks.iter().copied().collect();
         each(&mut |b, boards| {
-            let bytes = depth_code::encode_block(boards, &one).map_err(anyhow::Error::msg)?;
+            let set = &recoded[assign[sub_of(b)] as usize];
+            let bytes = depth_code::encode_block(boards, set).map_err(anyhow::Error::msg)?;
             before += u64::from(entry(b).len);
             after += bytes.len() as u64;
-            if wanted.contains_key(&b) {
+            if wanted.contains(&b) {
                 coded_again.insert(b, bytes);
             }
             Ok(())
         })?;
         let sets_bytes: u64 = layout.models.iter().map(|e| u64::from(e.len)).sum();
-        let one_bytes = one.to_bytes().len() as u64;
+        let new_bytes: u64 = recoded.iter().map(|m| m.to_bytes().len() as u64).sum();
         let nodes: u64 = header.nodes.iter().sum();
         let bits = |b: u64| 8.0 * b as f64 / nodes as f64;
         println!(
-            "{}: {} sets: blocks {before} + sets {sets_bytes} bytes ({:.3} bits a node); one set: blocks {after} + set {one_bytes} bytes ({:.3} bits a node); {:.0} s",
+            "{}: {} sets: blocks {before} + sets {sets_bytes} bytes ({:.3} bits a node); coded again with {} sets: blocks {after} + sets {new_bytes} bytes ({:.3} bits a node); {:.0} s",
             path.display(),
             models.len(),
             bits(before + sets_bytes),
-            bits(after + one_bytes),
+            recoded.len(),
+            bits(after + new_bytes),
             start.elapsed().as_secs_f64()
         );
-        for (i, d) in drawn.iter_mut().enumerate() {
-            d.bytes.clone_from(&coded_again[&drawn_blocks[i]]);
-            d.set = 0;
+        for (d, &b) in drawn.iter_mut().zip(&drawn_blocks) {
+            d.bytes.clone_from(&coded_again[&b]);
+            d.set = assign[sub_of(b)] as usize;
         }
-        vec![one]
+        recoded
     } else {
         models
     };
@@ -203,11 +215,14 @@ struct Args {
     one_set: bool,
     /// The file coded again with one model set.
     recode: bool,
+    /// With `recode`: own sets for sub-tables of at least this many 甲
+    /// nodes instead.
+    own_set: Option<u64>,
 }
 
-/// FILE, `--blocks K`, `--one-set`, `--recode`.
+/// FILE, `--blocks K`, `--one-set`, `--recode`, `--own-set NODES`.
 fn parse_args() -> anyhow::Result<Args> {
-    let (mut path, mut k, mut one_set, mut recode) = (None, 4000, false, false);
+    let (mut path, mut k, mut one_set, mut recode, mut own_set) = (None, 4000, false, false, None);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -217,11 +232,16 @@ fn parse_args() -> anyhow::Result<Args> {
             }
             "--one-set" => one_set = true,
             "--recode" => recode = true,
+            "--own-set" => {
+                own_set = Some(it.next().context("--own-set needs a number")?.parse()?);
+            }
             _ if a.starts_with('-') => bail!("unknown flag {a}"),
             _ if path.is_none() => path = Some(PathBuf::from(a)),
             _ => bail!("one file only, not also {a}"),
         }
     }
-    let path = path.context("usage: block_decode FILE [--blocks K] [--one-set] [--recode]")?;
-    Ok(Args { path, k, one_set, recode })
+    let usage = "usage: block_decode FILE [--blocks K] [--one-set] [--recode [--own-set NODES]]";
+    let path = path.context(usage)?;
+    ensure!(recode || own_set.is_none(), "--own-set goes with --recode");
+    Ok(Args { path, k, one_set, recode, own_set })
 }
