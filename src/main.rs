@@ -94,6 +94,7 @@ fn run(cli: Cli) -> Result<()> {
         HiArgs::Verify(args) => cmd::verify::run(&args),
         HiArgs::Manifest(args) => cmd::manifest::run(&args),
         HiArgs::Book(args) => cmd::book::run(&args),
+        HiArgs::Recode(args) => cmd::recode::run(&args),
         HiArgs::Openings(args) => cmd::openings::run(&args),
         HiArgs::Serve(args) => serve::run(&args),
     }

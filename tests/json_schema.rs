@@ -86,6 +86,8 @@ fn every_command_follows_docs_json() {
     check("`query -`, a line answered", good, "query -".into());
     check("`query -`, a line with an error", bad, "query -".into());
 
+    let recode = ["recode", "--slots", "4", "--json"];
+    check("`recode --json`", run(&recode), "recode".into());
     let verify = ["verify", "--slots", "4", "--sample", "100", "--solves", "3", "--json"];
     check("`verify --json`", run(&verify), "verify".into());
     // A manifest without and with the logs, and verify against it.

@@ -219,7 +219,11 @@ fn one_writer_at_a_time_and_no_stuck_lock() {
         std::thread::sleep(Duration::from_millis(5));
     }
     std::thread::sleep(Duration::from_millis(200));
-    check_fails(&args, run_in(dir.path(), &args), "another chaosclock generate is writing to");
+    check_fails(
+        &args,
+        run_in(dir.path(), &args),
+        "another chaosclock generate or recode is writing to",
+    );
     first.kill().unwrap();
     first.wait().unwrap();
     let again = ["generate", "--slots", "10", "--max-live", "2", "--values-only", "--json"];

@@ -60,6 +60,8 @@ pub enum HiArgs {
     Serve(ServeHigh),
     /// `book`.
     Book(BookHigh),
+    /// `recode`.
+    Recode(RecodeHigh),
 }
 
 impl HiArgs {
@@ -80,6 +82,10 @@ impl HiArgs {
             Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, rule)?),
             Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)),
             Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
+            Command::Recode(a) => HiArgs::Recode(RecodeHigh {
+                tables: Tables::validate(a.tables, rule)?,
+                json: a.json,
+            }),
         })
     }
 }
@@ -378,6 +384,15 @@ impl ManifestHigh {
         let output = low.output.map(OutputPath::new).transpose()?;
         Ok(ManifestHigh { tables, file_log, run_log, no_openings: low.no_openings, output })
     }
+}
+
+/// `recode`.
+#[derive(Debug)]
+pub struct RecodeHigh {
+    /// Which tables.
+    pub tables: Tables,
+    /// `--json`.
+    pub json: bool,
 }
 
 /// `openings`.

@@ -15,6 +15,7 @@ pub mod openings;
 pub mod play;
 pub mod progress;
 pub mod query;
+pub mod recode;
 pub mod run_log;
 pub mod show;
 pub mod solve;

@@ -33,6 +33,13 @@ pub enum GenerateError {
     Depth(String),
     /// Another run is writing to the directory.
     Busy(PathBuf),
+    /// `recode` found a file that is not of encoding 4.
+    NotCoded {
+        /// The file.
+        path: PathBuf,
+        /// Its encoding.
+        encoding: Encoding,
+    },
     /// Files are missing or incomplete in a directory this process cannot
     /// write to.
     ReadOnly {
@@ -79,9 +86,15 @@ impl std::fmt::Display for GenerateError {
             GenerateError::Depth(what) => write!(f, "cannot store the depths of {what}"),
             GenerateError::Busy(dir) => write!(
                 f,
-                "another chaosclock generate is writing to {} (it holds {}): wait for it to end or stop it",
+                "another chaosclock generate or recode is writing to {} (it holds {}): wait for it to end or stop it",
                 dir.display(),
                 dir.with_extension("lock").display()
+            ),
+            GenerateError::NotCoded { path, encoding } => write!(
+                f,
+                "{} holds {}: only tables with depths of encoding 4 are recoded",
+                path.display(),
+                encoding.name()
             ),
             GenerateError::ReadOnly { dir, lock, source, missing } => write!(
                 f,
@@ -108,7 +121,8 @@ impl std::error::Error for GenerateError {
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
             | GenerateError::Depth(_)
-            | GenerateError::Busy(_) => None,
+            | GenerateError::Busy(_)
+            | GenerateError::NotCoded { .. } => None,
         }
     }
 }

@@ -55,6 +55,7 @@ mod error;
 mod packing;
 mod plain;
 mod project;
+mod recode;
 mod stream;
 mod sub_table;
 mod tmp_file;
@@ -64,6 +65,7 @@ use checkpoint::{Checkpoint, Done};
 use children::Context;
 pub use error::GenerateError;
 pub use project::{Projection, project};
+pub use recode::{RecodeReport, recode};
 use sub_table::solve_sub;
 use unfinished::Unfinished;
 

@@ -201,16 +201,19 @@ impl Layout {
 
     /// Whether the fields of the head that the blocks' own checksums do not
     /// cover are what this program writes for `header`: the model set of
-    /// every sub-table by [`model_sets`] and the side `stored`. Then the
+    /// every sub-table by [`model_sets`] (as `generate` writes) or one set
+    /// for all (as `recode` rewrites, `table/recode.rs`), and the side
+    /// `stored`. Then the
     /// head need not be checked before reading (see
     /// [`Layout::check_head`]): every block is read through its entry
     /// and checked against the checksum in it, and every model set
     /// likewise, so a damaged entry or block table gives an error, never
     /// a wrong answer.
     pub fn is_standard(&self, header: &Header, stored: Side) -> bool {
+        let sets = self.sub_model.iter().max().map_or(1, |&m| m as usize + 1);
         self.stored == stored
-            && self.sub_model == model_sets(header)
-            && self.models.len() == self.sub_model.iter().max().map_or(1, |&m| m as usize + 1)
+            && self.models.len() == sets
+            && (sets == 1 || self.sub_model == model_sets(header))
     }
 }
 
@@ -359,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    fn a_standard_head_has_the_default_model_sets_and_the_side_expected() {
+    fn a_standard_head_has_the_default_model_sets_or_one_and_the_side_expected() {
         // A file of more than ONE_SET nodes: sub-tables 1 and 3 have
         // their own sets, 0 and 2 share set 0.
         let header = Header {
@@ -386,8 +389,18 @@ mod tests {
         assert!(!swapped.is_standard(&header, Side::Jia));
         let fewer = Layout { models: vec![Entry::default(); 2], ..layout.clone() };
         assert!(!fewer.is_standard(&header, Side::Jia));
+        let partial = Layout {
+            sub_model: vec![0, 1, 0, 0],
+            models: vec![Entry::default(); 2],
+            ..layout.clone()
+        };
+        assert!(!partial.is_standard(&header, Side::Jia));
+        // One set for the whole file (`recode`), with one set's entry only.
+        let zeros = Layout { sub_model: vec![0; 4], ..layout.clone() };
+        assert!(!zeros.is_standard(&header, Side::Jia));
         let one_set = Layout { sub_model: vec![0; 4], models: vec![Entry::default()], ..layout };
-        assert!(!one_set.is_standard(&header, Side::Jia));
+        assert!(one_set.is_standard(&header, Side::Jia));
+        assert!(!one_set.is_standard(&header, Side::Yi));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::score::Score;
 use crate::side::Side;
 use crate::summary::Summary;
 use crate::table::TableError;
-use crate::table::depth_code::Models;
+use crate::table::depth_code::{self, BoardCode, Models};
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
 use crate::table::{coded, mmap, packed};
 
@@ -611,6 +611,35 @@ impl TableFile {
         let bytes = self.checked_block(b)?;
         let e = decode(&models, bytes, &mut vec![0; len], upto(true)).err().unwrap_or_default();
         Err(self.corrupt(format!("block {b} does not decode: {e}")))
+    }
+
+    /// Encoding 4: where the parts of the file are and which model set
+    /// each sub-table uses; `None` for other encodings.
+    pub(crate) fn coded_layout(&self) -> Option<&coded::Layout> {
+        match &self.layout {
+            Layout::Coded { layout, .. } => Some(layout),
+            _ => None,
+        }
+    }
+
+    /// Encoding 4: the boards of block `b` (numbered over the file),
+    /// its checksum checked, decoded whole with its sub-table's model set
+    /// into `out`.
+    ///
+    /// # Errors
+    /// A damaged block or model set.
+    ///
+    /// # Panics
+    /// If the file is not of encoding 4 or has no block `b`.
+    pub(crate) fn block_codes(&self, b: usize, out: &mut Vec<BoardCode>) -> Result<(), TableError> {
+        let layout = self.coded_layout().expect("blocks of an encoding-4 file only");
+        let sub = self.first_block.partition_point(|&s| s <= b) - 1;
+        let boards =
+            coded::block_boards(self.header.nodes[sub], b - self.first_block[sub], layout.boards);
+        let models = self.models(layout.sub_model[sub] as usize)?;
+        let bytes = self.checked_block(b)?;
+        depth_code::decode_block(bytes, boards, &models, out)
+            .map_err(|e| self.corrupt(format!("block {b} does not decode: {e}")))
     }
 
     /// The board index of sub-table `sub`.

@@ -20,6 +20,7 @@ pub(crate) mod format;
 pub(crate) mod mmap;
 pub(crate) mod packed;
 pub(crate) mod rans;
+pub(crate) mod recode;
 mod sets;
 mod tablebase;
 pub(crate) mod values;

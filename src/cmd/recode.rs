@@ -1,0 +1,90 @@
+//! `chaosclock recode`: rewrites the files of finished tables with depths
+//! with one model set a file ([`chaosclock::generate::recode`]) and prints
+//! what it did.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use chaosclock::generate::recode;
+use chaosclock::table::Tablebase;
+use serde::Serialize;
+
+use crate::cli::high::RecodeHigh;
+use crate::cmd::progress::Drawn;
+use crate::cmd::{
+    check_complete, counting_bar, finish_bar, print, print_json, shown_path, size_text,
+};
+
+/// The JSON summary of `recode`.
+#[derive(Debug, Serialize)]
+struct RecodeJson {
+    dir: String,
+    slots: u8,
+    pass_rule: &'static str,
+    max_live: u8,
+    /// Files rewritten with one model set.
+    files_recoded: usize,
+    /// Files (table and side files) that had one set already.
+    files_kept: usize,
+    /// Bytes of the files rewritten, before and after.
+    bytes_before: u64,
+    bytes_after: u64,
+    seconds: f64,
+}
+
+/// Recodes the tables `args` name and prints a summary.
+///
+/// # Errors
+/// A missing, damaged or values-only file, another run writing to the
+/// directory, or a file that cannot be written.
+pub fn run(args: &RecodeHigh) -> Result<()> {
+    let t = &args.tables;
+    let (n, max_live, rule) = (t.n(), t.max_live.get(), t.rule);
+    let start = Instant::now();
+    let tb = Tablebase::new(&t.root, n, rule);
+    check_complete(&tb, max_live, &t.root)?;
+    let bar = counting_bar(0, "nodes decoded");
+    let drawn = Drawn::of(bar.as_ref());
+    let report = recode(&t.root, n, rule, max_live, drawn.as_ref().map(Drawn::dyn_ref));
+    finish_bar(bar);
+    let report = report?;
+    let out = RecodeJson {
+        dir: tb.dir().display().to_string(),
+        slots: n,
+        pass_rule: rule.name(),
+        max_live,
+        files_recoded: report.files_recoded,
+        files_kept: report.files_kept,
+        bytes_before: report.bytes_before,
+        bytes_after: report.bytes_after,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        return print_json(&out);
+    }
+    let mut text = format!(
+        "tables:   {} ({n} slots, {} passes, --max-live {max_live})\n",
+        shown_path(tb.dir()),
+        rule.name()
+    );
+    text.push_str(&format!(
+        "recoded:  {} file{} with one model set each",
+        out.files_recoded,
+        if out.files_recoded == 1 { "" } else { "s" }
+    ));
+    if out.files_recoded > 0 {
+        let change = 100.0 * (out.bytes_after as f64 / out.bytes_before as f64 - 1.0);
+        text.push_str(&format!(
+            ": {} -> {} ({change:+.1}%)",
+            size_text(out.bytes_before),
+            size_text(out.bytes_after)
+        ));
+    }
+    text.push_str(&format!(
+        "\nkept:     {} file{} with one set already\n",
+        out.files_kept,
+        if out.files_kept == 1 { "" } else { "s" }
+    ));
+    text.push_str(&format!("time:     {:.1} s", out.seconds));
+    print(&text)
+}

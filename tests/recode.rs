@@ -1,0 +1,152 @@
+//! `recode`: tables with depths whose sub-tables have model sets of their
+//! own are rewritten with one set a file and answer exactly as before,
+//! with and without side files; `verify` passes on them; a second run
+//! changes nothing; a damaged file, values-only tables and a directory
+//! another run holds are refused in one line and leave the files as they
+//! were.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use chaosclock::PassRule;
+use chaosclock::table::Tablebase;
+
+use common::bin::{check_fails, json_in, ok_in, run_in};
+use common::{Rng, files_in, openings, random_position};
+
+/// Makes the 8-slot tables with depths and side files under `root`, with a
+/// model set for each sub-table of at least 1,000 甲 nodes (as the large
+/// 12-slot files have).
+fn make(root: &Path) {
+    ok_in(
+        root,
+        &[
+            "generate",
+            "--slots",
+            "8",
+            "--tables",
+            "t",
+            "--keep-side-files",
+            "--model-sets",
+            "0,1000",
+        ],
+    );
+}
+
+/// Every opening and 3,000 random positions score the same in `a` and `b`.
+fn same_scores(a: &Path, b: &Path) {
+    let (a, b) = (Tablebase::new(a, 8, PassRule::Always), Tablebase::new(b, 8, PassRule::Always));
+    let mut rng = Rng(0x2ec0de);
+    let random = (0..3000).map(|i| random_position(&mut rng, 8, i % 6));
+    for p in openings(8).into_iter().step_by(7).chain(random) {
+        assert_eq!(a.score(&p).unwrap(), b.score(&p).unwrap(), "{p}");
+    }
+}
+
+/// Removes the side files of the 8-slot tables under `root`.
+fn remove_side_files(root: &Path) {
+    for e in fs::read_dir(root.join("t/n8-always")).unwrap() {
+        let path = e.unwrap().path();
+        if path.to_string_lossy().ends_with(".side.cctb") {
+            fs::remove_file(path).unwrap();
+        }
+    }
+}
+
+#[test]
+fn recoded_tables_answer_as_before_and_verify() {
+    let (before, after) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(before.path());
+    make(after.path());
+    let args = ["recode", "--slots", "8", "--max-live", "8", "--tables", "t", "--json"];
+    let report = json_in(after.path(), &args);
+    // Files of more than one set (table and side files), and the rest.
+    let recoded = report["files_recoded"].as_u64().unwrap();
+    assert!(recoded >= 10, "{report}");
+    assert_eq!(recoded + report["files_kept"].as_u64().unwrap(), 192, "{report}");
+    assert!(report["bytes_after"].as_u64().unwrap() < report["bytes_before"].as_u64().unwrap());
+    let dir = |d: &Path| d.join("t/n8-always");
+    let (old, new) = (files_in(&dir(before.path())), files_in(&dir(after.path())));
+    assert_eq!(old.len(), new.len());
+    let changed = old.iter().zip(&new).filter(|(o, n)| o != n).count();
+    assert_eq!(changed as u64, recoded);
+
+    same_scores(&before.path().join("t"), &after.path().join("t"));
+    ok_in(after.path(), &["verify", "--slots", "8", "--tables", "t", "--sample", "20000"]);
+    // The query of an opening prints the same, line and depths included.
+    let q = ["query", "--tables", "t", "--no-solve", "2,3,4,1,6,7,8,5"];
+    assert_eq!(ok_in(before.path(), &q), ok_in(after.path(), &q));
+
+    // Done already: nothing changes.
+    let again = json_in(after.path(), &args);
+    assert_eq!(again["files_recoded"], 0, "{again}");
+    assert_eq!(files_in(&dir(after.path())), new);
+
+    // Without side files, 乙's scores are derived from the table files.
+    remove_side_files(before.path());
+    remove_side_files(after.path());
+    same_scores(&before.path().join("t"), &after.path().join("t"));
+}
+
+#[test]
+fn a_stale_temporary_file_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path());
+    let tmp = dir.path().join("t/n8-always/f0000.cctb.recode");
+    fs::write(&tmp, b"left by a recoding that was stopped").unwrap();
+    let report = json_in(
+        dir.path(),
+        &["recode", "--slots", "8", "--max-live", "8", "--tables", "t", "--json"],
+    );
+    assert!(report["files_recoded"].as_u64().unwrap() >= 10, "{report}");
+    assert!(!tmp.exists());
+}
+
+#[test]
+fn a_damaged_file_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path());
+    let path = dir.path().join("t/n8-always/f0000.cctb");
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40; // in the last block
+    fs::write(&path, &bytes).unwrap();
+    let args = ["recode", "--slots", "8", "--max-live", "8", "--tables", "t"];
+    check_fails(&args, run_in(dir.path(), &args), "corrupt table t/n8-always/f0000.cctb: block");
+    assert_eq!(fs::read(&path).unwrap(), bytes);
+    assert!(!dir.path().join("t/n8-always/f0000.cctb.recode").exists());
+}
+
+#[test]
+fn values_only_tables_and_a_busy_directory_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    ok_in(dir.path(), &["generate", "--slots", "6", "--tables", "v", "--values-only"]);
+    let args = ["recode", "--slots", "6", "--tables", "v"];
+    check_fails(
+        &args,
+        run_in(dir.path(), &args),
+        "only tables with depths of encoding 4 are recoded",
+    );
+
+    ok_in(dir.path(), &["generate", "--slots", "6", "--tables", "d"]);
+    let lock = fs::File::create(dir.path().join("d/n6-always.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let args = ["recode", "--slots", "6", "--tables", "d"];
+    check_fails(
+        &args,
+        run_in(dir.path(), &args),
+        "another chaosclock generate or recode is writing to",
+    );
+    drop(lock);
+    ok_in(dir.path(), &args);
+}
+
+#[test]
+fn missing_tables_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["recode", "--slots", "8", "--tables", "none"];
+    check_fails(&args, run_in(dir.path(), &args), "no table none/n8-always/");
+    assert!(!Path::new(&dir.path().join("none")).exists());
+}
