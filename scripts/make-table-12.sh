@@ -27,15 +27,16 @@
 # the side files (`--keep-side-files`): with them `finish` reads the
 # openings' depths straight from the files instead of by a one-ply search
 # each (7 times faster on 10 slots). `finish` then verifies the table,
-# writes tables/n12-always-depths.json, checks that it has the same files,
-# states and openings of each value as tables/n12-always.json (a test of
-# tests/manifest.rs), writes the openings' statistics and
-# depths (`openings --depths`), times `query` on 2,000 openings
-# (scripts/bench-query.sh, into DIR/n12-always.bench-query.txt), removes
-# the side files and times it again (set
+# writes the openings' statistics and depths (`openings --depths`), times
+# `query` on 2,000 openings (scripts/bench-query.sh, into
+# DIR/n12-always.bench-query.txt), removes the side files (set
 # CHAOSCLOCK_KEEP_SIDE_FILES=1 to keep them: queries are about a sixth
-# faster with them) and leaves the openings book alone (it holds values,
-# which the values-only table gave).
+# faster with them), rewrites the large files with one model set each
+# (`recode`, about an hour), writes tables/n12-always-depths.json, checks
+# that it has the same files, states and openings of each value as
+# tables/n12-always.json (a test of tests/manifest.rs), times `query`
+# again and leaves the openings book alone (it holds values, which the
+# values-only table gave).
 #
 # CHAOSCLOCK_BLOCK_CACHE=BLOCKS: the decoded blocks each worker thread
 # keeps (`generate --block-cache`; default 131,072, 192 MiB a thread of
@@ -181,13 +182,12 @@ finish)
         -f "%C: exit %x, wall %e s, peak memory %M KiB")
     "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
         | tee "$dir/n12-always.verify.txt"
-    "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
-        --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
-        --output "$repo/tables/$manifest"
+    write_manifest() {
+        "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
+            --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
+            --output "$repo/tables/$manifest"
+    }
     if [[ "$kind" == depths ]]; then
-        # The same files, nodes, states and openings of each value as the
-        # values-only table's manifest (tables/n12-always.json).
-        (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
         # The openings' values and depths from this table (the manifest
         # has their counts too): the text for docs/openings.md, the JSON
         # with the whole histograms.
@@ -195,18 +195,28 @@ finish)
             | tee "$dir/n12-always.openings.txt"
         "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
             > "$dir/n12-always.openings.json"
-        echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
         # Queries of 2,000 openings (value, every move, the line), with the
-        # side files and, once they are removed, without.
+        # side files and, once they are removed and the files recoded with
+        # one model set each, without.
         "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
         if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
             sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
             find "$dir/n12-always" -name 'f*.side.cctb' -delete
             echo "removed the side files (${sides:-0}); the table answers without them"
-            "$repo/scripts/bench-query.sh" "$dir" 12 | tee -a "$dir/n12-always.bench-query.txt"
         fi
+        # One model set a file: queries decode twice as fast (docs/tables.md,
+        # "Recoding"). The manifest lists the files as recoded.
+        "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
+            | tee "$dir/n12-always.recode.txt"
+        write_manifest
+        # The same files, nodes, states and openings of each value as the
+        # values-only table's manifest (tables/n12-always.json).
+        (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
+        echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
+        "$repo/scripts/bench-query.sh" "$dir" 12 | tee -a "$dir/n12-always.bench-query.txt"
         exit 0
     fi
+    write_manifest
     "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
         | tee "$dir/n12-always.openings.txt"
     "${timed[@]}" "$bin" book --build "$repo/book/openings.ccbk" --tables "$dir" \

@@ -1,19 +1,20 @@
 //! `recode`: tables with depths whose sub-tables have model sets of their
 //! own are rewritten with one set a file and answer exactly as before,
-//! with and without side files; `verify` passes on them; a second run
-//! changes nothing; a damaged file, values-only tables and a directory
-//! another run holds are refused in one line and leave the files as they
-//! were.
+//! with and without side files; `verify` passes on them; the same files
+//! give the same bytes on any number of threads; a second run changes
+//! nothing; a damaged file, values-only tables and a directory another
+//! run holds are refused in one line and leave the files as they were.
 
 mod common;
 
 use std::fs;
 use std::path::Path;
+use std::process::Command;
 
 use chaosclock::PassRule;
 use chaosclock::table::Tablebase;
 
-use common::bin::{check_fails, json_in, ok_in, run_in};
+use common::bin::{QUIET, check_fails, json_in, ok_in, run_in};
 use common::{Rng, files_in, openings, random_position};
 
 /// Makes the 8-slot tables with depths and side files under `root`, with a
@@ -88,6 +89,17 @@ fn recoded_tables_answer_as_before_and_verify() {
     remove_side_files(before.path());
     remove_side_files(after.path());
     same_scores(&before.path().join("t"), &after.path().join("t"));
+
+    // The same bytes from the same files, on one thread as on several.
+    let out = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .current_dir(before.path())
+        .env(QUIET.0, QUIET.1)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(files_in(&dir(before.path())), files_in(&dir(after.path())));
 }
 
 #[test]
