@@ -121,6 +121,14 @@ impl ScoreSource for Tablebase {
         }
         Ok(Tablebase::value(self, pos)?)
     }
+
+    fn score_is(&self, pos: &Position, target: Score) -> Result<bool, ProbeError> {
+        let fixed = pos.fixed_mask();
+        if !self.load(fixed)? {
+            return Err(ProbeError::missing(self, fixed));
+        }
+        Ok(Tablebase::score_is(self, pos, target)?.expect("file loaded"))
+    }
 }
 
 /// The score of `pos` from the tables, loading the file it needs.

@@ -36,6 +36,19 @@ impl Score {
         Score { value, depth }
     }
 
+    /// The score a child must have for the move to it to earn the mover
+    /// `self` (the inverse of [`Score::from_child`]); `None` when none
+    /// does, or many (no-result, whatever the child's depth).
+    #[inline]
+    pub fn to_child(self, same_side: bool) -> Option<Score> {
+        if self.value == Value::NoResult {
+            return None;
+        }
+        let value = if same_side { self.value } else { self.value.flip() };
+        let child = Score { value, depth: self.depth.checked_sub(1)? };
+        (Score::from_child(child, same_side) == self).then_some(child)
+    }
+
     /// Packs into 16 bits: value in the top 3, depth (at most 8191) below.
     #[inline]
     pub fn pack(self) -> u16 {
@@ -91,5 +104,23 @@ mod tests {
         assert_eq!(Score::from_child(s(Value::SelfWin, 4), false), s(Value::SelfLose, 5));
         assert_eq!(Score::from_child(s(Value::SelfWin, 4), true), s(Value::SelfWin, 5));
         assert_eq!(Score::unpack(s(Value::BothWin, 77).pack()), Some(s(Value::BothWin, 77)));
+    }
+
+    #[test]
+    fn to_child_inverts_from_child() {
+        let values = [Value::SelfWin, Value::BothWin, Value::BothLose, Value::SelfLose];
+        for same_side in [false, true] {
+            for value in values {
+                for depth in 0..300 {
+                    let child = Score { value, depth };
+                    let score = Score::from_child(child, same_side);
+                    assert_eq!(score.to_child(same_side), Some(child), "{child:?} {same_side}");
+                }
+                // A depth no move gives (0: a finished game).
+                assert_eq!(Score { value, depth: 0 }.to_child(same_side), None);
+            }
+            // No-result comes from a child of any depth.
+            assert_eq!(Score::terminal(Value::NoResult).to_child(same_side), None);
+        }
     }
 }

@@ -47,6 +47,16 @@ pub trait ScoreSource {
     fn cheap_value(&self, _pos: &Position) -> Result<Option<Value>, Self::Error> {
         Ok(None)
     }
+
+    /// Whether the score of `pos` is `target`: never another answer than
+    /// `score(pos)? == target`, at less cost where the source can (tables
+    /// that derive a score stop at the first child that beats `target`).
+    ///
+    /// # Errors
+    /// The source does not know `pos`.
+    fn score_is(&self, pos: &Position, target: Score) -> Result<bool, Self::Error> {
+        Ok(self.score(pos)? == target)
+    }
 }
 
 /// Every legal move of `pos` with its score for the mover, best first
@@ -77,10 +87,13 @@ pub fn scored_moves<S: ScoreSource + ?Sized>(
 /// position, which has no end. For scores without depths (tables of
 /// values only) see [`crate::probe::value_line`].
 ///
-/// Children are scored only up to that move, and those whose value
-/// ([`ScoreSource::cheap_value`]) cannot keep the score are skipped: with
-/// tables that derive some scores from their children (encoding 4), every
-/// score costs reads.
+/// Children are scored only up to that move, those whose value
+/// ([`ScoreSource::cheap_value`]) cannot keep the score are skipped, and
+/// the others are asked whether they have the score needed
+/// ([`ScoreSource::score_is`]) rather than for their score: with tables
+/// that derive some scores from their children (encoding 4), every score
+/// costs reads, and a derived child that falls short is rejected at its
+/// first child that shows it.
 ///
 /// # Errors
 /// The source does not know a position on the way.
@@ -100,8 +113,8 @@ pub fn best_line<S: ScoreSource + ?Sized>(
             {
                 continue; // cannot keep the score
             }
-            let child_score = source.score(&child)?;
-            if Score::from_child(child_score, same_side) == score {
+            let Some(child_score) = score.to_child(same_side) else { continue };
+            if source.score_is(&child, child_score)? {
                 line.push(mv);
                 (cur, score) = (child, child_score);
                 continue 'line;

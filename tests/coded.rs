@@ -16,7 +16,7 @@ use std::path::Path;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::table::Encoding;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position};
+use chaosclock::{PassRule, Position, Score, Value};
 use common::bin::run_with;
 
 /// Makes the complete 6-slot tables with depths under `depths` and their
@@ -82,6 +82,34 @@ fn query_answers_as_encoding_1(sides: bool) {
         assert!(differ.is_none(), "json {json}, side files {sides}: {differ:?}");
         assert_eq!(got.lines().count(), want.lines().count());
     }
+}
+
+/// `Tablebase::score_is`, which stops a derived score at the first child
+/// that beats the target, answers as comparing the score: for every
+/// position, true for its score and false for scores next to it (one ply
+/// longer or shorter, another value).
+#[test]
+fn score_is_answers_as_the_score() {
+    let (d, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(d.path(), c.path());
+    let tb = Tablebase::new(c.path(), 6, PassRule::Always);
+    tb.load_all().unwrap();
+    let positions: Vec<Position> = positions().lines().map(|l| l.parse().unwrap()).collect();
+    let values =
+        [Value::SelfWin, Value::BothWin, Value::BothLose, Value::SelfLose, Value::NoResult];
+    let mut falses = 0;
+    for p in &positions {
+        let s = tb.score(p).unwrap().unwrap();
+        assert_eq!(tb.score_is(p, s).unwrap(), Some(true), "{p}");
+        let near =
+            [s.depth.wrapping_sub(1), s.depth + 1, s.depth + 2].map(|depth| Score { depth, ..s });
+        let others = values.map(|value| Score { value, ..s });
+        for t in near.into_iter().chain(others).filter(|&t| t != s) {
+            assert_eq!(tb.score_is(p, t).unwrap(), Some(false), "{p}: {t:?} against {s:?}");
+            falses += 1;
+        }
+    }
+    assert!(falses > 5 * positions.len());
 }
 
 /// Model sets dropped by `forget_models` are read again when a block

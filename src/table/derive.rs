@@ -60,6 +60,54 @@ pub(crate) fn derive_score(
         return Ok(Score::terminal(outcome.value_for(pos.side())));
     }
     let mut best: Option<Score> = None;
+    kept_moves(tb, pos, value, path, |s| {
+        best = best.max(Some(s));
+        true
+    })?;
+    Ok(best.expect("a move keeps the value"))
+}
+
+/// Whether [`derive_score`] gives `target`, stopping at the first move
+/// that keeps `value` and scores better than `target` (so a line of best
+/// play rejects a child that does not keep the score without reading all
+/// of that child's children).
+///
+/// # Errors
+/// As [`derive_score`], for the moves read.
+pub(crate) fn derive_score_is(
+    tb: &Tablebase,
+    pos: &Position,
+    value: Value,
+    target: Score,
+    path: impl FnOnce() -> std::path::PathBuf,
+) -> Result<bool, TableError> {
+    if let Some(outcome) = pos.outcome() {
+        return Ok(Score::terminal(outcome.value_for(pos.side())) == target);
+    }
+    let (mut reached, mut beaten) = (false, false);
+    kept_moves(tb, pos, value, path, |s| {
+        reached |= s == target;
+        beaten = s > target;
+        !beaten
+    })?;
+    Ok(reached && !beaten)
+}
+
+/// Calls `f` with the score for the mover of each move of `pos` (not
+/// finished) whose child's value keeps `value`, in move order, while `f`
+/// returns true.
+///
+/// # Errors
+/// A damaged record, a child's file that is missing, or no move that keeps
+/// `value`.
+fn kept_moves(
+    tb: &Tablebase,
+    pos: &Position,
+    value: Value,
+    path: impl FnOnce() -> std::path::PathBuf,
+    mut f: impl FnMut(Score) -> bool,
+) -> Result<(), TableError> {
+    let mut kept = false;
     for &m in pos.legal_moves(tb.rule()).iter() {
         let c = pos.play_unchecked(m);
         load(tb, &c)?;
@@ -68,13 +116,19 @@ pub(crate) fn derive_score(
         if (if same_side { v } else { v.flip() }) != value {
             continue;
         }
+        kept = true;
         let cs = Score::from_child(tb.score(&c)?.expect("the file is loaded"), same_side);
-        best = best.max(Some(cs));
+        if !f(cs) {
+            break;
+        }
     }
-    best.ok_or_else(|| TableError::Corrupt {
-        path: path(),
-        what: format!("{pos} is stored as {value:?} but no move keeps it"),
-    })
+    if !kept {
+        return Err(TableError::Corrupt {
+            path: path(),
+            what: format!("{pos} is stored as {value:?} but no move keeps it"),
+        });
+    }
+    Ok(())
 }
 
 /// Loads the file of `c`; an error if it is missing.
