@@ -207,7 +207,7 @@ finish)
         # One model set a file: queries decode twice as fast (docs/tables.md,
         # "Recoding"). The manifest lists the files as recoded.
         "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
-            | tee "$dir/n12-always.recode.txt"
+            --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
         write_manifest
         # The same files, nodes, states and openings of each value as the
         # values-only table's manifest (tables/n12-always.json).

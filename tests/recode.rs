@@ -162,3 +162,73 @@ fn missing_tables_are_named() {
     check_fails(&args, run_in(dir.path(), &args), "no table none/n8-always/");
     assert!(!Path::new(&dir.path().join("none")).exists());
 }
+
+/// `recode --file-log` adds a line with the new bytes for each table file
+/// it rewrites, so that `manifest --file-log` takes the log: the same
+/// states, counts and openings as before recoding, new checksums for the
+/// files recoded, and `verify --manifest` passes. Without the flag, the
+/// manifest names the log as one of other tables.
+#[test]
+fn the_manifest_takes_the_file_log_given_to_recode() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let made = ["generate", "--slots", "8", "--tables", "t", "--model-sets", "0,1000"];
+    ok_in(d, &[&made[..], &["--file-log", "files.jsonl"]].concat());
+    let manifest = |out: &str| {
+        let args = ["manifest", "--slots", "8", "--max-live", "8", "--tables", "t"];
+        run_in(d, &[&args[..], &["--file-log", "files.jsonl", "--output", out]].concat())
+    };
+    assert!(manifest("before.json").status.success());
+    let lines = || fs::read_to_string(d.join("files.jsonl")).unwrap().lines().count();
+    let logged = lines();
+    let recode = ["recode", "--slots", "8", "--max-live", "8", "--tables", "t"];
+    let report = json_in(d, &[&recode[..], &["--file-log", "files.jsonl", "--json"]].concat());
+    // No side files here: every file recoded has a line.
+    let recoded = report["files_recoded"].as_u64().unwrap();
+    assert!(recoded >= 5, "{report}");
+    assert_eq!(lines() as u64, logged as u64 + recoded);
+    let out = manifest("after.json");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(d.join(f)).unwrap()).unwrap()
+    };
+    let (before, after) = (read("before.json"), read("after.json"));
+    for key in ["nodes", "states", "counts", "openings"] {
+        assert_eq!(before[key], after[key], "{key}");
+    }
+    let (fb, fa) = (before["files"].as_array().unwrap(), after["files"].as_array().unwrap());
+    let changed = fb.iter().zip(fa).filter(|(b, a)| b["checksum"] != a["checksum"]).count();
+    assert_eq!(changed as u64, recoded);
+    ok_in(
+        d,
+        &[
+            "verify",
+            "--slots",
+            "8",
+            "--tables",
+            "t",
+            "--manifest",
+            "after.json",
+            "--sample",
+            "1000",
+        ],
+    );
+
+    // The same without --file-log: the log no longer fits the files.
+    let other = tempfile::tempdir().unwrap();
+    let o = other.path();
+    ok_in(o, &[&made[..], &["--file-log", "files.jsonl"]].concat());
+    ok_in(o, &recode);
+    let args = [
+        "manifest",
+        "--slots",
+        "8",
+        "--max-live",
+        "8",
+        "--tables",
+        "t",
+        "--file-log",
+        "files.jsonl",
+    ];
+    check_fails(&args, run_in(o, &args), "the log is of other tables");
+}

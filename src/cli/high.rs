@@ -20,7 +20,7 @@ use chaosclock::{PassRule, Position, draw};
 use super::files::{OutputPath, SmallFile, TablesDir, TextFile};
 use super::low::{
     BookArgs, Cli, Command, GenerateArgs, ManifestArgs, OpeningsArgs, PlayArgs, QueryArgs,
-    ServeArgs, ShowArgs, SolveArgs, TablesArgs, VerifyArgs,
+    RecodeArgs, ServeArgs, ShowArgs, SolveArgs, TablesArgs, VerifyArgs,
 };
 use super::slots::{MaxLive, Slots};
 use super::source::position;
@@ -82,10 +82,7 @@ impl HiArgs {
             Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, rule)?),
             Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)),
             Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
-            Command::Recode(a) => HiArgs::Recode(RecodeHigh {
-                tables: Tables::validate(a.tables, rule)?,
-                json: a.json,
-            }),
+            Command::Recode(a) => HiArgs::Recode(RecodeHigh::validate(a, rule)?),
         })
     }
 }
@@ -391,8 +388,23 @@ impl ManifestHigh {
 pub struct RecodeHigh {
     /// Which tables.
     pub tables: Tables,
+    /// The text of `--file-log FILE`.
+    pub file_log: Option<TextFile>,
     /// `--json`.
     pub json: bool,
+}
+
+impl RecodeHigh {
+    /// Checks the tables asked for and reads the file log.
+    ///
+    /// # Errors
+    /// As [`Tables`], or the log cannot be read.
+    pub fn validate(low: RecodeArgs, rule: PassRule) -> Result<RecodeHigh> {
+        let tables = Tables::validate(low.tables, rule)?;
+        let file_log =
+            low.file_log.map(|p| TextFile::read(p, "--file-log", MAX_LOG_BYTES)).transpose()?;
+        Ok(RecodeHigh { tables, file_log, json: low.json })
+    }
 }
 
 /// `openings`.

@@ -413,6 +413,12 @@ pub struct RecodeArgs {
     #[command(flatten)]
     pub tables: TablesArgs,
 
+    /// The file log of the runs that made the tables (`generate
+    /// --file-log`): a line with the new bytes is added for each table
+    /// file recoded, so that `manifest --file-log` still takes the log.
+    #[arg(long, value_name = "FILE")]
+    pub file_log: Option<PathBuf>,
+
     /// Print JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,

@@ -198,13 +198,13 @@ fn refusal(p: &Projection, values_only: bool, allow_large: bool) -> Option<Strin
 }
 
 /// `--file-log FILE`: one JSON line per completed table file, appended.
-struct FileLog {
+pub struct FileLog {
     file: std::sync::Mutex<std::fs::File>,
     path: std::path::PathBuf,
 }
 
 /// One line of a file log (read back by `manifest`).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileLogLine {
     /// The file name.
     pub file: String,
@@ -221,7 +221,11 @@ pub struct FileLogLine {
 }
 
 impl FileLog {
-    fn open(path: &std::path::Path) -> Result<FileLog> {
+    /// Opens the log at `path` to append to it (created if missing).
+    ///
+    /// # Errors
+    /// It cannot be opened.
+    pub fn open(path: &std::path::Path) -> Result<FileLog> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -234,16 +238,21 @@ impl FileLog {
     /// that cannot be written is reported on stderr and the run goes on:
     /// the tables matter more than their log.
     fn write(&self, f: &FileDone) {
-        use std::io::Write;
-        let line = FileLogLine {
+        self.append(&FileLogLine {
             file: format!("f{:04x}.cctb", f.fixed),
             fixed: f.fixed,
             nodes: f.nodes,
             states: f.states,
             counts: CodeMap::from_fn(|c| f.counts[c]),
             bytes: f.bytes,
-        };
-        let mut text = serde_json::to_string(&line).expect("a file log line serializes");
+        });
+    }
+
+    /// Appends `line` whole (one write), and syncs it; a line that cannot
+    /// be written is reported on stderr.
+    pub fn append(&self, line: &FileLogLine) {
+        use std::io::Write;
+        let mut text = serde_json::to_string(line).expect("a file log line serializes");
         text.push('\n');
         let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.sync_data()) {

@@ -242,7 +242,7 @@ pub fn run(args: &ManifestHigh) -> Result<()> {
 ///
 /// # Errors
 /// The log has a line that is not a file log line.
-fn read_file_log(log: &TextFile) -> Result<HashMap<String, FileLogLine>> {
+pub fn read_file_log(log: &TextFile) -> Result<HashMap<String, FileLogLine>> {
     let path = &log.path;
     let mut lines = HashMap::new();
     for (i, line) in log.text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {

@@ -1,15 +1,21 @@
 //! `chaosclock recode`: rewrites the files of finished tables with depths
 //! with one model set a file ([`chaosclock::generate::recode`]) and prints
-//! what it did.
+//! what it did. With `--file-log`, each table file recoded gets a new line
+//! in the log of the runs that made it, a copy of its last line with the
+//! new bytes (the last line of a file counts), so that `manifest
+//! --file-log` takes the log.
 
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use chaosclock::generate::recode;
+use chaosclock::generate::{Recoded, recode_with};
 use chaosclock::table::Tablebase;
 use serde::Serialize;
 
 use crate::cli::high::RecodeHigh;
+use crate::cmd::generate::{FileLog, FileLogLine};
+use crate::cmd::manifest::read_file_log;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
     check_complete, counting_bar, finish_bar, print, print_json, shown_path, size_text,
@@ -45,7 +51,21 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
     check_complete(&tb, max_live, &t.root)?;
     let bar = counting_bar(0, "nodes decoded");
     let drawn = Drawn::of(bar.as_ref());
-    let report = recode(&t.root, n, rule, max_live, drawn.as_ref().map(Drawn::dyn_ref));
+    // The log's lines by file, and the log to add the new bytes to.
+    let log = match &args.file_log {
+        Some(text) => Some((read_file_log(text)?, FileLog::open(&text.path)?)),
+        None => None,
+    };
+    let mut done = |path: &Path, r: Recoded| {
+        let Some((lines, log)) = &log else { return };
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        // Side files have no line.
+        if let Some(line) = lines.get(name) {
+            log.append(&FileLogLine { bytes: r.after, ..line.clone() });
+        }
+    };
+    let progress = drawn.as_ref().map(Drawn::dyn_ref);
+    let report = recode_with(&t.root, n, rule, max_live, progress, &mut done);
     finish_bar(bar);
     let report = report?;
     let out = RecodeJson {

@@ -61,11 +61,12 @@ mod sub_table;
 mod tmp_file;
 mod unfinished;
 
+pub use crate::table::recode::Recoded;
 use checkpoint::{Checkpoint, Done};
 use children::Context;
 pub use error::GenerateError;
 pub use project::{Projection, project};
-pub use recode::{RecodeReport, recode};
+pub use recode::{RecodeReport, recode, recode_with};
 use sub_table::solve_sub;
 use unfinished::Unfinished;
 

@@ -12,7 +12,7 @@ use crate::generate::coding::side_path;
 use crate::generate::{GenerateError, Lock, lock};
 use crate::moves::PassRule;
 use crate::progress::Progress;
-use crate::table::recode::{has_one_set, recode_file, recode_path};
+use crate::table::recode::{Recoded, has_one_set, recode_file, recode_path};
 use crate::table::{TableFile, Tablebase, fixed_sets};
 
 /// What a recoding did.
@@ -47,6 +47,23 @@ pub fn recode(
     rule: PassRule,
     max_live: u8,
     progress: Option<&dyn Progress>,
+) -> Result<RecodeReport, GenerateError> {
+    recode_with(root, n, rule, max_live, progress, &mut |_, _| ())
+}
+
+/// [`recode`] that calls `done` with each file's path and sizes as soon as
+/// it is replaced (so that a log of the files survives a run that is
+/// stopped).
+///
+/// # Errors
+/// As [`recode`].
+pub fn recode_with(
+    root: &Path,
+    n: u8,
+    rule: PassRule,
+    max_live: u8,
+    progress: Option<&dyn Progress>,
+    done: &mut dyn FnMut(&Path, Recoded),
 ) -> Result<RecodeReport, GenerateError> {
     let progress = progress.unwrap_or(&Quiet);
     let tb = Tablebase::new(root, n, rule);
@@ -89,6 +106,7 @@ pub fn recode(
             report.files_recoded += 1;
             report.bytes_before += r.before;
             report.bytes_after += r.after;
+            done(&path, r);
         }
     }
     Ok(report)
