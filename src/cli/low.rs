@@ -107,9 +107,10 @@ pub enum Command {
     /// play.
     Serve(ServeArgs),
     /// Rewrite the files of finished tables with depths with one model set
-    /// a file (docs/tables.md#recoding): the same scores, decoded about
-    /// twice as fast by queries, about 2% more bytes. Only the 12-slot
-    /// files of over 2^26 nodes change; the others have one set already.
+    /// a file (docs/tables.md#recoding-one-model-set-a-file): the same
+    /// scores, decoded about twice as fast by queries, about 2% more bytes.
+    /// Only the 12-slot files of over 2^26 nodes change; the others have
+    /// one set already.
     ///
     /// Each file is replaced only when its new version is complete and
     /// checked, so an interrupted run is resumed by running the same
