@@ -199,6 +199,11 @@ fn the_manifest_takes_the_file_log_given_to_recode() {
     let (fb, fa) = (before["files"].as_array().unwrap(), after["files"].as_array().unwrap());
     let changed = fb.iter().zip(fa).filter(|(b, a)| b["checksum"] != a["checksum"]).count();
     assert_eq!(changed as u64, recoded);
+    // The manifest counts the openings from their values bytes; `openings`
+    // from their scores.
+    let openings = json_in(d, &["openings", "--slots", "8", "--tables", "t", "--json"]);
+    assert_eq!(openings["source"], "tables");
+    assert_eq!(openings["counts"], after["openings"]);
     ok_in(
         d,
         &[

@@ -42,8 +42,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::book::Book;
+use chaosclock::probe::ProbeError;
+use chaosclock::scored::ScoreSource;
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Value, Variant};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use self::depths::Depths;
@@ -296,16 +299,35 @@ fn for_each_from_tables(
     Ok(())
 }
 
-/// The openings per value code for 乙, read from the complete tables `tb`.
+/// The openings per value code for 乙, read from the complete tables `tb`:
+/// values only, so from the values byte where the tables store one for a
+/// node whose depths they derive (encoding 4 without side files: ten
+/// times fewer reads than deriving each opening's score).
 ///
 /// # Errors
 /// A damaged record.
 pub fn count_from_tables(tb: &Tablebase) -> Result<[u64; 5]> {
+    let n = tb.slots();
+    let bar = counting_bar(draw::count(n), "reading the tables");
+    let _clear = BarGuard(bar.clone());
     let mut counts = [0u64; 5];
-    for_each_from_tables(tb, false, &mut |chunk| {
-        chunk.iter().for_each(|s| counts[s.value.code() as usize] += 1);
-        Ok(())
-    })?;
+    for chunk in draw::chunks(n, draw::Order::Table) {
+        let values = chunk
+            .par_iter()
+            .map(|pos| {
+                let value = match tb.cheap_value(pos)? {
+                    Some(v) => v,
+                    None => ScoreSource::score(tb, pos)?.value,
+                };
+                Ok(value)
+            })
+            .collect::<Result<Vec<Value>, ProbeError>>()
+            .with_context(|| format!("reading the tables in {}", tb.dir().display()))?;
+        values.iter().for_each(|v| counts[v.code() as usize] += 1);
+        if let Some(b) = &bar {
+            b.inc(chunk.len() as u64);
+        }
+    }
     Ok(counts)
 }
 
