@@ -285,13 +285,23 @@ fn for_each_from_tables(
     want: bool,
     each: &mut dyn FnMut(&[Scored]) -> Result<()>,
 ) -> Result<()> {
+    // The list is in the order of the boards; counts in the tables' order.
+    let order = if want { draw::Order::Board } else { draw::Order::Table };
+    for_each_chunk(tb, order, &mut |chunk| each(&table_scores(tb, chunk, want)?))
+}
+
+/// Calls `each` with every opening of `tb`'s size in chunks of `order`,
+/// with a bar counting them.
+fn for_each_chunk(
+    tb: &Tablebase,
+    order: draw::Order,
+    each: &mut dyn FnMut(&[Position]) -> Result<()>,
+) -> Result<()> {
     let n = tb.slots();
     let bar = counting_bar(draw::count(n), "reading the tables");
     let _clear = BarGuard(bar.clone());
-    // The list is in the order of the boards; counts in the tables' order.
-    let order = if want { draw::Order::Board } else { draw::Order::Table };
     for chunk in draw::chunks(n, order) {
-        each(&table_scores(tb, &chunk, want)?)?;
+        each(&chunk)?;
         if let Some(b) = &bar {
             b.inc(chunk.len() as u64);
         }
@@ -307,27 +317,22 @@ fn for_each_from_tables(
 /// # Errors
 /// A damaged record.
 pub fn count_from_tables(tb: &Tablebase) -> Result<[u64; 5]> {
-    let n = tb.slots();
-    let bar = counting_bar(draw::count(n), "reading the tables");
-    let _clear = BarGuard(bar.clone());
+    let value = |pos: &Position| -> Result<Value, ProbeError> {
+        match tb.cheap_value(pos)? {
+            Some(v) => Ok(v),
+            None => Ok(ScoreSource::score(tb, pos)?.value),
+        }
+    };
     let mut counts = [0u64; 5];
-    for chunk in draw::chunks(n, draw::Order::Table) {
+    for_each_chunk(tb, draw::Order::Table, &mut |chunk| {
         let values = chunk
             .par_iter()
-            .map(|pos| {
-                let value = match tb.cheap_value(pos)? {
-                    Some(v) => v,
-                    None => ScoreSource::score(tb, pos)?.value,
-                };
-                Ok(value)
-            })
+            .map(value)
             .collect::<Result<Vec<Value>, ProbeError>>()
             .with_context(|| format!("reading the tables in {}", tb.dir().display()))?;
         values.iter().for_each(|v| counts[v.code() as usize] += 1);
-        if let Some(b) = &bar {
-            b.inc(chunk.len() as u64);
-        }
-    }
+        Ok(())
+    })?;
     Ok(counts)
 }
 
