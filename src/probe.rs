@@ -139,6 +139,20 @@ pub fn score(tb: &Tablebase, pos: &Position) -> Result<Score, ProbeError> {
     ScoreSource::score(tb, pos)
 }
 
+/// The value of `pos` from the tables, loading the file it needs: from
+/// its values byte where the tables derive its score (encoding 4 without
+/// side files, about ten times fewer reads than the score), else from
+/// its score.
+///
+/// # Errors
+/// A missing or damaged file.
+pub fn value(tb: &Tablebase, pos: &Position) -> Result<Value, ProbeError> {
+    match ScoreSource::cheap_value(tb, pos)? {
+        Some(v) => Ok(v),
+        None => Ok(ScoreSource::score(tb, pos)?.value),
+    }
+}
+
 /// Every legal move of `pos` with its score for the mover, best first.
 ///
 /// # Errors

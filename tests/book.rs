@@ -227,3 +227,44 @@ fn query_answers_openings_from_the_book() {
     }
     assert!(lines[200]["error"].as_str().unwrap().contains("no table"), "{}", lines[200]);
 }
+
+/// `book --verify` against tables with depths that derive 乙's scores (no
+/// side files), which it reads by values bytes: the built-in book agrees,
+/// and a book with one orbit's value changed is caught at that opening.
+#[test]
+fn a_wrong_value_is_found_in_tables_that_derive_scores() {
+    use chaosclock::book::{Ranks, build_section};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok_in(d, &["generate", "--slots", "8", "--tables", "t"]);
+    let names: Vec<String> = std::fs::read_dir(d.join("t/n8-always"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(!names.is_empty() && names.iter().all(|n| !n.contains(".side.")), "{names:?}");
+    let out = ok_in(d, &["book", "--verify", "--slots", "8", "--tables", "t"]);
+    assert!(
+        out.contains("8 slots: 14,833 openings compared with the tables, no mismatch"),
+        "{out}"
+    );
+
+    let section = book().section(8, PassRule::Always).unwrap();
+    let ranks = Ranks::new(8);
+    let first = ranks.board(0);
+    let bad = chaosclock::draw::opening(&first[..8]);
+    let truth = section.value(&first[..8]);
+    let other = if truth == Value::BothWin { Value::SelfWin } else { Value::BothWin };
+    let value_of = |p: &Position| -> Result<Value, ()> {
+        Ok(if *p == bad { other } else { section.value(p.board()) })
+    };
+    let built = build_section(8, PassRule::Always, &value_of, &|_| {}).unwrap();
+    std::fs::write(d.join("bad.ccbk"), write_book(&[built])).unwrap();
+    let args = ["book", "--book", "bad.ccbk", "--verify", "--slots", "8", "--tables", "t"];
+    let out = run_in(d, &args);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want =
+        format!("{bad} is {} in the openings book, {} in the tables", other.code(), truth.code());
+    assert!(stdout.contains(&want), "{stdout}");
+    assert!(stdout.contains("MISMATCHES"), "{stdout}");
+}

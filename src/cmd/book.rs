@@ -132,11 +132,8 @@ impl Values {
     /// The value for 乙 of the opening `pos`.
     fn of(&self, pos: &Position) -> Result<Value> {
         match self {
-            Values::Tables(tb) => tb
-                .score(pos)
-                .with_context(|| format!("reading the tables for {pos}"))?
-                .map(|s| s.value)
-                .ok_or_else(|| anyhow!("the tables have no entry for {pos}")),
+            Values::Tables(tb) => chaosclock::probe::value(tb, pos)
+                .with_context(|| format!("reading the tables for {pos}")),
             Values::Solved(map) => map
                 .get(&pos.key())
                 .copied()

@@ -130,9 +130,7 @@ pub fn run(args: &VerifyHigh) -> Result<()> {
         Some(section) => {
             let tb = &tb;
             let value_of = |pos: &Position| -> Result<Value> {
-                let score =
-                    tb.score(pos).map_err(|e| probe_error(ProbeError::from(e), root, rule))?;
-                score.map(|s| s.value).ok_or_else(|| anyhow!("the tables have no entry for {pos}"))
+                chaosclock::probe::value(tb, pos).map_err(|e| probe_error(e, root, rule))
             };
             let (compared, lines) = compare_book(section, &value_of, "tables")?;
             (Some(compared), lines)

@@ -42,8 +42,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::book::Book;
-use chaosclock::probe::ProbeError;
-use chaosclock::scored::ScoreSource;
+use chaosclock::probe::{self, ProbeError};
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Value, Variant};
 use rayon::prelude::*;
@@ -317,12 +316,7 @@ fn for_each_chunk(
 /// # Errors
 /// A damaged record.
 pub fn count_from_tables(tb: &Tablebase) -> Result<[u64; 5]> {
-    let value = |pos: &Position| -> Result<Value, ProbeError> {
-        match tb.cheap_value(pos)? {
-            Some(v) => Ok(v),
-            None => Ok(ScoreSource::score(tb, pos)?.value),
-        }
-    };
+    let value = |pos: &Position| probe::value(tb, pos);
     let mut counts = [0u64; 5];
     for_each_chunk(tb, draw::Order::Table, &mut |chunk| {
         let values = chunk
