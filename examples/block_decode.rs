@@ -20,14 +20,27 @@
 //!   set of its own instead, the others sharing one, as `generate` does
 //!   with 2^16 (`coded::model_sets_with`).
 //!
+//! - with `--segments S` (and `--recode`), each block is cut into S
+//!   segments of equal boards, each coded as a block of its own (its own
+//!   streams, its contexts and depth predictor starting afresh), the
+//!   lengths of all but the last in front as varints: a block that can be
+//!   decoded from any segment's start. `--sample N` codes N random blocks
+//!   (and the K drawn) instead of the whole file, the one set made from
+//!   their symbols, and prints their bytes both ways. It then times **a
+//!   read**: for each drawn block a random board, decoded from its
+//!   segment's start up to it, rounded up to `--round R` boards (64 by
+//!   default, as the reader does), as a query's first read of a block
+//!   decodes.
+//!
 //! ```sh
-//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode [--own-set NODES]]
+//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode [--own-set NODES] [--segments S [--sample N] [--round R]]]
 //! ```
 //!
 //! `FILE` is a table file of encoding 4 (`DIR/n{N}-always/f{F}.cctb`).
 //! Every model set of the file is read first, and the K blocks' bytes
 //! (4,000 by default, drawn with a fixed seed): the timings are of
-//! decoding alone (`depth_code::decode_block_prefix`, whole blocks), in
+//! decoding alone (`coded::decode_block`, whole blocks, in segments where
+//! the file has them), in
 //! nanoseconds a board. One thread.
 
 use std::collections::HashSet;
@@ -38,7 +51,7 @@ use std::time::Instant;
 use anyhow::{Context as _, bail, ensure};
 use chaosclock::internals::depth_code::{self, BoardCode, ModelCounts, Models};
 use chaosclock::internals::format::{Encoding, Header};
-use chaosclock::internals::{coded, packed};
+use chaosclock::internals::{coded, packed, segment};
 
 /// A block drawn: its bytes, its boards and its model set.
 struct Drawn {
@@ -47,8 +60,27 @@ struct Drawn {
     set: usize,
 }
 
+/// The segments of a block coded by `--segments`: the bytes and boards of
+/// each (the directory of their lengths is counted, not kept).
+type Segments = Vec<(Vec<u8>, usize)>;
+
+/// The bytes of `boards` cut into `s` segments of equal boards (the last
+/// shorter), each coded with `models`, and the directory's bytes.
+fn segmented(boards: &[BoardCode], s: usize, models: &Models) -> anyhow::Result<(Segments, u64)> {
+    let per = boards.len().div_ceil(s).max(1);
+    let segs = boards
+        .chunks(per)
+        .map(|c| Ok((segment::encode(c, models).map_err(anyhow::Error::msg)?, c.len())))
+        .collect::<anyhow::Result<Segments>>()?;
+    let mut dir = Vec::new();
+    for (bytes, _) in segs.iter().rev().skip(1) {
+        chaosclock::internals::rans::put_varint(&mut dir, bytes.len() as u64);
+    }
+    Ok((segs, dir.len() as u64))
+}
+
 fn main() -> anyhow::Result<()> {
-    let Args { path, k, one_set, recode, own_set } = parse_args()?;
+    let Args { path, k, one_set, recode, own_set, segments, sample, round } = parse_args()?;
     let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
     let read = |at: u64, len: usize| -> anyhow::Result<Vec<u8>> {
         let mut bytes = vec![0; len];
@@ -99,6 +131,22 @@ fn main() -> anyhow::Result<()> {
         drawn_blocks.push(b);
     }
     ensure!(drawn.len() == k, "fewer than {k} blocks drawn");
+    if let Some(s) = segments {
+        return segment_study(&Study {
+            blocks,
+            head: &head,
+            layout: &layout,
+            first: &first,
+            header: &header,
+            per,
+            models: &models,
+            data: &data,
+            drawn: &drawn_blocks,
+            s,
+            sample,
+            round,
+        });
+    }
     let models = if recode {
         let entry = |b: usize| packed::Entry::parse(&head[layout.table + packed::ENTRY * b..]);
         let sub_of = |b: usize| first.partition_point(|&s| s <= b) - 1;
@@ -109,7 +157,7 @@ fn main() -> anyhow::Result<()> {
                 let sub = sub_of(b);
                 let boards = coded::block_boards(header.nodes[sub], b - first[sub], per);
                 let set = &models[layout.sub_model[sub] as usize];
-                depth_code::decode_block(&data(entry(b))?, boards, set, &mut out)
+                coded::decode_block(&data(entry(b))?, boards, set, layout.segment, &mut out)
                     .map_err(anyhow::Error::msg)?;
                 f(b, &out)?;
             }
@@ -166,9 +214,11 @@ fn main() -> anyhow::Result<()> {
         models
     };
     let boards: usize = drawn.iter().map(|d| d.boards).sum();
+    // `--recode` codes blocks of one stream (no segments).
+    let segment = if recode { 0 } else { layout.segment };
     let mut out: Vec<BoardCode> = Vec::new();
     let mut decode = |d: &Drawn| {
-        depth_code::decode_block_prefix(&d.bytes, d.boards, d.boards, &models[d.set], &mut out)
+        coded::decode_block(&d.bytes, d.boards, &models[d.set], segment, &mut out)
             .map_err(anyhow::Error::msg)
     };
     for d in &drawn {
@@ -206,6 +256,130 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What `--segments` reads of the file.
+struct Study<'a> {
+    blocks: usize,
+    head: &'a [u8],
+    layout: &'a coded::Layout,
+    first: &'a [usize],
+    header: &'a Header,
+    per: usize,
+    models: &'a [Models],
+    data: &'a dyn Fn(packed::Entry) -> anyhow::Result<Vec<u8>>,
+    drawn: &'a [usize],
+    s: usize,
+    sample: Option<usize>,
+    round: usize,
+}
+
+/// `--segments`: the blocks sampled (or all) coded in segments with one
+/// model set, their bytes against the file's, and the time of a read.
+fn segment_study(st: &Study<'_>) -> anyhow::Result<()> {
+    let entry = |b: usize| packed::Entry::parse(&st.head[st.layout.table + packed::ENTRY * b..]);
+    let sub_of = |b: usize| st.first.partition_point(|&s| s <= b) - 1;
+    let mut chosen: Vec<usize> = match st.sample {
+        None => (0..st.blocks).collect(),
+        Some(n) => {
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            let mut set: HashSet<usize> = st.drawn.iter().copied().collect();
+            while set.len() < (n + st.drawn.len()).min(st.blocks) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                set.insert((x % st.blocks as u64) as usize);
+            }
+            set.into_iter().collect()
+        }
+    };
+    chosen.sort_unstable();
+    let start = Instant::now();
+    let mut decoded: std::collections::HashMap<usize, Vec<BoardCode>> = Default::default();
+    let wanted: HashSet<usize> = st.drawn.iter().copied().collect();
+    let mut counts = ModelCounts::default();
+    let mut out = Vec::new();
+    let decode = |b: usize, out: &mut Vec<BoardCode>| {
+        let sub = sub_of(b);
+        let boards = coded::block_boards(st.header.nodes[sub], b - st.first[sub], st.per);
+        let set = &st.models[st.layout.sub_model[sub] as usize];
+        coded::decode_block(&(st.data)(entry(b))?, boards, set, st.layout.segment, out)
+            .map_err(anyhow::Error::msg)
+    };
+    for &b in &chosen {
+        decode(b, &mut out)?;
+        for c in out.chunks(out.len().div_ceil(st.s).max(1)) {
+            counts.add_block(c).map_err(anyhow::Error::msg)?;
+        }
+        if wanted.contains(&b) {
+            decoded.insert(b, out.clone());
+        }
+    }
+    let models = Models::new(&counts).map_err(anyhow::Error::msg)?;
+    drop(counts);
+    let (mut before, mut after, mut dirs, mut nodes) = (0u64, 0u64, 0u64, 0u64);
+    let mut coded: std::collections::HashMap<usize, Segments> = Default::default();
+    for &b in &chosen {
+        decode(b, &mut out)?;
+        let (segs, dir) = segmented(&out, st.s, &models)?;
+        before += u64::from(entry(b).len);
+        after += dir + segs.iter().map(|(bytes, _)| bytes.len() as u64).sum::<u64>();
+        dirs += dir;
+        nodes += 2 * out.len() as u64;
+        if wanted.contains(&b) {
+            coded.insert(b, segs);
+        }
+    }
+    let bits = |b: u64| 8.0 * b as f64 / nodes as f64;
+    println!(
+        "{} blocks ({nodes} nodes): as stored {before} bytes ({:.3} bits a node); {} segments a block, one set of {} bytes: {after} bytes ({:.3} bits a node, {:+.1}%; directories {dirs}); {:.0} s",
+        chosen.len(),
+        bits(before),
+        st.s,
+        models.to_bytes().len(),
+        bits(after),
+        100.0 * (after as f64 / before as f64 - 1.0),
+        start.elapsed().as_secs_f64()
+    );
+    // A read: a random board of each drawn block, decoded from its
+    // segment's start up to it (rounded up).
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let reads: Vec<(&Vec<u8>, usize, usize)> = st
+        .drawn
+        .iter()
+        .map(|b| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let segs = &coded[b];
+            let boards: usize = segs.iter().map(|s| s.1).sum();
+            let at = (x % boards as u64) as usize;
+            let per = segs[0].1;
+            let (bytes, len) = &segs[at / per];
+            let upto = (at % per + 1).next_multiple_of(st.round).min(*len);
+            (bytes, *len, upto)
+        })
+        .collect();
+    let mut read = |&(bytes, len, upto): &(&Vec<u8>, usize, usize)| {
+        segment::decode_prefix(bytes, len, upto, &models, &mut out).map_err(anyhow::Error::msg)
+    };
+    let mut in_turn = f64::MAX;
+    for _ in 0..4 {
+        let t = Instant::now();
+        for r in &reads {
+            read(r)?;
+        }
+        in_turn = in_turn.min(t.elapsed().as_secs_f64());
+    }
+    let boards: usize = reads.iter().map(|r| r.2).sum();
+    println!(
+        "a read of a random board, rounded up to {} boards: {:.0} boards decoded on average, {:.2} µs a read in turn ({:.1} ns a board)",
+        st.round,
+        boards as f64 / reads.len() as f64,
+        in_turn / reads.len() as f64 * 1e6,
+        in_turn / boards as f64 * 1e9
+    );
+    Ok(())
+}
+
 /// The command line.
 struct Args {
     path: PathBuf,
@@ -218,11 +392,18 @@ struct Args {
     /// With `recode`: own sets for sub-tables of at least this many 甲
     /// nodes instead.
     own_set: Option<u64>,
+    /// With `recode`: blocks coded in this many segments.
+    segments: Option<usize>,
+    /// With `segments`: blocks sampled instead of the whole file.
+    sample: Option<usize>,
+    /// With `segments`: a read's boards rounded up to this many.
+    round: usize,
 }
 
 /// FILE, `--blocks K`, `--one-set`, `--recode`, `--own-set NODES`.
 fn parse_args() -> anyhow::Result<Args> {
     let (mut path, mut k, mut one_set, mut recode, mut own_set) = (None, 4000, false, false, None);
+    let (mut segments, mut sample, mut round) = (None, None, 64);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -232,6 +413,16 @@ fn parse_args() -> anyhow::Result<Args> {
             }
             "--one-set" => one_set = true,
             "--recode" => recode = true,
+            "--segments" => {
+                let s: usize = it.next().context("--segments needs a number")?.parse()?;
+                ensure!(s > 0, "--segments must be at least 1");
+                segments = Some(s);
+            }
+            "--sample" => sample = Some(it.next().context("--sample needs a number")?.parse()?),
+            "--round" => {
+                round = it.next().context("--round needs a number")?.parse()?;
+                ensure!(round > 0, "--round must be at least 1");
+            }
             "--own-set" => {
                 own_set = Some(it.next().context("--own-set needs a number")?.parse()?);
             }
@@ -240,8 +431,10 @@ fn parse_args() -> anyhow::Result<Args> {
             _ => bail!("one file only, not also {a}"),
         }
     }
-    let usage = "usage: block_decode FILE [--blocks K] [--one-set] [--recode [--own-set NODES]]";
+    let usage = "usage: block_decode FILE [--blocks K] [--one-set] [--recode [--own-set NODES] [--segments S [--sample N] [--round R]]]";
     let path = path.context(usage)?;
     ensure!(recode || own_set.is_none(), "--own-set goes with --recode");
-    Ok(Args { path, k, one_set, recode, own_set })
+    ensure!(recode || segments.is_none(), "--segments goes with --recode");
+    ensure!(segments.is_some() || sample.is_none(), "--sample goes with --segments");
+    Ok(Args { path, k, one_set, recode, own_set, segments, sample, round })
 }

@@ -34,6 +34,11 @@ pub mod depth_code {
     pub use crate::table::depth_code::*;
 }
 
+/// The segments of blocks of encoding 4 with segments.
+pub mod segment {
+    pub use crate::table::segment::*;
+}
+
 /// The layout of files of record encoding 4.
 pub mod coded {
     pub use crate::table::coded::*;

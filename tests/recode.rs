@@ -237,3 +237,45 @@ fn the_manifest_takes_the_file_log_given_to_recode() {
     ];
     check_fails(&args, run_in(o, &args), "the log is of other tables");
 }
+
+/// Blocks in segments of every size (and none) answer as the files
+/// `generate` wrote, recoding from one shape to another rewrites every
+/// file, and a damaged block of a file in segments is refused.
+#[test]
+fn segments_of_every_size_answer_the_same_and_damage_is_caught() {
+    let (before, after) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    make(before.path());
+    make(after.path());
+    let recode = |g: &str| {
+        let args = ["recode", "--slots", "8", "--tables", "t", "--json", "--segment-boards", g];
+        json_in(after.path(), &args)
+    };
+    for g in ["0", "16", "256", "64"] {
+        let report = recode(g);
+        assert_eq!(report["segment_boards"].as_u64().unwrap().to_string(), g, "{report}");
+        let recoded = report["files_recoded"].as_u64().unwrap();
+        // From one set a file without segments, every file changes.
+        assert!(recoded >= 10 && (g == "0" || recoded == 192), "{g}: {report}");
+        same_scores(&before.path().join("t"), &after.path().join("t"));
+        assert_eq!(recode(g)["files_recoded"], 0, "{g}: done already");
+    }
+    let q = ["query", "--tables", "t", "--no-solve", "2,3,4,1,6,7,8,5"];
+    assert_eq!(ok_in(before.path(), &q), ok_in(after.path(), &q));
+    ok_in(after.path(), &["verify", "--slots", "8", "--tables", "t", "--sample", "5000"]);
+    let bad = ["recode", "--slots", "8", "--tables", "t", "--segment-boards", "32x"];
+    check_fails(&bad, run_in(after.path(), &bad), "'32x' is not a number of boards");
+    let bad = ["recode", "--slots", "8", "--tables", "t", "--segment-boards", "512"];
+    check_fails(&bad, run_in(after.path(), &bad), "512 is not 0 or a power of two from 16 to 256");
+
+    // A byte of the last block changed: verify names the block.
+    let path = after.path().join("t/n8-always/f0000.cctb");
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x10;
+    fs::write(&path, &bytes).unwrap();
+    let args = ["verify", "--slots", "8", "--tables", "t", "--sample", "0"];
+    let out = run_in(after.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("t/n8-always/f0000.cctb") && stderr.contains("block"), "{stderr}");
+}

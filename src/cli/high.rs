@@ -390,6 +390,8 @@ pub struct RecodeHigh {
     pub tables: Tables,
     /// The text of `--file-log FILE`.
     pub file_log: Option<TextFile>,
+    /// `--segment-boards G`.
+    pub segment: usize,
     /// `--json`.
     pub json: bool,
 }
@@ -403,7 +405,7 @@ impl RecodeHigh {
         let tables = Tables::validate(low.tables, rule)?;
         let file_log =
             low.file_log.map(|p| TextFile::read(p, "--file-log", MAX_LOG_BYTES)).transpose()?;
-        Ok(RecodeHigh { tables, file_log, json: low.json })
+        Ok(RecodeHigh { tables, file_log, segment: low.segment_boards, json: low.json })
     }
 }
 

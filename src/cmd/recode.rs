@@ -1,6 +1,6 @@
 //! `chaosclock recode`: rewrites the files of finished tables with depths
-//! with one model set a file ([`chaosclock::generate::recode`]) and prints
-//! what it did. With `--file-log`, each table file recoded gets a new line
+//! with one model set a file and their blocks in segments
+//! ([`chaosclock::generate::recode`]) and prints what it did. With `--file-log`, each table file recoded gets a new line
 //! in the log of the runs that made it, a copy of its last line with the
 //! new bytes (the last line of a file counts), so that `manifest
 //! --file-log` takes the log.
@@ -28,9 +28,11 @@ struct RecodeJson {
     slots: u8,
     pass_rule: &'static str,
     max_live: u8,
-    /// Files rewritten with one model set.
+    /// Boards a segment (0: none).
+    segment_boards: usize,
+    /// Files rewritten.
     files_recoded: usize,
-    /// Files (table and side files) that had one set already.
+    /// Files (table and side files) coded so already.
     files_kept: usize,
     /// Bytes of the files rewritten, before and after.
     bytes_before: u64,
@@ -65,7 +67,7 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         }
     };
     let progress = drawn.as_ref().map(Drawn::dyn_ref);
-    let report = recode_with(&t.root, n, rule, max_live, progress, &mut done);
+    let report = recode_with(&t.root, n, rule, (max_live, args.segment), progress, &mut done);
     finish_bar(bar);
     let report = report?;
     let out = RecodeJson {
@@ -73,6 +75,7 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         slots: n,
         pass_rule: rule.name(),
         max_live,
+        segment_boards: args.segment,
         files_recoded: report.files_recoded,
         files_kept: report.files_kept,
         bytes_before: report.bytes_before,
@@ -87,8 +90,12 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         shown_path(tb.dir()),
         rule.name()
     );
+    let shape = match args.segment {
+        0 => "one model set each, no segments".to_string(),
+        g => format!("one model set each, segments of {g} boards"),
+    };
     text.push_str(&format!(
-        "recoded:  {} file{} with one model set each",
+        "recoded:  {} file{} to {shape}",
         out.files_recoded,
         if out.files_recoded == 1 { "" } else { "s" }
     ));
@@ -101,7 +108,7 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         ));
     }
     text.push_str(&format!(
-        "\nkept:     {} file{} with one set already\n",
+        "\nkept:     {} file{} coded so already\n",
         out.files_kept,
         if out.files_kept == 1 { "" } else { "s" }
     ));

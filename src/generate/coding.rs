@@ -381,7 +381,7 @@ impl Coding {
                 error = Some(TableError::Io { path: out.tmp.clone(), source });
                 return false;
             }
-            e.checks(&bytes) && coded::decode_into(&bytes, boards, &models, buf).is_ok()
+            e.checks(&bytes) && coded::decode_into(&bytes, boards, &models, 0, buf).is_ok()
         };
         let at = |bytes: &[u8]| {
             coded::unpack_board(&bytes[board % BOARDS * BOARD_BYTES..][..BOARD_BYTES])
@@ -479,7 +479,7 @@ impl Coding {
             drop(table);
             let head = coded::head_bytes(
                 &self.header,
-                (BOARDS, side),
+                (BOARDS, 0, side),
                 &self.sub_model,
                 &w.models,
                 &blocks,

@@ -61,6 +61,7 @@ mod sub_table;
 mod tmp_file;
 mod unfinished;
 
+pub use crate::table::coded::{BOARDS as BLOCK_BOARDS, SEGMENT as SEGMENT_BOARDS};
 pub use crate::table::recode::Recoded;
 use checkpoint::{Checkpoint, Done};
 use children::Context;

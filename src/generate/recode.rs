@@ -1,9 +1,9 @@
-//! Recoding a table of encoding 4 with one model set a file
-//! ([`crate::table::recode`]): every table file and side file of the
-//! signatures asked for, under the lock `generate` takes, so that no run
-//! writes the directory meanwhile. Each file is replaced whole when its
-//! new version is checked; files with one set already are kept, so a
-//! stopped recoding goes on where it stopped when run again.
+//! Recoding a table of encoding 4 with one model set a file and its
+//! blocks in segments ([`crate::table::recode`]): every table file and
+//! side file of the signatures asked for, under the lock `generate` takes,
+//! so that no run writes the directory meanwhile. Each file is replaced
+//! whole when its new version is checked; files coded so already are
+//! kept, so a stopped recoding goes on where it stopped when run again.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,15 +12,15 @@ use crate::generate::coding::side_path;
 use crate::generate::{GenerateError, Lock, lock};
 use crate::moves::PassRule;
 use crate::progress::Progress;
-use crate::table::recode::{Recoded, has_one_set, recode_file, recode_path};
+use crate::table::recode::{Recoded, is_recoded, recode_file, recode_path};
 use crate::table::{TableFile, Tablebase, fixed_sets};
 
 /// What a recoding did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RecodeReport {
-    /// Files rewritten with one model set.
+    /// Files rewritten.
     pub files_recoded: usize,
-    /// Files (table and side files) that had one set already.
+    /// Files (table and side files) coded so already.
     pub files_kept: usize,
     /// Bytes of the files rewritten, before.
     pub bytes_before: u64,
@@ -34,8 +34,9 @@ struct Quiet;
 impl Progress for Quiet {}
 
 /// Recodes the files of the `n`-slot tables of `rule` under `root` with at
-/// most `max_live` pieces not fixed (module docs), telling `progress` of
-/// the nodes decoded (each file's twice).
+/// most `max_live` pieces not fixed (module docs) with one model set a
+/// file and segments of `segment` boards (`0`: none), telling `progress`
+/// of the nodes decoded (each file's twice).
 ///
 /// # Errors
 /// Another run holds the directory, a file is missing, damaged or not of
@@ -45,10 +46,10 @@ pub fn recode(
     root: &Path,
     n: u8,
     rule: PassRule,
-    max_live: u8,
+    (max_live, segment): (u8, usize),
     progress: Option<&dyn Progress>,
 ) -> Result<RecodeReport, GenerateError> {
-    recode_with(root, n, rule, max_live, progress, &mut |_, _| ())
+    recode_with(root, n, rule, (max_live, segment), progress, &mut |_, _| ())
 }
 
 /// [`recode`] that calls `done` with each file's path and sizes as soon as
@@ -61,7 +62,7 @@ pub fn recode_with(
     root: &Path,
     n: u8,
     rule: PassRule,
-    max_live: u8,
+    (max_live, segment): (u8, usize),
     progress: Option<&dyn Progress>,
     done: &mut dyn FnMut(&Path, Recoded),
 ) -> Result<RecodeReport, GenerateError> {
@@ -93,7 +94,7 @@ pub fn recode_with(
         let file = TableFile::open(&path, n, rule, f).map_err(GenerateError::Table)?;
         match file.coded_layout() {
             None => return Err(GenerateError::NotCoded { path, encoding: file.encoding() }),
-            Some(layout) if has_one_set(layout) => report.files_kept += 1,
+            Some(layout) if is_recoded(layout, segment) => report.files_kept += 1,
             Some(_) => {
                 nodes += file.nodes();
                 todo.push((f, path));
@@ -102,7 +103,9 @@ pub fn recode_with(
     }
     progress.start(2 * nodes, "recoding");
     for (f, path) in todo {
-        if let Some(r) = recode_file(&path, n, rule, f, progress).map_err(GenerateError::Table)? {
+        if let Some(r) =
+            recode_file(&path, n, rule, f, segment, progress).map_err(GenerateError::Table)?
+        {
             report.files_recoded += 1;
             report.bytes_before += r.before;
             report.bytes_after += r.after;

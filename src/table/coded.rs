@@ -8,9 +8,17 @@
 //! ```text
 //! offset  size      field
 //! 0       H         the header of format.rs (encoding 4)
-//! H       4         B, boards a block (a power of two, 16 to 4,096)
+//! H       4         B, boards a block (a power of two, 16 to 4,096), in
+//!                   the low 16 bits; in the high 16, G, boards a segment
+//!                   (0: blocks of two streams, depth_code.rs; else a
+//!                   power of two, 16 to B: blocks of segments,
+//!                   segment.rs)
 //! H+4     4         the side whose depth records the file stores: 0 甲
-//!                   (a table file), 1 乙 (a side file, `f{F}.side.cctb`)
+//!                   (a table file), 1 乙 (a side file, `f{F}.side.cctb`),
+//!                   in the low 16 bits; G again in the high 16 (the head's
+//!                   checksum is not checked when a large file is opened,
+//!                   and G read wrong would decode blocks wrong: the two
+//!                   copies must agree)
 //! H+8     4         M, the number of model sets
 //! H+12    4 × S     per sub-table, the model set its blocks are coded with
 //! ...     16 × M    per model set an [`Entry`] (where its bytes are in the
@@ -41,9 +49,10 @@ use crate::moves::PassRule;
 use crate::position::Last;
 use crate::score::Score;
 use crate::side::Side;
-use crate::table::depth_code::{self, BoardCode, DepthRecord, Models};
+use crate::table::depth_code::{self, BoardCode, DepthRecord, ModelCounts, Models};
 use crate::table::format::{Header, checksum};
 use crate::table::packed::{self, ENTRY, Entry};
+use crate::table::segment;
 
 /// Boards a block in the files this program writes: blocks of 512 nodes,
 /// for queries under 1 ms at 10 slots (docs/depths.md, "The reader,
@@ -56,6 +65,15 @@ const BLOCK_SIZES: std::ops::RangeInclusive<usize> = 16..=4096;
 /// A block read for a board is decoded up to it, rounded up to a multiple
 /// of this many boards (the rest when a later read needs it).
 pub const PREFIX: usize = 64;
+
+/// A segment read for a board is decoded up to it, rounded up to a
+/// multiple of this many boards.
+pub const SEGMENT_PREFIX: usize = 16;
+
+/// Boards a segment in the files `recode` writes by default: a read
+/// decodes about 40 boards instead of about 160, for about 7% more bytes
+/// (docs/depths.md, "Segments").
+pub const SEGMENT: usize = 64;
 
 /// Bytes of a decoded board in the cache ([`pack_board`]).
 pub const BOARD_BYTES: usize = 6;
@@ -102,6 +120,8 @@ pub fn model_sets_with(header: &Header, one_set: u64, own_set: u64) -> Vec<u32> 
 pub struct Layout {
     /// Boards a block (B).
     pub boards: usize,
+    /// Boards a segment (G); 0: blocks without segments.
+    pub segment: usize,
     /// The side whose depth records the file stores.
     pub stored: Side,
     /// Per sub-table, its model set.
@@ -143,15 +163,23 @@ impl Layout {
                 .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
                 .ok_or_else(short)
         };
-        let boards = u32_at(header.len())? as usize;
+        let word = u32_at(header.len())?;
+        let (boards, segment) = ((word & 0xFFFF) as usize, (word >> 16) as usize);
         if !boards.is_power_of_two() || !BLOCK_SIZES.contains(&boards) {
             return Err(format!("blocks of {boards} boards"));
         }
-        let stored = match u32_at(header.len() + 4)? {
+        if segment != 0 && (!segment.is_power_of_two() || !(16..=boards).contains(&segment)) {
+            return Err(format!("segments of {segment} boards in blocks of {boards}"));
+        }
+        let word = u32_at(header.len() + 4)?;
+        let stored = match word & 0xFFFF {
             0 => Side::Jia,
             1 => Side::Yi,
             s => return Err(format!("stored side {s}")),
         };
+        if (word >> 16) as usize != segment {
+            return Err(format!("segments of {segment} and {} boards", word >> 16));
+        }
         let at = header.len() + 8;
         let m = u32_at(at)? as usize;
         let subs = header.nodes.len();
@@ -169,7 +197,7 @@ impl Layout {
         let data = table + ENTRY * blocks + 8;
         let head = bytes.get(..data).ok_or_else(short)?;
         let models: Vec<Entry> = head[models_at..table].chunks(ENTRY).map(Entry::parse).collect();
-        Ok(Layout { boards, stored, sub_model, models, table, blocks, data })
+        Ok(Layout { boards, segment, stored, sub_model, models, table, blocks, data })
     }
 
     /// Checks the checksum of the head (everything before the data) and
@@ -218,18 +246,20 @@ impl Layout {
 }
 
 /// The bytes from the header to the data (module docs): `header`, the
-/// boards a block and the stored side, the model set of each sub-table, the entries of the model sets and of the
-/// blocks, and their checksum.
+/// boards a block and a segment and the stored side, the model set of
+/// each sub-table, the entries of the model sets and of the blocks, and
+/// their checksum.
 pub fn head_bytes(
     header: &Header,
-    (boards, stored): (usize, Side),
+    (boards, segment, stored): (usize, usize, Side),
     sub_model: &[u32],
     models: &[Entry],
     blocks: &[Entry],
 ) -> Vec<u8> {
     let mut out = header.to_bytes();
-    out.extend_from_slice(&(boards as u32).to_le_bytes());
-    out.extend_from_slice(&(stored.index() as u32).to_le_bytes());
+    debug_assert!(boards < 1 << 16 && segment < 1 << 16);
+    out.extend_from_slice(&(boards as u32 | (segment as u32) << 16).to_le_bytes());
+    out.extend_from_slice(&(stored.index() as u32 | (segment as u32) << 16).to_le_bytes());
     out.extend_from_slice(&(models.len() as u32).to_le_bytes());
     for &k in sub_model {
         out.extend_from_slice(&k.to_le_bytes());
@@ -286,8 +316,59 @@ pub fn unpack_board(bytes: &[u8]) -> Option<Stored> {
     Some(Stored { values: bytes[0], record })
 }
 
+/// The bytes of the block `boards` coded with `models`: in segments of
+/// `segment` boards ([`segment`]), or without (`0`, [`depth_code`]).
+///
+/// # Errors
+/// A record out of range, or a symbol `models` lack.
+pub fn encode_block(
+    boards: &[BoardCode],
+    models: &Models,
+    segment: usize,
+) -> Result<Vec<u8>, String> {
+    match segment {
+        0 => depth_code::encode_block(boards, models),
+        g => segment::encode_block(boards, models, g),
+    }
+}
+
+/// Decodes the whole block `bytes` of `boards` boards (in segments of
+/// `segment` boards, or `0`) into `out`.
+///
+/// # Errors
+/// Bytes that are not such a block.
+pub fn decode_block(
+    bytes: &[u8],
+    boards: usize,
+    models: &Models,
+    segment: usize,
+    out: &mut Vec<BoardCode>,
+) -> Result<(), String> {
+    match segment {
+        0 => depth_code::decode_block(bytes, boards, models, out),
+        g => segment::decode_block(bytes, boards, models, g, out),
+    }
+}
+
+/// Counts the symbols of the block `boards` into `counts` as a block in
+/// segments of `segment` boards (or `0`) codes them: each segment's
+/// contexts start afresh.
+///
+/// # Errors
+/// A record out of range.
+pub fn count_block(
+    counts: &mut ModelCounts,
+    boards: &[BoardCode],
+    segment: usize,
+) -> Result<(), String> {
+    match segment {
+        0 => counts.add_block(boards),
+        g => boards.chunks(g).try_for_each(|c| counts.add_block(c)),
+    }
+}
+
 /// Decodes the block `bytes` of `boards` boards with `models` into `out`
-/// (`boards` × [`BOARD_BYTES`] bytes).
+/// (`boards` × [`BOARD_BYTES`] bytes), as [`pack_board`] packs them.
 ///
 /// # Errors
 /// Bytes that are not such a block.
@@ -295,13 +376,34 @@ pub fn decode_into(
     bytes: &[u8],
     boards: usize,
     models: &Models,
+    segment: usize,
     out: &mut [u8],
 ) -> Result<(), String> {
-    decode_prefix_into(bytes, boards, boards, models, out)
+    let mut decoded = Vec::with_capacity(boards);
+    decode_block(bytes, boards, models, segment, &mut decoded)?;
+    pack(&decoded, true, out);
+    Ok(())
 }
 
-/// [`decode_into`] of the first `upto` boards only (the block's checksum
-/// must have been checked: [`depth_code::decode_block_prefix`]).
+/// Packs `decoded` into `out`: [`pack_board`] each (`whole`), or its two
+/// values bytes, 甲's first.
+pub fn pack(decoded: &[BoardCode], whole: bool, out: &mut [u8]) {
+    if whole {
+        for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(BOARD_BYTES)) {
+            pack_board(b, chunk);
+        }
+    } else {
+        for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(2)) {
+            chunk.copy_from_slice(&b.values);
+        }
+    }
+}
+
+/// Decodes the first `upto` of the `boards` boards of the block `bytes`
+/// (without segments) into `out` as [`pack`] packs them: whole, or (where
+/// only values bytes are asked for, a 乙 node's) from the values stream
+/// alone. The ends of the streams are checked only when `upto` is
+/// `boards`: the block's checksum must have been checked before.
 ///
 /// # Errors
 /// Bytes that are not such a block, as far as decoded.
@@ -310,34 +412,19 @@ pub fn decode_prefix_into(
     boards: usize,
     upto: usize,
     models: &Models,
+    whole: bool,
     out: &mut [u8],
 ) -> Result<(), String> {
-    let mut decoded = Vec::with_capacity(upto);
-    depth_code::decode_block_prefix(bytes, boards, upto, models, &mut decoded)?;
-    for (b, chunk) in decoded.iter().zip(out.chunks_exact_mut(BOARD_BYTES)) {
-        pack_board(b, chunk);
-    }
-    Ok(())
-}
-
-/// Decodes only the values bytes of the first `upto` of the `boards`
-/// boards of the block `bytes` into `out` (two bytes a board, 甲's first):
-/// what a 乙 node needs. As [`decode_prefix_into`], the end of the values
-/// stream is checked only when `upto` is `boards`.
-///
-/// # Errors
-/// Bytes that are not such a block, as far as decoded.
-pub fn decode_values_into(
-    bytes: &[u8],
-    boards: usize,
-    upto: usize,
-    models: &Models,
-    out: &mut [u8],
-) -> Result<(), String> {
-    let mut pairs = Vec::with_capacity(upto);
-    depth_code::decode_values(bytes, boards, upto, models, &mut pairs)?;
-    for (pair, chunk) in pairs.iter().zip(out.chunks_exact_mut(2)) {
-        chunk.copy_from_slice(pair);
+    if whole {
+        let mut decoded = Vec::with_capacity(upto);
+        depth_code::decode_block_prefix(bytes, boards, upto, models, &mut decoded)?;
+        pack(&decoded, true, out);
+    } else {
+        let mut pairs = Vec::with_capacity(upto);
+        depth_code::decode_values(bytes, boards, upto, models, &mut pairs)?;
+        for (pair, chunk) in pairs.iter().zip(out.chunks_exact_mut(2)) {
+            chunk.copy_from_slice(pair);
+        }
     }
     Ok(())
 }
@@ -357,8 +444,25 @@ mod tests {
             nodes: vec![4, 0, 10, 100],
         };
         let (models, blocks) = (vec![Entry::default(); 3], vec![Entry::default(); 7]);
-        let head = head_bytes(&header, (BOARDS, Side::Yi), &[0, 0, 1, 2], &models, &blocks);
+        let head = head_bytes(&header, (BOARDS, 0, Side::Yi), &[0, 0, 1, 2], &models, &blocks);
         assert_eq!(head_len(&header, 3, 7), head.len());
+        // The boards a segment share the word of the boards a block.
+        let blocks = vec![Entry::default(); *first_blocks(&header, BOARDS).last().unwrap()];
+        for segment in [0, 16, SEGMENT, BOARDS] {
+            let head = head_bytes(&header, (BOARDS, segment, Side::Yi), &[0; 4], &models, &blocks);
+            let layout = Layout::parse(&head, &header).unwrap();
+            assert_eq!((layout.boards, layout.segment, layout.stored), (BOARDS, segment, Side::Yi));
+        }
+        // The second copy of G changed: refused.
+        let mut head = head_bytes(&header, (BOARDS, SEGMENT, Side::Yi), &[0; 4], &models, &blocks);
+        head[header.len() + 6] ^= 1;
+        let e = Layout::parse(&head, &header).unwrap_err();
+        assert!(e.contains("segments of 64 and 65 boards"), "{e}");
+        for segment in [8, 48, 2 * BOARDS] {
+            let head = head_bytes(&header, (BOARDS, segment, Side::Yi), &[0; 4], &models, &blocks);
+            let e = Layout::parse(&head, &header).unwrap_err();
+            assert!(e.contains(&format!("segments of {segment} boards")), "{e}");
+        }
     }
 
     #[test]
@@ -376,6 +480,7 @@ mod tests {
         assert_eq!(sub_model, [0, 1, 0, 2]);
         let layout = Layout {
             boards: BOARDS,
+            segment: 0,
             stored: Side::Jia,
             sub_model,
             models: vec![Entry::default(); 3],

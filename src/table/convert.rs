@@ -202,7 +202,7 @@ pub fn convert_side(file: &TableFile, out: &Path, stored: Side) -> Result<u64, S
         }
     }
     let head =
-        coded::head_bytes(&header, (BOARDS, stored), &sub_model, &model_entries, &block_entries);
+        coded::head_bytes(&header, (BOARDS, 0, stored), &sub_model, &model_entries, &block_entries);
     let tmp = out.with_extension("cctb.tmp");
     let write = || -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;

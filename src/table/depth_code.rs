@@ -336,7 +336,7 @@ impl Models {
 
 /// Which model a symbol belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
+pub(crate) enum Part {
     Values,
     Delta,
     Rest,
@@ -345,34 +345,37 @@ enum Part {
 /// The context of a values byte: `side` (0 甲, 1 乙), the previous byte
 /// of the side in the block (`None` for the first) and, for 乙, 甲's byte.
 #[inline]
-fn values_key(side: u32, previous: Option<u8>, jia: u8) -> u32 {
+pub(crate) fn values_key(side: u32, previous: Option<u8>, jia: u8) -> u32 {
     let previous = previous.map_or(256, u32::from);
     side | previous << 1 | if side == 1 { u32::from(jia) << 10 } else { 0 }
 }
 
 #[inline]
-fn delta_key(values: [u8; 2]) -> u32 {
+pub(crate) fn delta_key(values: [u8; 2]) -> u32 {
     u32::from(values[0]) | u32::from(values[1]) << 8
 }
 
 #[inline]
-fn rest_key(value: u8, depth: u16) -> u32 {
+pub(crate) fn rest_key(value: u8, depth: u16) -> u32 {
     u32::from(value) | u32::from(depth.min(63)) << 8
 }
 
-/// Calls `f(part, key, symbol)` for every symbol of the block, in the
-/// order of the streams.
-fn symbols(boards: &[BoardCode], mut f: impl FnMut(Part, u32, u32)) -> Result<(), String> {
+/// Calls `f(part, key, symbol)` for every symbol of the block, board by
+/// board: 甲's values byte, 乙's, 甲's depth symbol, 甲's rest (a block's
+/// two streams take them in this order, each its own; a segment's one
+/// stream all of them, `table/segment.rs`).
+pub(crate) fn symbols(
+    boards: &[BoardCode],
+    mut f: impl FnMut(Part, u32, u32),
+) -> Result<(), String> {
     let mut previous = [None::<u8>; 2];
+    let mut last = [None::<u16>; 256];
     for b in boards {
         for (side, prev) in previous.iter_mut().enumerate() {
             let v = b.values[side];
             f(Part::Values, values_key(side as u32, *prev, b.values[0]), v.into());
             *prev = Some(v);
         }
-    }
-    let mut last = [None::<u16>; 256];
-    for b in boards {
         let r = &b.jia;
         r.check()?;
         let v = b.values[0];
@@ -385,6 +388,20 @@ fn symbols(boards: &[BoardCode], mut f: impl FnMut(Part, u32, u32)) -> Result<()
         last[usize::from(v)] = Some(r.depth);
     }
     Ok(())
+}
+
+/// The depth that the depth symbol `symbol` gives after `last`, the depth
+/// of the last node with the same values byte before it (if any).
+#[inline]
+pub(crate) fn depth_of(symbol: u32, last: Option<u16>) -> Result<u16, String> {
+    match last {
+        Some(p) if symbol < ESCAPE => (u32::from(p) + symbol).checked_sub(MAX_DEPTH.into()),
+        None if symbol >= ESCAPE => Some(symbol - ESCAPE),
+        _ => None,
+    }
+    .filter(|&d| d <= u32::from(MAX_DEPTH))
+    .map(|d| d as u16)
+    .ok_or_else(|| format!("depth symbol {symbol} after {last:?}"))
 }
 
 /// The bytes of the block `boards` (module docs).
@@ -518,14 +535,7 @@ pub fn decode_block_prefix(
     for &pair in &pairs {
         let v = pair[0];
         let symbol = models.delta.decode(delta_key(pair), &mut dec)?;
-        let depth = match last[usize::from(v)] {
-            Some(p) if symbol < ESCAPE => (u32::from(p) + symbol).checked_sub(MAX_DEPTH.into()),
-            None if symbol >= ESCAPE => Some(symbol - ESCAPE),
-            _ => None,
-        }
-        .filter(|&d| d <= u32::from(MAX_DEPTH))
-        .ok_or_else(|| format!("depth symbol {symbol} after {:?}", last[usize::from(v)]))?
-            as u16;
+        let depth = depth_of(symbol, last[usize::from(v)])?;
         let rest = models.rest.decode(rest_key(v, depth), &mut dec)?;
         out.push(BoardCode { values: pair, jia: DepthRecord::from_rest(depth, rest)? });
         last[usize::from(v)] = Some(depth);

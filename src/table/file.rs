@@ -17,9 +17,9 @@ use crate::score::Score;
 use crate::side::Side;
 use crate::summary::Summary;
 use crate::table::TableError;
-use crate::table::depth_code::{self, BoardCode, Models};
+use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
-use crate::table::{coded, mmap, packed};
+use crate::table::{coded, mmap, packed, segment};
 
 /// One mapped table file.
 #[derive(Debug)]
@@ -420,7 +420,8 @@ impl TableFile {
                         let b = self.first_block[sub] + k;
                         let boards = coded::block_boards(nodes, k, per);
                         let out = &mut out[..boards * coded::BOARD_BYTES];
-                        coded::decode_into(self.checked_block(b)?, boards, models, out)
+                        let bytes = self.checked_block(b)?;
+                        coded::decode_into(bytes, boards, models, layout.segment, out)
                             .map_err(|e| self.corrupt(format!("block {b} does not decode: {e}")))?;
                     }
                 }
@@ -553,10 +554,11 @@ impl TableFile {
         }
     }
 
-    /// Encoding 4: calls `f` with the decoded block that holds node `node`
-    /// of sub-table `sub` and the node's board in it. `whole`: the block
-    /// as [`coded::decode_prefix_into`] decodes it; else its values bytes
-    /// alone ([`coded::decode_values_into`], two a board), cached apart.
+    /// Encoding 4: calls `f` with the decoded boards that hold node `node`
+    /// of sub-table `sub` and the node's board among them: the block that
+    /// holds it, or in a file of segments the segment. `whole`: decoded
+    /// as [`coded::pack`] packs whole boards; else their values bytes
+    /// alone (two a board), cached apart.
     ///
     /// # Errors
     /// A damaged block.
@@ -575,33 +577,53 @@ impl TableFile {
         let b = self.first_block[sub] + k;
         let set = layout.sub_model[sub] as usize;
         let boards = coded::block_boards(self.header.nodes[sub], k, per);
-        let at = board % per;
-        // Blocks are decoded up to the board asked for (rounded up), the
-        // number of boards decoded in the first two bytes; a block read
+        // The unit decoded and cached: the block, or its segment `s`, of
+        // `unit` boards, the board `at` in it.
+        let g = layout.segment;
+        let (s, unit, at, prefix) = match g {
+            0 => (0, boards, board % per, coded::PREFIX),
+            g => {
+                let s = board % per / g;
+                (s, (boards - s * g).min(g), board % g, coded::SEGMENT_PREFIX)
+            }
+        };
+        // Units are decoded up to the board asked for (rounded up), the
+        // number of boards decoded in the first two bytes; a unit read
         // again past that is decoded to its end (decoding starts from the
-        // block's start each time, and reads that move on through a block,
+        // unit's start each time, and reads that move on through a block,
         // as generation's do, would decode it up to 4 times).
         let upto = |again: bool| {
-            if again { boards } else { (at + 1).next_multiple_of(coded::PREFIX).min(boards) }
+            if again { unit } else { (at + 1).next_multiple_of(prefix).min(unit) }
         };
         let decode = |models: &Models, bytes: &[u8], out: &mut [u8], upto: usize| {
             out[..2].copy_from_slice(&(upto as u16).to_le_bytes());
-            if whole {
-                coded::decode_prefix_into(bytes, boards, upto, models, &mut out[2..])
-            } else {
-                coded::decode_values_into(bytes, boards, upto, models, &mut out[2..])
+            if g == 0 {
+                return coded::decode_prefix_into(
+                    bytes,
+                    boards,
+                    upto,
+                    models,
+                    whole,
+                    &mut out[2..],
+                );
             }
+            let (bytes, unit) = segment::segment_of(bytes, boards, g, s)?;
+            let mut decoded = Vec::with_capacity(upto);
+            segment::decode_prefix(bytes, unit, upto, models, &mut decoded)?;
+            coded::pack(&decoded, whole, &mut out[2..]);
+            Ok(())
         };
-        let len = 2 + boards * if whole { coded::BOARD_BYTES } else { 2 };
+        let len = 2 + unit * if whole { coded::BOARD_BYTES } else { 2 };
         let usable = |bytes: &[u8]| usize::from(u16::from_le_bytes([bytes[0], bytes[1]])) > at;
-        // The model set is looked for only when a block is decoded, not
+        // The model set is looked for only when a unit is decoded, not
         // when a cached one is read.
         let fill = |out: &mut [u8], again: bool| {
             let Ok(models) = self.models(set) else { return false };
             self.checked_block(b)
                 .is_ok_and(|bytes| decode(&models, bytes, out, upto(again)).is_ok())
         };
-        let key = 2 * b + usize::from(!whole);
+        let units = per.checked_div(g).unwrap_or(1);
+        let key = 2 * (b * units + s) + usize::from(!whole);
         if let Some(x) =
             packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[2..], at))
         {
@@ -638,7 +660,7 @@ impl TableFile {
             coded::block_boards(self.header.nodes[sub], b - self.first_block[sub], layout.boards);
         let models = self.models(layout.sub_model[sub] as usize)?;
         let bytes = self.checked_block(b)?;
-        depth_code::decode_block(bytes, boards, &models, out)
+        coded::decode_block(bytes, boards, &models, layout.segment, out)
             .map_err(|e| self.corrupt(format!("block {b} does not decode: {e}")))
     }
 

@@ -21,6 +21,7 @@ pub(crate) mod mmap;
 pub(crate) mod packed;
 pub(crate) mod rans;
 pub(crate) mod recode;
+pub(crate) mod segment;
 mod sets;
 mod tablebase;
 pub(crate) mod values;

@@ -1,13 +1,17 @@
 //! Rewriting a file of encoding 4 with one model set for the whole file
-//! (docs/depths.md, "One model set a file").
+//! and its blocks in segments (docs/depths.md, "One model set a file" and
+//! "Segments").
 //!
 //! `generate` gives each large sub-table of a 12-slot file a model set of
 //! its own ([`coded::model_sets`]): it codes a sub-table as soon as it is
 //! solved, and a set for the whole file would need every record of the
 //! file first. A reader decodes blocks 2 to 2.6 times faster with one set
-//! a file (it stays in the processor's caches) for about 2% more bytes,
-//! so a finished table is recoded: the same blocks, the same boards in
-//! each, coded again with one set made from the counts of the whole file.
+//! a file (it stays in the processor's caches) for about 2% more bytes;
+//! and a read decodes about 40 boards instead of about 160 where blocks
+//! are in segments of 64 boards ([`crate::table::segment`]), for about 7%
+//! more. So a finished table is recoded: the same blocks, the same boards
+//! in each, coded again with one set made from the counts of the whole
+//! file, in segments of the size asked for (or none).
 //!
 //! Two passes over the file, the blocks in parallel: one decodes every
 //! block to count its symbols, one decodes it again, codes it with the
@@ -15,7 +19,7 @@
 //! The result goes to `NAME.cctb.recode`, is synced, opened again and its
 //! every checksum checked, and only then renamed over the file. So an
 //! interrupted recoding leaves the file as it was (and a stale temporary
-//! file that the next one replaces); a file with one set already is left
+//! file that the next one replaces); a file coded so already is left
 //! alone, which makes recoding a table resumable file by file.
 
 use std::fs;
@@ -27,7 +31,7 @@ use rayon::prelude::*;
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::coded::{self, Layout};
-use crate::table::depth_code::{self, BoardCode, ModelCounts, Models};
+use crate::table::depth_code::{BoardCode, ModelCounts, Models};
 use crate::table::packed::Entry;
 use crate::table::{TableError, TableFile};
 
@@ -44,9 +48,12 @@ pub struct Recoded {
     pub after: u64,
 }
 
-/// Whether `layout` codes every sub-table with one model set.
-pub fn has_one_set(layout: &Layout) -> bool {
-    layout.models.len() == 1 && layout.sub_model.iter().all(|&k| k == 0)
+/// Whether `layout` codes every sub-table with one model set, in segments
+/// of `segment` boards (`0`: blocks without segments).
+pub fn is_recoded(layout: &Layout, segment: usize) -> bool {
+    layout.models.len() == 1
+        && layout.sub_model.iter().all(|&k| k == 0)
+        && layout.segment == segment
 }
 
 /// The temporary name of the recoded file `path`.
@@ -57,9 +64,11 @@ pub fn recode_path(path: &Path) -> PathBuf {
 }
 
 /// Rewrites the encoding-4 file `path` (fixed set `fixed` of `n` slots and
-/// `rule`, a table file or a side file) with one model set (module docs),
-/// reporting its nodes twice to `progress` as the two passes go. `None`:
-/// the file has one set already and is left as it is.
+/// `rule`, a table file or a side file) with one model set and segments of
+/// `segment` boards (`0`: none; else a power of two, 16 to the file's
+/// boards a block) (module docs), reporting its nodes twice to `progress`
+/// as the two passes go. `None`: the file is coded so already and is left
+/// as it is.
 ///
 /// # Errors
 /// The file is missing, damaged or not of encoding 4, or the new file
@@ -69,6 +78,7 @@ pub fn recode_file(
     n: u8,
     rule: PassRule,
     fixed: u16,
+    segment: usize,
     progress: &dyn Progress,
 ) -> Result<Option<Recoded>, TableError> {
     let file = TableFile::open(path, n, rule, fixed)?;
@@ -76,8 +86,14 @@ pub fn recode_file(
     let layout = file.coded_layout().ok_or_else(|| {
         corrupt(format!("holds {}, not values with depths coded", file.encoding().name()))
     })?;
-    if has_one_set(layout) {
+    if is_recoded(layout, segment) {
         return Ok(None);
+    }
+    if segment != 0 && (!segment.is_power_of_two() || !(16..=layout.boards).contains(&segment)) {
+        return Err(corrupt(format!(
+            "cannot be coded in segments of {segment} boards: blocks of {} boards take a power of two from 16 to {0}",
+            layout.boards
+        )));
     }
     let header = file.header();
     let first = coded::first_blocks(header, layout.boards);
@@ -96,7 +112,7 @@ pub fn recode_file(
                 || (ModelCounts::default(), Vec::new()),
                 |(mut counts, mut boards), b| {
                     file.block_codes(b, &mut boards)?;
-                    counts.add_block(&boards).map_err(&corrupt)?;
+                    coded::count_block(&mut counts, &boards, segment).map_err(&corrupt)?;
                     progress.advance(nodes_of(b));
                     Ok::<_, TableError>((counts, boards))
                 },
@@ -131,7 +147,7 @@ pub fn recode_file(
                 .map_init(
                     || (Vec::new(), Vec::new()),
                     |(old, again), b| {
-                        let bytes = recode_block(&file, b, &models, old, again)?;
+                        let bytes = recode_block(&file, b, (&models, segment), old, again)?;
                         progress.advance(nodes_of(b));
                         Ok(bytes)
                     },
@@ -146,7 +162,7 @@ pub fn recode_file(
         }
         let head = coded::head_bytes(
             header,
-            (layout.boards, layout.stored),
+            (layout.boards, segment, layout.stored),
             &vec![0; header.nodes.len()],
             &[model_entry],
             &entries,
@@ -175,20 +191,21 @@ pub fn recode_file(
     Ok(Some(Recoded { before, after }))
 }
 
-/// Block `b` of `file` coded with `models`, checked by decoding it again
-/// (`old` and `again` are buffers).
+/// Block `b` of `file` coded with `models` in segments of `segment`
+/// boards (or none), checked by decoding it again (`old` and `again` are
+/// buffers).
 fn recode_block(
     file: &TableFile,
     b: usize,
-    models: &Models,
+    (models, segment): (&Models, usize),
     old: &mut Vec<BoardCode>,
     again: &mut Vec<BoardCode>,
 ) -> Result<Vec<u8>, TableError> {
     let corrupt = |what: String| TableError::Corrupt { path: file.path().to_path_buf(), what };
     file.block_codes(b, old)?;
-    let bytes = depth_code::encode_block(old, models)
+    let bytes = coded::encode_block(old, models, segment)
         .map_err(|e| corrupt(format!("block {b} cannot be coded again: {e}")))?;
-    depth_code::decode_block(&bytes, old.len(), models, again)
+    coded::decode_block(&bytes, old.len(), models, segment, again)
         .map_err(|e| corrupt(format!("block {b} coded again does not decode: {e}")))?;
     if again != old {
         return Err(corrupt(format!("block {b} coded again decodes to other boards")));
