@@ -31,8 +31,9 @@
 # `query` on 2,000 openings (scripts/bench-query.sh, into
 # DIR/n12-always.bench-query.txt), removes the side files (set
 # CHAOSCLOCK_KEEP_SIDE_FILES=1 to keep them: queries are about a sixth
-# faster with them), rewrites the large files with one model set each
-# (`recode`, about an hour), writes tables/n12-always-depths.json, checks
+# faster with them), rewrites every file with one model set and its blocks
+# in segments (`recode`, about 45 minutes), writes
+# tables/n12-always-depths.json, checks
 # that it has the same files, states and openings of each value as
 # tables/n12-always.json (a test of tests/manifest.rs), times `query`
 # again and leaves the openings book alone (it holds values, which the
@@ -196,16 +197,16 @@ finish)
         "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
             > "$dir/n12-always.openings.json"
         # Queries of 2,000 openings (value, every move, the line), with the
-        # side files and, once they are removed and the files recoded with
-        # one model set each, without.
+        # side files and, once they are removed and the files recoded, without.
         "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
         if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
             sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
             find "$dir/n12-always" -name 'f*.side.cctb' -delete
             echo "removed the side files (${sides:-0}); the table answers without them"
         fi
-        # One model set a file: queries decode twice as fast (docs/tables.md,
-        # "Recoding"). The manifest lists the files as recoded.
+        # One model set a file, blocks in segments: queries read three times
+        # as fast (docs/tables.md, "Recoding"). The manifest lists the files
+        # as recoded.
         "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
             --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
         write_manifest

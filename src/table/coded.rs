@@ -71,7 +71,7 @@ pub const PREFIX: usize = 64;
 pub const SEGMENT_PREFIX: usize = 16;
 
 /// Boards a segment in the files `recode` writes by default: a read
-/// decodes about 40 boards instead of about 160, for about 7% more bytes
+/// decodes about 40 boards instead of about 160, for about 6% more bytes
 /// (docs/depths.md, "Segments").
 pub const SEGMENT: usize = 64;
 

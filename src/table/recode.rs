@@ -8,7 +8,7 @@
 //! file first. A reader decodes blocks 2 to 2.6 times faster with one set
 //! a file (it stays in the processor's caches) for about 2% more bytes;
 //! and a read decodes about 40 boards instead of about 160 where blocks
-//! are in segments of 64 boards ([`crate::table::segment`]), for about 7%
+//! are in segments of 64 boards ([`crate::table::segment`]), for about 6%
 //! more. So a finished table is recoded: the same blocks, the same boards
 //! in each, coded again with one set made from the counts of the whole
 //! file, in segments of the size asked for (or none).
