@@ -547,7 +547,7 @@ pub fn decode_block_prefix(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::random::Rng;
     use crate::table::format::checksum;
@@ -571,8 +571,7 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// Models made from the symbols of `blocks`.
-    pub(crate) fn models_of(blocks: &[&[BoardCode]]) -> Models {
+    fn models_of(blocks: &[&[BoardCode]]) -> Models {
         let mut counts = ModelCounts::default();
         for b in blocks {
             counts.add_block(b).unwrap();

@@ -186,7 +186,6 @@ mod tests {
     use crate::random::Rng;
     use crate::score::Score;
     use crate::table::depth_code::ModelCounts;
-    use crate::table::depth_code::tests::models_of;
     use crate::value::Value;
 
     /// Boards with values bytes from a few and depths near each other, as
@@ -203,6 +202,14 @@ mod tests {
                 BoardCode { values, jia: DepthRecord { depth, pass, ban } }
             })
             .collect()
+    }
+
+    fn models_of(segments: &[&[BoardCode]]) -> Models {
+        let mut counts = ModelCounts::default();
+        for s in segments {
+            counts.add_block(s).unwrap();
+        }
+        Models::new(&counts).unwrap()
     }
 
     #[test]
