@@ -60,25 +60,6 @@ struct Drawn {
     set: usize,
 }
 
-/// The segments of a block coded by `--segments`: the bytes and boards of
-/// each (the directory of their lengths is counted, not kept).
-type Segments = Vec<(Vec<u8>, usize)>;
-
-/// The bytes of `boards` cut into `s` segments of equal boards (the last
-/// shorter), each coded with `models`, and the directory's bytes.
-fn segmented(boards: &[BoardCode], s: usize, models: &Models) -> anyhow::Result<(Segments, u64)> {
-    let per = boards.len().div_ceil(s).max(1);
-    let segs = boards
-        .chunks(per)
-        .map(|c| Ok((segment::encode(c, models).map_err(anyhow::Error::msg)?, c.len())))
-        .collect::<anyhow::Result<Segments>>()?;
-    let mut dir = Vec::new();
-    for (bytes, _) in segs.iter().rev().skip(1) {
-        chaosclock::internals::rans::put_varint(&mut dir, bytes.len() as u64);
-    }
-    Ok((segs, dir.len() as u64))
-}
-
 fn main() -> anyhow::Result<()> {
     let Args { path, k, one_set, recode, own_set, segments, sample, round } = parse_args()?;
     let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
@@ -316,16 +297,23 @@ fn segment_study(st: &Study<'_>) -> anyhow::Result<()> {
     let models = Models::new(&counts).map_err(anyhow::Error::msg)?;
     drop(counts);
     let (mut before, mut after, mut dirs, mut nodes) = (0u64, 0u64, 0u64, 0u64);
-    let mut coded: std::collections::HashMap<usize, Segments> = Default::default();
+    // Per drawn block: its bytes in segments, its boards, boards a segment.
+    let mut coded: std::collections::HashMap<usize, (Vec<u8>, usize, usize)> = Default::default();
+    let msg = anyhow::Error::msg;
     for &b in &chosen {
         decode(b, &mut out)?;
-        let (segs, dir) = segmented(&out, st.s, &models)?;
+        let g = out.len().div_ceil(st.s).max(1);
+        let bytes = segment::encode_block(&out, &models, g).map_err(msg)?;
+        let mut segs = 0;
+        for s in 0..out.len().div_ceil(g) {
+            segs += segment::segment_of(&bytes, out.len(), g, s).map_err(msg)?.0.len();
+        }
         before += u64::from(entry(b).len);
-        after += dir + segs.iter().map(|(bytes, _)| bytes.len() as u64).sum::<u64>();
-        dirs += dir;
+        after += bytes.len() as u64;
+        dirs += (bytes.len() - segs) as u64;
         nodes += 2 * out.len() as u64;
         if wanted.contains(&b) {
-            coded.insert(b, segs);
+            coded.insert(b, (bytes, out.len(), g));
         }
     }
     let bits = |b: u64| 8.0 * b as f64 / nodes as f64;
@@ -342,24 +330,24 @@ fn segment_study(st: &Study<'_>) -> anyhow::Result<()> {
     // A read: a random board of each drawn block, decoded from its
     // segment's start up to it (rounded up).
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let reads: Vec<(&Vec<u8>, usize, usize)> = st
+    let reads: Vec<(&Vec<u8>, usize, usize, usize, usize)> = st
         .drawn
         .iter()
         .map(|b| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let segs = &coded[b];
-            let boards: usize = segs.iter().map(|s| s.1).sum();
-            let at = (x % boards as u64) as usize;
-            let per = segs[0].1;
-            let (bytes, len) = &segs[at / per];
-            let upto = (at % per + 1).next_multiple_of(st.round).min(*len);
-            (bytes, *len, upto)
+            let (bytes, boards, g) = &coded[b];
+            let at = (x % *boards as u64) as usize;
+            let upto = (at % g + 1).next_multiple_of(st.round).min((boards - at / g * g).min(*g));
+            (bytes, *boards, *g, at / g, upto)
         })
         .collect();
-    let mut read = |&(bytes, len, upto): &(&Vec<u8>, usize, usize)| {
-        segment::decode_prefix(bytes, len, upto, &models, &mut out).map_err(anyhow::Error::msg)
+    // As the reader does: the segment found through the directory, then
+    // decoded up to the board.
+    let mut read = |&(bytes, boards, g, s, upto): &(&Vec<u8>, usize, usize, usize, usize)| {
+        let (bytes, len) = segment::segment_of(bytes, boards, g, s).map_err(msg)?;
+        segment::decode_prefix(bytes, len, upto, &models, &mut out).map_err(msg)
     };
     let mut in_turn = f64::MAX;
     for _ in 0..4 {
@@ -369,7 +357,7 @@ fn segment_study(st: &Study<'_>) -> anyhow::Result<()> {
         }
         in_turn = in_turn.min(t.elapsed().as_secs_f64());
     }
-    let boards: usize = reads.iter().map(|r| r.2).sum();
+    let boards: usize = reads.iter().map(|r| r.4).sum();
     println!(
         "a read of a random board, rounded up to {} boards: {:.0} boards decoded on average, {:.2} µs a read in turn ({:.1} ns a board)",
         st.round,
