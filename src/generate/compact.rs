@@ -308,7 +308,9 @@ impl ValueMoves {
 pub(super) struct Boards(Vec<[u8; MAX_SLOTS as usize / 2]>);
 
 impl Boards {
-    /// Unranks every board of `index`, in parallel.
+    /// Every board of `index`, in parallel: each worker walks a run of
+    /// ranks in order ([`SigIndex::walk`], a step instead of an unranking
+    /// a board).
     pub(super) fn new(index: &SigIndex) -> Boards {
         let pack = |board: [u8; MAX_SLOTS as usize]| {
             let mut packed = [0u8; MAX_SLOTS as usize / 2];
@@ -317,7 +319,13 @@ impl Boards {
             }
             packed
         };
-        Boards((0..index.boards()).into_par_iter().map(|r| pack(index.unrank(r))).collect())
+        const RUN: u64 = 1 << 12;
+        Boards(
+            (0..index.boards().div_ceil(RUN))
+                .into_par_iter()
+                .flat_map_iter(|k| index.walk(k * RUN..(k + 1) * RUN).map(|(_, b)| pack(b)))
+                .collect(),
+        )
     }
 
     /// The number of boards.

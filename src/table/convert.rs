@@ -129,7 +129,7 @@ pub fn board_codes<const S: usize>(
     let n = index.slots();
     let len = (ranks.end - ranks.start) as usize;
     let mut out = std::array::from_fn(|_| Vec::with_capacity(len));
-    for rank in ranks {
+    for (rank, board) in index.walk(ranks) {
         let summaries = [record(rank * 2)?, record(rank * 2 + 1)?];
         let mut values = [0u8; 2];
         for (v, s) in values.iter_mut().zip(&summaries) {
@@ -137,7 +137,6 @@ pub fn board_codes<const S: usize>(
         }
         // Which walks may have been the last ply does not depend on the
         // side to move.
-        let board = index.unrank(rank);
         let pos = Position { n, board, side: Side::Jia, last: Last::None };
         let walks = depth_code::consistent_walks(&pos, index.items());
         for (codes, side) in out.iter_mut().zip(stored) {
