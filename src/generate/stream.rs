@@ -216,6 +216,31 @@ pub(super) fn moves(
 /// Boards of a child sub-table one worker reads in a row.
 const CHUNK: u64 = 1 << 11;
 
+/// Offers a worker keeps waiting before it makes them: each parent's word
+/// is a random access into the sub-table's words (hundreds of megabytes
+/// for the large 12-slot sub-tables), so it is prefetched when the offer
+/// is queued and made a few child boards later, when its line has come.
+const QUEUE: usize = 32;
+
+/// An offer waiting in the queue: the score of an exit for the word of
+/// board `at`, side `side`, by a walk of `piece` from the parent `board`.
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    at: usize,
+    side: usize,
+    score: Score,
+    piece: u8,
+    board: Board,
+}
+
+/// Makes the offers of `queue` and empties it.
+fn flush(words: &[[AtomicU64; 2]], queue: &mut Vec<Queued>) {
+    for q in queue.drain(..) {
+        let slot_of = |p: u8| q.board.iter().position(|&x| x == p).expect("a walk's piece") as u8;
+        offer(&words[q.at][q.side], q.score, q.piece, slot_of);
+    }
+}
+
 /// Offers the score of every move into the child signature of `exit` to
 /// its parent's word in `words` (the sub-table of board index `index`).
 fn stream(
@@ -231,6 +256,7 @@ fn stream(
     let stored = target.index;
     let chunks = stored.boards().div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each(|k| {
+        let mut queue = Vec::with_capacity(2 * QUEUE);
         for (rank, board) in stored.walk(k * CHUNK..(k + 1) * CHUNK) {
             let board = if back == 1 {
                 board
@@ -241,20 +267,29 @@ fn stream(
             let place = Place { target, rank };
             parents(n, exit.kind, &board, &mut |parent| {
                 let at = index.rank(&parent.board[..usize::from(n)]) as usize;
-                let slot_of = |p: u8| {
-                    parent.board.iter().position(|&x| x == p).expect("a walk's piece") as u8
-                };
                 for &(side, child_side) in &parent.movers[..parent.sides] {
                     if facts.ended[side.index()] {
                         continue;
                     }
                     let child = ctx.read(&place, child_side, parent.last)?;
                     let score = Score::from_child(child, child_side == side);
-                    offer(&words[at][side.index()], score, parent.piece, slot_of);
+                    let side = side.index();
+                    crate::table::mmap::prefetch(&words[at][side]);
+                    queue.push(Queued {
+                        at,
+                        side,
+                        score,
+                        piece: parent.piece,
+                        board: parent.board,
+                    });
                 }
                 Ok(())
             })?;
+            if queue.len() >= QUEUE {
+                flush(words, &mut queue);
+            }
         }
+        flush(words, &mut queue);
         Ok(())
     })
 }

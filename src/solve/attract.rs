@@ -232,6 +232,8 @@ trait Cells {
     /// Replaces the cell of `s` by `f` of it, unless `f` says `None`;
     /// returns the new cell.
     fn update(&mut self, s: usize, f: impl Fn(Cell) -> Option<Cell>) -> Option<Cell>;
+    /// Starts loading the cell of `s` ([`crate::table::mmap::prefetch`]).
+    fn prefetch(&self, s: usize);
 }
 
 /// The cells of a graph solved on one thread.
@@ -255,6 +257,11 @@ impl Cells for Exclusive<'_> {
         *cell = new;
         Some(new)
     }
+
+    #[inline]
+    fn prefetch(&self, s: usize) {
+        crate::table::mmap::prefetch(&self.0[s]);
+    }
 }
 
 /// The cells of a graph solved by several threads at once.
@@ -277,6 +284,11 @@ impl Cells for Shared<'_> {
     fn update(&mut self, s: usize, f: impl Fn(Cell) -> Option<Cell>) -> Option<Cell> {
         self.0[s].fetch_update(Relaxed, Relaxed, &f).ok().and_then(&f)
     }
+
+    #[inline]
+    fn prefetch(&self, s: usize) {
+        crate::table::mmap::prefetch(&self.0[s]);
+    }
 }
 
 /// Visits, depth-first, everything `phase` decides from the seeds in
@@ -296,7 +308,12 @@ fn visit(
         while let Some(s) = stack.pop() {
             let child = cells.get(s as usize);
             parents.clear();
-            g.parents(s as usize, &mut |p| parents.push(p as u32));
+            // The parents are at random among the cells: their lines load
+            // together instead of one after another.
+            g.parents(s as usize, &mut |p| {
+                cells.prefetch(p);
+                parents.push(p as u32);
+            });
             for &p in parents.iter() {
                 let new = cells.update(p as usize, |cell| phase.tell(cell, child));
                 if new.is_some_and(|c| c >= DECIDED) {

@@ -49,6 +49,12 @@ impl Bytes {
         (&self.0[i / 8], 8 * (i % 8) as u32)
     }
 
+    /// Starts loading the cache line of byte `i` ([`crate::table::mmap::prefetch`]).
+    #[inline]
+    pub(super) fn prefetch(&self, i: usize) {
+        crate::table::mmap::prefetch(&self.0[i / 8]);
+    }
+
     /// Byte `i` (a relaxed load: the callers order their reads by other
     /// atomics).
     #[inline]

@@ -69,6 +69,10 @@ const PARALLEL: usize = 1 << 20;
 /// States per piece of work of a parallel scan.
 const CHUNK: usize = 1 << 14;
 
+/// Tells a scan keeps waiting, their parents' lines prefetched
+/// ([`Levels::scan`]).
+const TELLS: usize = 32;
+
 /// Why a graph has no scores from this core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DepthError {
@@ -246,13 +250,35 @@ impl Levels<'_> {
 
     /// Settles the states of `range` whose depth is `level` and tells
     /// their parents.
+    ///
+    /// The parents are at random in the sub-table (gigabytes of values and
+    /// depths for the large 12-slot ones), so each is prefetched when
+    /// found and told a few settled states later: the tells of a level
+    /// only raise depths above it or count a loser's children down, and
+    /// commute, so which states settle at this level does not change
+    /// (a loser still waiting is not settled, whenever its last child's
+    /// tell comes; that tell sets its depth past this level).
     fn scan(&self, g: &impl Graph, level: u16, range: Range<usize>) {
         let at = level as u8;
+        let mut queue: Vec<(usize, Value)> = Vec::with_capacity(2 * TELLS);
+        let flush = |queue: &mut Vec<(usize, Value)>| {
+            for (p, value) in queue.drain(..) {
+                self.tell(p, value, level + 1);
+            }
+        };
         // A word of eight depths at a time: most hold none of this level.
         self.depths.each_equal(range, at, |s| {
             let Some(value) = self.settles(s, at) else { return };
-            g.parents(s, &mut |p| self.tell(p, value, level + 1));
+            g.parents(s, &mut |p| {
+                crate::table::mmap::prefetch(&self.values[p]);
+                self.depths.prefetch(p);
+                queue.push((p, value));
+            });
+            if queue.len() >= TELLS {
+                flush(&mut queue);
+            }
         });
+        flush(&mut queue);
     }
 
     /// Tells parent `p` that a child worth `child` (its mover's view) is
