@@ -16,7 +16,7 @@
 //! slots the units are 1, 5, 7 and 11.
 
 use crate::moves::Move;
-use crate::position::{Last, Position};
+use crate::position::{Last, MAX_SLOTS, Position};
 use crate::signature::SigKey;
 
 use std::sync::OnceLock;
@@ -124,18 +124,26 @@ pub fn position(pos: &Position, u: u8) -> Position {
     if u == 1 {
         return *pos;
     }
-    let images = Images::of(n);
-    let img = &images.pieces[images.at(u)];
-    let mut board = [0u8; crate::position::MAX_SLOTS as usize];
-    for s in 1..=n {
-        board[usize::from(img[usize::from(s)] - 1)] =
-            img[usize::from(pos.board[usize::from(s - 1)])];
-    }
+    let img = pieces(n, u);
+    let board = board(n, img, &pos.board);
     let last = match pos.last {
         Last::Piece(p) => Last::Piece(img[usize::from(p)]),
         other => other,
     };
     Position { n, board, side: pos.side, last }
+}
+
+/// The image of the `n`-slot board `board` (the piece on each slot, 0
+/// for none) under the unit whose images of the pieces are `img`
+/// ([`pieces`]): the piece on slot s goes, as its image, to the image of
+/// s.
+#[inline]
+pub fn board(n: u8, img: &[u8; 13], board: &[u8; MAX_SLOTS as usize]) -> [u8; MAX_SLOTS as usize] {
+    let mut out = [0u8; MAX_SLOTS as usize];
+    for s in 1..=n {
+        out[usize::from(img[usize::from(s)] - 1)] = img[usize::from(board[usize::from(s - 1)])];
+    }
+    out
 }
 
 /// The image of move `mv` (on an `n`-slot board) under unit `u`.

@@ -17,6 +17,7 @@ use crate::score::Score;
 use crate::side::Side;
 use crate::signature::SigKey;
 use crate::solve::{Child, NodeMoves, node_key};
+use crate::table::coded::NodeScores;
 use crate::table::derive::rederive;
 use crate::table::format::{free_pieces, sub_index};
 use crate::table::{TableError, TableFile, Tablebase};
@@ -107,16 +108,19 @@ impl<'a> Context<'a> {
         side: Side,
         last: Last,
     ) -> Result<Score, TableError> {
+        Ok(self.scores(place, side)?.score(place.target.last(last), self.rule))
+    }
+
+    /// The scores of every state of the child node at `place` whose side
+    /// to move is `side`, read once; its state with previous ply `last`
+    /// (before the map) has the score of [`Target::last`]`(last)`.
+    pub(super) fn scores(&self, place: &Place<'_>, side: Side) -> Result<NodeScores, TableError> {
         let node = place.rank * 2 + side.index() as u64;
         let target = &place.target;
-        let last = match last {
-            Last::Piece(p) => Last::Piece(target.pieces[usize::from(p)]),
-            other => other,
-        };
         match (target.file, target.side) {
-            (None, _) => self.file.score(target.sub, node, last),
+            (None, _) => self.file.scores(target.sub, node),
             (Some(_), Some(side)) if side.stored_side() == Some(Side::of_node(node)) => {
-                side.score(target.sub, node, last)
+                side.scores(target.sub, node)
             }
             // Encoding 4 without its side file (removed, or damaged):
             // 乙's node from its children, as queries do.
@@ -124,9 +128,21 @@ impl<'a> Context<'a> {
                 let board = target.index.unrank(place.rank);
                 let pos =
                     Position { n: self.n, board, side: Side::of_node(node), last: Last::None };
-                Ok(rederive(self.tb, &pos)?.score(last, self.rule))
+                Ok(NodeScores::Summary(rederive(self.tb, &pos)?))
             }
-            (Some(file), _) => file.score(target.sub, node, last),
+            (Some(file), _) => file.scores(target.sub, node),
+        }
+    }
+}
+
+impl Target<'_> {
+    /// The previous ply `last` of a child mapped as the child is onto
+    /// where it is stored.
+    #[inline]
+    pub(super) fn last(&self, last: Last) -> Last {
+        match last {
+            Last::Piece(p) => Last::Piece(self.pieces[usize::from(p)]),
+            other => other,
         }
     }
 }

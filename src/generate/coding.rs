@@ -29,11 +29,9 @@ use crate::generate::checkpoint::{Checkpoint, Data, Done, Stored};
 use crate::generate::plain::Plain;
 use crate::generate::tmp_file::{create_tmp, open_tmp};
 use crate::index::SigIndex;
-use crate::position::Last;
-use crate::score::Score;
 use crate::side::Side;
 use crate::summary::Summary;
-use crate::table::coded::{self, BOARD_BYTES, BOARDS};
+use crate::table::coded::{self, BOARD_BYTES, BOARDS, NodeScores};
 use crate::table::convert::{self, blocks_of, code_sets};
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{Encoding, Header, decode, sub_loose};
@@ -347,16 +345,16 @@ impl Coding {
         Ok(())
     }
 
-    /// The score of the state with previous ply `last` (consistent with
-    /// the board) of node `node` of the written sub-table `sub`.
-    pub(super) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
+    /// The scores of every state of node `node` of the written sub-table
+    /// `sub`, read once.
+    pub(super) fn scores(&self, sub: usize, node: u64) -> Result<NodeScores, TableError> {
         let set = self.sub_model[sub] as usize;
         let s = node as usize % 2;
         let out = &self.outs[s];
         let corrupt = |what: String| TableError::Corrupt { path: out.tmp.clone(), what };
         let rule = self.header.rule;
         if set == 0 {
-            return self.raw_summary(sub, node).map(|x| x.score(last, rule)).map_err(corrupt);
+            return self.raw_summary(sub, node).map(NodeScores::Summary).map_err(corrupt);
         }
         let board = node as usize / 2;
         let k = board / BOARDS;
@@ -390,7 +388,7 @@ impl Coding {
         let Some(code) = code else {
             return Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back"))));
         };
-        code.and_then(|c| c.score(last, rule, self.header.n))
+        code.and_then(|c| c.scores(rule, self.header.n))
             .ok_or_else(|| corrupt(format!("invalid board {board} of sub-table {sub}")))
     }
 
@@ -549,6 +547,7 @@ mod tests {
     use crate::generate::checkpoint;
     use crate::generate::{Config, Limits, generate};
     use crate::moves::PassRule;
+    use crate::position::Last;
     use crate::table::TableFile;
 
     /// Sub-tables whose model sets were released, or left unread by a
@@ -587,7 +586,12 @@ mod tests {
                     let mut all = Vec::new();
                     for &sub in &order {
                         for node in 0..header.nodes[sub] {
-                            all.push(coding.score(sub, node, Last::None).ok());
+                            all.push(
+                                coding
+                                    .scores(sub, node)
+                                    .ok()
+                                    .map(|s| s.score(Last::None, header.rule)),
+                            );
                         }
                     }
                     all

@@ -252,26 +252,29 @@ fn stream(
 ) -> Result<(), TableError> {
     let n = ctx.n;
     let target = ctx.target(exit.sig);
-    let back = crate::symmetry::inverse(n, target.unit);
+    let back = crate::symmetry::pieces(n, crate::symmetry::inverse(n, target.unit));
     let stored = target.index;
     let chunks = stored.boards().div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each(|k| {
         let mut queue = Vec::with_capacity(2 * QUEUE);
         for (rank, board) in stored.walk(k * CHUNK..(k + 1) * CHUNK) {
-            let board = if back == 1 {
-                board
-            } else {
-                let pos = Position { n, board, side: Side::Jia, last: Last::None };
-                crate::symmetry::position(&pos, back).board
-            };
+            let board =
+                if target.unit == 1 { board } else { crate::symmetry::board(n, back, &board) };
             let place = Place { target, rank };
+            // Each node of the child board is read once, for all the
+            // parents' previous plies.
+            let mut nodes = [None; 2];
             parents(n, exit.kind, &board, &mut |parent| {
                 let at = index.rank(&parent.board[..usize::from(n)]) as usize;
                 for &(side, child_side) in &parent.movers[..parent.sides] {
                     if facts.ended[side.index()] {
                         continue;
                     }
-                    let child = ctx.read(&place, child_side, parent.last)?;
+                    let node = match nodes[child_side.index()] {
+                        Some(node) => node,
+                        None => *nodes[child_side.index()].insert(ctx.scores(&place, child_side)?),
+                    };
+                    let child = node.score(target.last(parent.last), ctx.rule);
                     let score = Score::from_child(child, child_side == side);
                     let side = side.index();
                     crate::table::mmap::prefetch(&words[at][side]);

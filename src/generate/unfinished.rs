@@ -10,9 +10,8 @@ use crate::generate::coding::Coding;
 use crate::generate::packing::Packing;
 use crate::generate::plain::Plain;
 use crate::generate::{GenerateError, Limits};
-use crate::position::Last;
-use crate::score::Score;
 use crate::table::TableError;
+use crate::table::coded::NodeScores;
 use crate::table::format::{Encoding, Header, decode};
 
 /// A table file being written: records as they are (encodings 1 and 2),
@@ -102,17 +101,16 @@ impl Unfinished {
         }
     }
 
-    /// The score of the state with previous ply `last` (consistent with
-    /// the board) of node `node` of the written sub-table `sub`.
-    pub(super) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
-        let rule = self.header().rule;
+    /// The scores of every state of node `node` of the written sub-table
+    /// `sub`, read once.
+    pub(super) fn scores(&self, sub: usize, node: u64) -> Result<NodeScores, TableError> {
         match self {
             Unfinished::Plain(f) => {
                 let s = decode(f.record(sub, node), &f.header);
-                Ok(s.expect("records this run encoded decode").score(last, rule))
+                Ok(NodeScores::Summary(s.expect("records this run encoded decode")))
             }
-            Unfinished::Packed(f) => Ok(f.summary(sub, node)?.score(last, rule)),
-            Unfinished::Coded(f) => f.score(sub, node, last),
+            Unfinished::Packed(f) => Ok(NodeScores::Summary(f.summary(sub, node)?)),
+            Unfinished::Coded(f) => f.scores(sub, node),
         }
     }
 

@@ -49,10 +49,12 @@ use crate::moves::PassRule;
 use crate::position::Last;
 use crate::score::Score;
 use crate::side::Side;
+use crate::summary::Summary;
 use crate::table::depth_code::{self, BoardCode, DepthRecord, ModelCounts, Models};
 use crate::table::format::{Header, checksum};
 use crate::table::packed::{self, ENTRY, Entry};
 use crate::table::segment;
+use crate::value::Value;
 
 /// Boards a block in the files this program writes: blocks of 512 nodes,
 /// for queries under 1 ms at 10 slots (docs/depths.md, "The reader,
@@ -295,8 +297,43 @@ impl Stored {
     /// values byte gives it; `None` if the values byte is not one of `rule`
     /// and `n` slots.
     pub fn score(&self, last: Last, rule: PassRule, n: u8) -> Option<Score> {
+        Some(self.scores(rule, n)?.score(last, rule))
+    }
+
+    /// The scores of every state of the stored node ([`NodeScores`]);
+    /// `None` as for [`Stored::score`].
+    pub fn scores(&self, rule: PassRule, n: u8) -> Option<NodeScores> {
         let base = crate::table::values::decode(self.values, rule, n)?;
-        Some(self.record.score(base.score(Last::None, rule).value, last))
+        Some(NodeScores::Record { value: base.score(Last::None, rule).value, record: self.record })
+    }
+}
+
+/// The scores of every state of one node, read once: its summary, or, for
+/// a node whose depth record is stored (encoding 4), its value of `last`
+/// none and that record. A reader that wants several of a node's states
+/// (the generator's exits, one a parent) looks the node up once.
+#[derive(Debug, Clone, Copy)]
+pub enum NodeScores {
+    /// A summary, as the other encodings and derivations give it.
+    Summary(Summary),
+    /// A stored depth record and the node's value of `last` none.
+    Record {
+        /// The value of `last` none, from the node's values byte.
+        value: Value,
+        /// The depth record.
+        record: DepthRecord,
+    },
+}
+
+impl NodeScores {
+    /// The score of the node's state with previous ply `last` (consistent
+    /// with the board).
+    #[inline]
+    pub fn score(&self, last: Last, rule: PassRule) -> Score {
+        match self {
+            NodeScores::Summary(s) => s.score(last, rule),
+            NodeScores::Record { value, record } => record.score(*value, last),
+        }
     }
 }
 
@@ -432,7 +469,6 @@ pub fn decode_prefix_into(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::Value;
 
     #[test]
     fn head_len_is_the_length_of_the_head() {

@@ -12,11 +12,11 @@ use memmap2::Mmap;
 
 use crate::index::SigIndex;
 use crate::moves::PassRule;
-use crate::position::{Last, Position};
-use crate::score::Score;
+use crate::position::Position;
 use crate::side::Side;
 use crate::summary::Summary;
 use crate::table::TableError;
+use crate::table::coded::NodeScores;
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
 use crate::table::{coded, mmap, packed, segment};
@@ -460,25 +460,24 @@ impl TableFile {
         }
     }
 
-    /// The score of the state with previous ply `last` (consistent with
-    /// the board) of node `node` of sub-table `sub`, as [`TableFile::record`]
-    /// gives it; for encoding 4 straight from the node's depth record.
+    /// The scores of every state of node `node` of sub-table `sub`, as
+    /// [`TableFile::score`] gives them, read once.
     ///
     /// # Errors
     /// As [`TableFile::record`].
-    pub(crate) fn score(&self, sub: usize, node: u64, last: Last) -> Result<Score, TableError> {
+    pub(crate) fn scores(&self, sub: usize, node: u64) -> Result<NodeScores, TableError> {
         let Layout::Coded { layout, .. } = &self.layout else {
-            return Ok(self.record(sub, node)?.score(last, self.header.rule));
+            return Ok(NodeScores::Summary(self.record(sub, node)?));
         };
         if node % 2 != layout.stored.index() as u64 {
-            return Ok(self.record(sub, node)?.score(last, self.header.rule));
+            return Ok(NodeScores::Summary(self.record(sub, node)?));
         }
         let at = |bytes: &[u8], board: usize| {
             coded::unpack_board(&bytes[board * coded::BOARD_BYTES..][..coded::BOARD_BYTES])
         };
         let invalid = || self.corrupt(format!("invalid record {node} of sub-table {sub}"));
         let board = self.coded_block(sub, node, true, at)?.ok_or_else(invalid)?;
-        board.score(last, self.header.rule, self.header.n).ok_or_else(invalid)
+        board.scores(self.header.rule, self.header.n).ok_or_else(invalid)
     }
 
     /// What the file holds for node `node` of sub-table `sub`.
