@@ -204,9 +204,9 @@ finish)
             find "$dir/n12-always" -name 'f*.side.cctb' -delete
             echo "removed the side files (${sides:-0}); the table answers without them"
         fi
-        # One model set a file, blocks in segments: queries read three times
-        # as fast (docs/tables.md, "Recoding"). The manifest lists the files
-        # as recoded.
+        # One model set for all the table files, blocks in segments: queries
+        # read several times as fast (docs/tables.md, "Recoding"). The
+        # manifest lists the files as recoded, and the set.
         "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
             --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
         write_manifest

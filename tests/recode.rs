@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use chaosclock::PassRule;
-use chaosclock::table::Tablebase;
+use chaosclock::table::{TableFile, Tablebase, file_name, fixed_sets};
 
 use common::bin::{QUIET, check_fails, json_in, ok_in, run_in};
 use common::{Rng, files_in, openings, random_position};
@@ -46,6 +46,11 @@ fn same_scores(a: &Path, b: &Path) {
     }
 }
 
+/// Whether `name` is a shared model set's file (`models-{sum}.cctm`).
+fn is_set(name: &str) -> bool {
+    name.starts_with("models-") && name.ends_with(".cctm")
+}
+
 /// Removes the side files of the 8-slot tables under `root`.
 fn remove_side_files(root: &Path) {
     for e in fs::read_dir(root.join("t/n8-always")).unwrap() {
@@ -70,8 +75,11 @@ fn recoded_tables_answer_as_before_and_verify() {
     assert!(report["bytes_after"].as_u64().unwrap() < report["bytes_before"].as_u64().unwrap());
     let dir = |d: &Path| d.join("t/n8-always");
     let (old, new) = (files_in(&dir(before.path())), files_in(&dir(after.path())));
-    assert_eq!(old.len(), new.len());
-    let changed = old.iter().zip(&new).filter(|(o, n)| o != n).count();
+    // The table files' shared model set, and the files.
+    let (sets, tables): (Vec<_>, Vec<_>) = new.iter().partition(|(name, _)| is_set(name));
+    assert_eq!(sets.len(), 1, "{:?}", sets.iter().map(|s| &s.0).collect::<Vec<_>>());
+    assert_eq!(old.len(), tables.len());
+    let changed = old.iter().zip(&tables).filter(|(o, n)| o != *n).count();
     assert_eq!(changed as u64, recoded);
 
     same_scores(&before.path().join("t"), &after.path().join("t"));
@@ -295,4 +303,83 @@ fn a_file_made_again_over_recoded_files_is_the_same() {
     ok_in(d, &["generate", "--slots", "8", "--tables", "t"]);
     assert_eq!(fs::read(&path).unwrap(), made);
     ok_in(d, &["verify", "--slots", "8", "--tables", "t", "--sample", "5000"]);
+}
+
+/// The table files share one model set (`models-{sum}.cctm`, named by
+/// each file), side files keep their own. A file put back as `generate`
+/// wrote it is recoded with the set written before, to the same bytes.
+/// Without the set, or with it damaged, a query is refused in one line;
+/// the manifest lists it and `verify --manifest` checks it. With
+/// `--file-models` each file gets a set of its own again, answering the
+/// same, and the unused set is removed.
+#[test]
+fn the_table_files_share_one_model_set() {
+    let (before, after) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (b, a) = (before.path(), after.path());
+    make(b);
+    make(a);
+    let args = ["recode", "--slots", "8", "--tables", "t", "--json"];
+    let report = json_in(a, &args);
+    assert_eq!(report["shared_models"], true, "{report}");
+    let dir = a.join("t/n8-always");
+    let names: Vec<String> = files_in(&dir).into_iter().map(|(name, _)| name).collect();
+    let sets: Vec<&String> = names.iter().filter(|n| is_set(n)).collect();
+    assert_eq!(sets.len(), 1, "{names:?}");
+    let set = dir.join(sets[0]);
+    let sum = u64::from_str_radix(&sets[0]["models-".len()..sets[0].len() - 5], 16).unwrap();
+    let mut files = 0;
+    for f in fixed_sets(8, 8) {
+        let path = dir.join(file_name(f));
+        let file = TableFile::open(&path, 8, PassRule::Always, f).unwrap();
+        assert_eq!(file.shared_models(), Some(sum), "{}", path.display());
+        let side = dir.join(file_name(f).replace(".cctb", ".side.cctb"));
+        let side = TableFile::open(&side, 8, PassRule::Always, f).unwrap();
+        assert_eq!(side.shared_models(), None, "side files keep sets of their own");
+        files += 1;
+    }
+    same_scores(&b.join("t"), &a.join("t"));
+    let q = ["query", "--tables", "t", "--no-solve", "2,3,4,1,6,7,8,5"];
+    assert_eq!(ok_in(b, &q), ok_in(a, &q));
+    let recoded = files_in(&dir);
+
+    // Resumed: only the file put back is recoded, with the same set.
+    fs::copy(b.join("t/n8-always/f0000.cctb"), dir.join("f0000.cctb")).unwrap();
+    let again = json_in(a, &args);
+    assert_eq!(again["files_recoded"], 1, "{again}");
+    assert_eq!(files_in(&dir), recoded);
+
+    // The manifest lists the set; verify checks it.
+    let manifest = ["manifest", "--slots", "8", "--max-live", "8", "--tables", "t"];
+    ok_in(a, &[&manifest[..], &["--no-openings", "--output", "m.json"]].concat());
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(a.join("m.json")).unwrap()).unwrap();
+    assert_eq!(m["models"]["file"], sets[0].as_str(), "{m}");
+    assert_eq!(m["models"]["checksum"], format!("{sum:016x}"), "{m}");
+    let listed: u64 =
+        m["files"].as_array().unwrap().iter().map(|f| f["bytes"].as_u64().unwrap()).sum();
+    assert_eq!(m["bytes"].as_u64().unwrap(), listed + fs::metadata(&set).unwrap().len());
+    let verify = ["verify", "--slots", "8", "--tables", "t", "--sample", "2000", "--solves", "2"];
+    ok_in(a, &[&verify[..], &["--manifest", "m.json"]].concat());
+
+    // A damaged set, and no set: refused in one line.
+    let good = fs::read(&set).unwrap();
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 0x08;
+    fs::write(&set, &bad).unwrap();
+    let shown = format!("t/n8-always/{}", sets[0]);
+    check_fails(&q, run_in(a, &q), &format!("corrupt table {shown}: checksum mismatch"));
+    let out = run_in(a, &["verify", "--slots", "8", "--tables", "t", "--sample", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&shown), "{out:?}");
+    fs::remove_file(&set).unwrap();
+    check_fails(&q, run_in(a, &q), "a model set this table's files are coded with");
+    fs::write(&set, &good).unwrap();
+
+    // A set of its own for each file again: the same answers, no set left.
+    let own = json_in(a, &[&args[..], &["--file-models"]].concat());
+    assert_eq!(own["shared_models"], false, "{own}");
+    assert_eq!(own["files_recoded"], files, "{own}");
+    assert!(!set.exists());
+    same_scores(&b.join("t"), &a.join("t"));
+    assert_eq!(ok_in(b, &q), ok_in(a, &q));
 }

@@ -392,6 +392,8 @@ pub struct RecodeHigh {
     pub file_log: Option<TextFile>,
     /// `--segment-boards G`.
     pub segment: usize,
+    /// `--file-models`.
+    pub file_models: bool,
     /// `--json`.
     pub json: bool,
 }
@@ -405,7 +407,13 @@ impl RecodeHigh {
         let tables = Tables::validate(low.tables, rule)?;
         let file_log =
             low.file_log.map(|p| TextFile::read(p, "--file-log", MAX_LOG_BYTES)).transpose()?;
-        Ok(RecodeHigh { tables, file_log, segment: low.segment_boards, json: low.json })
+        Ok(RecodeHigh {
+            tables,
+            file_log,
+            segment: low.segment_boards,
+            file_models: low.file_models,
+            json: low.json,
+        })
     }
 }
 

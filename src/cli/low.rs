@@ -427,6 +427,12 @@ pub struct RecodeArgs {
     #[arg(long, value_name = "G", default_value_t = SEGMENT_BOARDS, value_parser = segment_parser)]
     pub segment_boards: usize,
 
+    /// Give each file a model set of its own, instead of one set for all
+    /// the table files of the directory (`models.cctm`, made from all
+    /// their counts: the same bytes or fewer, and queries read faster).
+    #[arg(long)]
+    pub file_models: bool,
+
     /// Print JSON (one line) instead of text.
     #[arg(long)]
     pub json: bool,

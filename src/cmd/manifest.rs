@@ -27,7 +27,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow, bail};
 use chaosclock::table::Tablebase;
 use chaosclock::table::fixed_sets;
-use chaosclock::table::{VERSION, file_name};
+use chaosclock::table::{VERSION, check_shared_models, file_name, shared_models_name};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +71,22 @@ pub struct Manifest {
     pub openings: Option<CodeMap<u64>>,
     /// Every file, by fixed set.
     pub files: Vec<FileEntry>,
+    /// The model set the files are coded with, where `recode` gave them
+    /// one for all (`models-{checksum}.cctm`): its length, and the checksum
+    /// the files name it by. Without it they cannot be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub models: Option<ModelsEntry>,
+}
+
+/// The shared model set of a manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelsEntry {
+    /// The file name, `models-{checksum}.cctm`.
+    pub file: String,
+    /// Its length in bytes.
+    pub bytes: u64,
+    /// The checksum of the set's bytes, in hex.
+    pub checksum: String,
 }
 
 /// One file of a manifest.
@@ -109,6 +125,9 @@ impl Manifest {
         let mut t = String::from("{\n");
         for (key, value) in fields {
             t.push_str(&format!("  \"{key}\": {value},\n"));
+        }
+        if let Some(m) = &self.models {
+            t.push_str(&format!("  \"models\": {},\n", json(m)));
         }
         t.push_str("  \"files\": [\n");
         let files: Vec<String> = self.files.iter().map(|f| format!("    {}", json(f))).collect();
@@ -153,8 +172,49 @@ impl Manifest {
                 ));
             }
         }
+        let found = shared_models(tb, sets);
+        match (found, &self.models) {
+            (Ok(None), None) => {}
+            (Ok(Some(found)), Some(listed)) if found == *listed => {}
+            (Ok(Some(found)), Some(listed)) => out.push(format!(
+                "{}: {} bytes and checksum {}, the manifest says {} and {}",
+                found.file, found.bytes, found.checksum, listed.bytes, listed.checksum
+            )),
+            (Ok(Some(found)), None) => out.push(format!("{}: not in the manifest", found.file)),
+            (Ok(None), Some(listed)) => {
+                out.push(format!("{}: no file is coded with it", listed.file));
+            }
+            (Err(e), _) => out.push(format!("{e:#}")),
+        }
         out
     }
+}
+
+/// The shared model set the files of `tb` of the fixed sets `sets`
+/// (opened) are coded with, checked; `None` if they are not.
+///
+/// # Errors
+/// Files coded with two sets, or a missing or damaged `models.cctm`, or
+/// one that is not the set the files name.
+fn shared_models(tb: &Tablebase, sets: &[u16]) -> Result<Option<ModelsEntry>> {
+    let mut named = sets.iter().filter_map(|&f| tb.file(f).and_then(|t| t.shared_models()));
+    let Some(sum) = named.next() else { return Ok(None) };
+    let name = shared_models_name(sum);
+    let path = tb.dir().join(&name);
+    if named.any(|other| other != sum) {
+        bail!("the files are coded with two shared model sets: the table is not whole");
+    }
+    let found = check_shared_models(&path, tb.slots(), tb.rule())?;
+    if found != sum {
+        bail!(
+            "{}: holds the model set {}, and the files are coded with {}",
+            path.display(),
+            hex(found),
+            hex(sum)
+        );
+    }
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    Ok(Some(ModelsEntry { file: name, bytes, checksum: hex(sum) }))
 }
 
 /// Compact JSON of a manifest field.
@@ -209,6 +269,7 @@ pub fn run(args: &ManifestHigh) -> Result<()> {
         }
         _ => (None, None),
     };
+    let models = shared_models(&tb, &sets)?;
     let openings = if max_live < n || args.no_openings {
         None
     } else {
@@ -222,13 +283,14 @@ pub fn run(args: &ManifestHigh) -> Result<()> {
         encoding: sets.first().and_then(|&f| tb.file(f)).map(|t| t.encoding().code()),
         max_live,
         format_version: VERSION,
-        bytes: files.iter().map(|f| f.bytes).sum(),
+        bytes: files.iter().map(|f| f.bytes).sum::<u64>() + models.as_ref().map_or(0, |m| m.bytes),
         nodes: files.iter().map(|f| f.nodes).sum(),
         states,
         counts,
         run,
         openings,
         files,
+        models,
     };
     let text = manifest.to_text();
     match &args.output {

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use chaosclock::generate::{Recoded, recode_with};
+use chaosclock::generate::{RecodeShape, Recoded, recode_with};
 use chaosclock::table::Tablebase;
 use serde::Serialize;
 
@@ -30,6 +30,8 @@ struct RecodeJson {
     max_live: u8,
     /// Boards a segment (0: none).
     segment_boards: usize,
+    /// One model set for all table files (`models.cctm`), not one a file.
+    shared_models: bool,
     /// Files rewritten.
     files_recoded: usize,
     /// Files (table and side files) coded so already.
@@ -67,7 +69,8 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         }
     };
     let progress = drawn.as_ref().map(Drawn::dyn_ref);
-    let report = recode_with(&t.root, n, rule, (max_live, args.segment), progress, &mut done);
+    let shape = RecodeShape { max_live, segment: args.segment, shared: !args.file_models };
+    let report = recode_with(&t.root, n, rule, shape, progress, &mut done);
     finish_bar(bar);
     let report = report?;
     let out = RecodeJson {
@@ -76,6 +79,7 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         pass_rule: rule.name(),
         max_live,
         segment_boards: args.segment,
+        shared_models: !args.file_models,
         files_recoded: report.files_recoded,
         files_kept: report.files_kept,
         bytes_before: report.bytes_before,
@@ -90,9 +94,13 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         shown_path(tb.dir()),
         rule.name()
     );
+    let sets = match args.file_models {
+        true => "one model set each",
+        false => "one model set for all table files (models.cctm)",
+    };
     let shape = match args.segment {
-        0 => "one model set each, no segments".to_string(),
-        g => format!("one model set each, segments of {g} boards"),
+        0 => format!("{sets}, no segments"),
+        g => format!("{sets}, segments of {g} boards"),
     };
     text.push_str(&format!(
         "recoded:  {} file{} to {shape}",

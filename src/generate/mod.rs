@@ -67,7 +67,7 @@ use checkpoint::{Checkpoint, Done};
 use children::Context;
 pub use error::GenerateError;
 pub use project::{Projection, project};
-pub use recode::{RecodeReport, recode, recode_with};
+pub use recode::{RecodeReport, RecodeShape, recode, recode_with};
 use sub_table::solve_sub;
 use unfinished::Unfinished;
 

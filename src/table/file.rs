@@ -19,7 +19,7 @@ use crate::table::TableError;
 use crate::table::coded::NodeScores;
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
-use crate::table::{coded, mmap, packed, segment};
+use crate::table::{coded, mmap, packed, segment, shared};
 
 /// One mapped table file.
 #[derive(Debug)]
@@ -240,6 +240,12 @@ impl TableFile {
         read_u64(&self.map, at).expect("checked when opened")
     }
 
+    /// Encoding 4: the checksum of the shared model set of the directory
+    /// ([`shared`]) the file is coded with, if it is.
+    pub fn shared_models(&self) -> Option<u64> {
+        self.coded_layout()?.models.iter().find_map(|&e| shared::referenced(e))
+    }
+
     /// The file's length in bytes.
     pub fn byte_len(&self) -> u64 {
         self.map.len() as u64
@@ -317,6 +323,14 @@ impl TableFile {
         if let Some(m) = &*held {
             return Ok(Arc::clone(m));
         }
+        if let Some(sum) = shared::referenced(layout.models[k]) {
+            // The directory's set: read once a process, held by the files
+            // that use it; not counted here, as it is not the file's.
+            let path = shared::path_beside(&self.path, sum);
+            let m = shared::load(&path, self.header.n, self.header.rule, sum)?;
+            *held = Some(Arc::clone(&m));
+            return Ok(m);
+        }
         // Each model checks its own checksum as it is read, and the set
         // must end where its entry says: the entry's checksum of the same
         // bytes ([`TableFile::check_sums`]) would add nothing here.
@@ -337,9 +351,13 @@ impl TableFile {
     /// files' sub-tables of about their own size: so a run keeps the sets
     /// of the sub-tables it reads now, not of every one it has read.
     pub fn forget_models(&self) {
-        if let Layout::Coded { models, .. } = &self.layout {
-            for m in models {
-                if let Some(m) = m.lock().unwrap_or_else(PoisonError::into_inner).take() {
+        if let Layout::Coded { layout, models } = &self.layout {
+            for (k, m) in models.iter().enumerate() {
+                let Some(m) = m.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+                    continue;
+                };
+                // A shared set is not counted (`TableFile::models`).
+                if shared::referenced(layout.models[k]).is_none() {
                     // Saturating: sets read before the counter was shared
                     // were added to another.
                     let less = |held: usize| Some(held.saturating_sub(m.heap_bytes()));
@@ -387,8 +405,12 @@ impl TableFile {
             Layout::Coded { layout, .. } => {
                 layout.check_head(&self.map).map_err(|e| self.corrupt(e))?;
                 // Checked, not read: a model set takes far more memory
-                // read than as bytes, and a run may never need it.
+                // read than as bytes, and a run may never need it. (A
+                // shared set is read: it is one for all files.)
                 (0..layout.models.len()).try_for_each(|k| {
+                    if shared::referenced(layout.models[k]).is_some() {
+                        return self.models(k).map(drop);
+                    }
                     self.model_bytes(layout, k)
                         .map(drop)
                         .map_err(|e| self.corrupt(format!("model set {k}: {e}")))

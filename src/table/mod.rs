@@ -23,6 +23,7 @@ pub(crate) mod rans;
 pub(crate) mod recode;
 pub(crate) mod segment;
 mod sets;
+pub(crate) mod shared;
 mod tablebase;
 pub(crate) mod values;
 
@@ -33,4 +34,5 @@ pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
 pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
 pub use sets::{fixed_sets, nodes_of};
+pub use shared::{check as check_shared_models, file_name as shared_models_name};
 pub use tablebase::{MODEL_BUDGET, Tablebase};

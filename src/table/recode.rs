@@ -11,11 +11,15 @@
 //! are in segments of 64 boards ([`crate::table::segment`]), for about 6%
 //! more. So a finished table is recoded: the same blocks, the same boards
 //! in each, coded again with one set made from the counts of the whole
-//! file, in segments of the size asked for (or none).
+//! file, in segments of the size asked for (or none); or, better for
+//! queries, with one set for every table file of the directory
+//! ([`crate::table::shared`], [`Shared`]).
 //!
 //! Two passes over the file, the blocks in parallel: one decodes every
 //! block to count its symbols, one decodes it again, codes it with the
 //! new set and decodes the new bytes, which must give the same boards.
+//! With the shared set (counted over all files first) only the second;
+//! a file with a symbol the set lacks gets a set of its own instead.
 //! The result goes to `NAME.cctb.recode`, is synced, opened again and its
 //! every checksum checked, and only then renamed over the file. So an
 //! interrupted recoding leaves the file as it was (and a stale temporary
@@ -25,6 +29,7 @@
 use std::fs;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -33,7 +38,7 @@ use crate::progress::Progress;
 use crate::table::coded::{self, Layout};
 use crate::table::depth_code::{BoardCode, ModelCounts, Models};
 use crate::table::packed::Entry;
-use crate::table::{TableError, TableFile};
+use crate::table::{TableError, TableFile, shared};
 
 /// Blocks coded in parallel before they are written (about 1 MB of
 /// bytes).
@@ -48,12 +53,24 @@ pub struct Recoded {
     pub after: u64,
 }
 
+/// The model set of a directory that files are coded with
+/// ([`crate::table::shared`]), and its checksum.
+#[derive(Debug, Clone)]
+pub struct Shared {
+    /// The set.
+    pub models: Arc<Models>,
+    /// The checksum of its bytes, which files name it by.
+    pub sum: u64,
+}
+
 /// Whether `layout` codes every sub-table with one model set, in segments
-/// of `segment` boards (`0`: blocks without segments).
-pub fn is_recoded(layout: &Layout, segment: usize) -> bool {
+/// of `segment` boards (`0`: blocks without segments): the shared set of
+/// checksum `shared` if given, else a set of the file's own.
+pub fn is_recoded(layout: &Layout, segment: usize, shared: Option<u64>) -> bool {
     layout.models.len() == 1
         && layout.sub_model.iter().all(|&k| k == 0)
         && layout.segment == segment
+        && shared::referenced(layout.models[0]) == shared
 }
 
 /// The temporary name of the recoded file `path`.
@@ -63,49 +80,23 @@ pub fn recode_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Rewrites the encoding-4 file `path` (fixed set `fixed` of `n` slots and
-/// `rule`, a table file or a side file) with one model set and segments of
-/// `segment` boards (`0`: none; else a power of two, 16 to the file's
-/// boards a block) (module docs), reporting its nodes twice to `progress`
-/// as the two passes go. `None`: the file is coded so already and is left
-/// as it is.
+/// The counts of the symbols of every block of `file` in segments of
+/// `segment` boards, reporting its nodes to `progress`.
 ///
 /// # Errors
-/// The file is missing, damaged or not of encoding 4, or the new file
-/// cannot be written (then the file is unchanged).
-pub fn recode_file(
-    path: &Path,
-    n: u8,
-    rule: PassRule,
-    fixed: u16,
+/// A damaged block.
+pub fn count_file(
+    file: &TableFile,
     segment: usize,
     progress: &dyn Progress,
-) -> Result<Option<Recoded>, TableError> {
-    let file = TableFile::open(path, n, rule, fixed)?;
-    let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
+) -> Result<ModelCounts, TableError> {
+    let corrupt = |what: String| TableError::Corrupt { path: file.path().to_path_buf(), what };
     let layout = file.coded_layout().ok_or_else(|| {
         corrupt(format!("holds {}, not values with depths coded", file.encoding().name()))
     })?;
-    if is_recoded(layout, segment) {
-        return Ok(None);
-    }
-    if segment != 0 && (!segment.is_power_of_two() || !(16..=layout.boards).contains(&segment)) {
-        return Err(corrupt(format!(
-            "cannot be coded in segments of {segment} boards: blocks of {} boards take a power of two from 16 to {0}",
-            layout.boards
-        )));
-    }
-    let header = file.header();
-    let first = coded::first_blocks(header, layout.boards);
-    let nodes_of = |b: usize| {
-        let sub = first.partition_point(|&s| s <= b) - 1;
-        2 * coded::block_boards(header.nodes[sub], b - first[sub], layout.boards) as u64
-    };
-    let chunks = || (0..layout.blocks).step_by(CHUNK).map(|c| c..(c + CHUNK).min(layout.blocks));
-
-    // The first pass: the counts of the whole file.
+    let nodes_of = nodes_of_blocks(file, layout);
     let mut counts = ModelCounts::default();
-    for chunk in chunks() {
+    for chunk in chunks(layout.blocks) {
         let part = chunk
             .into_par_iter()
             .try_fold(
@@ -126,34 +117,141 @@ pub fn recode_file(
         // The sets of the sub-tables passed are not needed again.
         file.forget_models();
     }
-    let models = Models::new(&counts).map_err(&corrupt)?;
-    drop(counts);
+    Ok(counts)
+}
 
-    // The second pass writes the data after the room for the head.
+/// The blocks of `blocks` in groups of [`CHUNK`].
+fn chunks(blocks: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    (0..blocks).step_by(CHUNK).map(move |c| c..(c + CHUNK).min(blocks))
+}
+
+/// The nodes of each block of `file`.
+fn nodes_of_blocks<'a>(file: &'a TableFile, layout: &'a Layout) -> impl Fn(usize) -> u64 + 'a {
+    let header = file.header();
+    let first = coded::first_blocks(header, layout.boards);
+    move |b: usize| {
+        let sub = first.partition_point(|&s| s <= b) - 1;
+        2 * coded::block_boards(header.nodes[sub], b - first[sub], layout.boards) as u64
+    }
+}
+
+/// Rewrites the encoding-4 file `path` (fixed set `fixed` of `n` slots and
+/// `rule`, a table file or a side file) with one model set and segments of
+/// `segment` boards (`0`: none; else a power of two, 16 to the file's
+/// boards a block) (module docs): the `shared` set if given and it has
+/// every symbol of the file, else one of the file's own, made from its
+/// counts. It reports the file's nodes to `progress` as each pass goes
+/// (one pass with the shared set, two with a set of its own). `None`: the
+/// file is coded so already and is left as it is.
+///
+/// # Errors
+/// The file is missing, damaged or not of encoding 4, or the new file
+/// cannot be written (then the file is unchanged).
+pub fn recode_file(
+    path: &Path,
+    n: u8,
+    rule: PassRule,
+    fixed: u16,
+    (segment, shared): (usize, Option<&Shared>),
+    progress: &dyn Progress,
+) -> Result<Option<Recoded>, TableError> {
+    let file = TableFile::open(path, n, rule, fixed)?;
+    let corrupt = |what: String| TableError::Corrupt { path: path.to_path_buf(), what };
+    let layout = file.coded_layout().ok_or_else(|| {
+        corrupt(format!("holds {}, not values with depths coded", file.encoding().name()))
+    })?;
+    if is_recoded(layout, segment, shared.map(|s| s.sum)) {
+        return Ok(None);
+    }
+    if segment != 0 && (!segment.is_power_of_two() || !(16..=layout.boards).contains(&segment)) {
+        return Err(corrupt(format!(
+            "cannot be coded in segments of {segment} boards: blocks of {} boards take a power of two from 16 to {0}",
+            layout.boards
+        )));
+    }
+    if let Some(shared) = shared
+        && let Some(after) = write_file(&file, segment, Set::Shared(shared), progress)?
+    {
+        return replace(file, after).map(Some);
+    }
+    // No shared set, or a symbol it lacks: a set of the file's own.
+    let models = Models::new(&count_file(&file, segment, progress)?).map_err(&corrupt)?;
+    let after = write_file(&file, segment, Set::Own(&models), progress)?
+        .ok_or_else(|| corrupt("its own model set lacks a symbol of its blocks".into()))?;
+    replace(file, after).map(Some)
+}
+
+/// The model set a file is written with.
+#[derive(Clone, Copy)]
+enum Set<'a> {
+    /// The directory's.
+    Shared(&'a Shared),
+    /// The file's own, written in it.
+    Own(&'a Models),
+}
+
+impl Set<'_> {
+    fn models(&self) -> &Models {
+        match self {
+            Set::Shared(s) => &s.models,
+            Set::Own(m) => m,
+        }
+    }
+}
+
+/// Renames the file written for `file` over it.
+fn replace(file: TableFile, after: u64) -> Result<Recoded, TableError> {
+    let path = file.path().to_path_buf();
+    let before = file.byte_len();
+    drop(file);
+    fs::rename(recode_path(&path), &path)
+        .map_err(|source| TableError::Io { path: path.clone(), source })?;
+    Ok(Recoded { before, after })
+}
+
+/// Writes `file` coded with `set` in segments of `segment` boards to its
+/// [`recode_path`], synced and read back with every checksum checked, and
+/// returns its bytes; `None` (and nothing left behind) if a block has a
+/// symbol the set lacks.
+fn write_file(
+    file: &TableFile,
+    segment: usize,
+    set: Set<'_>,
+    progress: &dyn Progress,
+) -> Result<Option<u64>, TableError> {
+    let path = file.path();
+    let layout = file.coded_layout().expect("checked by the caller");
+    let header = file.header();
+    let nodes_of = nodes_of_blocks(file, layout);
     let tmp = recode_path(path);
     let io = |source: std::io::Error| TableError::Io { path: tmp.clone(), source };
     let written = (|| {
         let mut out = BufWriter::new(fs::File::create(&tmp).map_err(io)?);
         let head_len = coded::head_len(header, 1, layout.blocks);
         out.seek(SeekFrom::Start(head_len as u64)).map_err(io)?;
-        let model_bytes = models.to_bytes();
-        let model_entry = Entry::new(0, &model_bytes);
-        out.write_all(&model_bytes).map_err(io)?;
-        let mut at = model_bytes.len() as u64;
+        let (model_entry, mut at) = match set {
+            Set::Shared(s) => (shared::reference(s.sum), 0),
+            Set::Own(m) => {
+                let model_bytes = m.to_bytes();
+                out.write_all(&model_bytes).map_err(io)?;
+                (Entry::new(0, &model_bytes), model_bytes.len() as u64)
+            }
+        };
         let mut entries = Vec::with_capacity(layout.blocks);
-        for chunk in chunks() {
-            let coded: Vec<Vec<u8>> = chunk
+        for chunk in chunks(layout.blocks) {
+            let coded: Vec<Option<Vec<u8>>> = chunk
                 .into_par_iter()
                 .map_init(
                     || (Vec::new(), Vec::new()),
                     |(old, again), b| {
-                        let bytes = recode_block(&file, b, (&models, segment), old, again)?;
+                        let bytes = recode_block(file, b, (set, segment), old, again)?;
                         progress.advance(nodes_of(b));
                         Ok(bytes)
                     },
                 )
                 .collect::<Result<_, TableError>>()?;
             for bytes in coded {
+                let Some(bytes) = bytes else { return Ok(None) };
                 entries.push(Entry::new(at, &bytes));
                 out.write_all(&bytes).map_err(io)?;
                 at += bytes.len() as u64;
@@ -172,43 +270,48 @@ pub fn recode_file(
         out.write_all(&head).map_err(io)?;
         let out = out.into_inner().map_err(|e| io(e.into_error()))?;
         out.sync_all().map_err(io)?;
-        Ok::<u64, TableError>(head_len as u64 + at)
+        Ok::<_, TableError>(Some(head_len as u64 + at))
     })();
-    let after = match written.and_then(|after| {
+    match written.and_then(|after| {
         // Read back as any reader will, every checksum checked.
-        TableFile::open_with(&tmp, n, rule, fixed, usize::MAX)?.check_sums()?;
+        if after.is_some() {
+            let (n, rule, fixed) = (header.n, header.rule, header.fixed);
+            TableFile::open_with(&tmp, n, rule, fixed, usize::MAX)?.check_sums()?;
+        }
         Ok(after)
     }) {
-        Ok(after) => after,
-        Err(e) => {
+        Ok(Some(after)) => Ok(Some(after)),
+        other => {
             let _ = fs::remove_file(&tmp);
-            return Err(e);
+            other
         }
-    };
-    let before = file.byte_len();
-    drop(file);
-    fs::rename(&tmp, path).map_err(|source| TableError::Io { path: path.to_path_buf(), source })?;
-    Ok(Some(Recoded { before, after }))
+    }
 }
 
-/// Block `b` of `file` coded with `models` in segments of `segment`
-/// boards (or none), checked by decoding it again (`old` and `again` are
-/// buffers).
+/// Block `b` of `file` coded with `set` in segments of `segment` boards
+/// (or none), checked by decoding it again (`old` and `again` are
+/// buffers); `None` if the block cannot be coded with the shared set (a
+/// symbol it lacks: the file takes a set of its own, which reports any
+/// other fault).
 fn recode_block(
     file: &TableFile,
     b: usize,
-    (models, segment): (&Models, usize),
+    (set, segment): (Set<'_>, usize),
     old: &mut Vec<BoardCode>,
     again: &mut Vec<BoardCode>,
-) -> Result<Vec<u8>, TableError> {
+) -> Result<Option<Vec<u8>>, TableError> {
     let corrupt = |what: String| TableError::Corrupt { path: file.path().to_path_buf(), what };
     file.block_codes(b, old)?;
-    let bytes = coded::encode_block(old, models, segment)
-        .map_err(|e| corrupt(format!("block {b} cannot be coded again: {e}")))?;
+    let models = set.models();
+    let bytes = match coded::encode_block(old, models, segment) {
+        Ok(bytes) => bytes,
+        Err(_) if matches!(set, Set::Shared(_)) => return Ok(None),
+        Err(e) => return Err(corrupt(format!("block {b} cannot be coded again: {e}"))),
+    };
     coded::decode_block(&bytes, old.len(), models, segment, again)
         .map_err(|e| corrupt(format!("block {b} coded again does not decode: {e}")))?;
     if again != old {
         return Err(corrupt(format!("block {b} coded again decodes to other boards")));
     }
-    Ok(bytes)
+    Ok(Some(bytes))
 }
