@@ -325,6 +325,7 @@ fn the_table_files_share_one_model_set() {
     let names: Vec<String> = files_in(&dir).into_iter().map(|(name, _)| name).collect();
     let sets: Vec<&String> = names.iter().filter(|n| is_set(n)).collect();
     assert_eq!(sets.len(), 1, "{names:?}");
+    assert_eq!(report["models_file"], sets[0].as_str(), "{report}");
     let set = dir.join(sets[0]);
     let sum = u64::from_str_radix(&sets[0]["models-".len()..sets[0].len() - 5], 16).unwrap();
     let mut files = 0;
@@ -378,6 +379,7 @@ fn the_table_files_share_one_model_set() {
     // A set of its own for each file again: the same answers, no set left.
     let own = json_in(a, &[&args[..], &["--file-models"]].concat());
     assert_eq!(own["shared_models"], false, "{own}");
+    assert_eq!(own["models_file"], serde_json::Value::Null, "{own}");
     assert_eq!(own["files_recoded"], files, "{own}");
     assert!(!set.exists());
     same_scores(&b.join("t"), &a.join("t"));

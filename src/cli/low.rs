@@ -107,11 +107,13 @@ pub enum Command {
     /// play.
     Serve(ServeArgs),
     /// Rewrite the files of finished tables with depths with one model set
-    /// a file and their blocks in segments
-    /// (docs/tables.md#recoding-one-model-set-a-file-in-segments): the same
-    /// scores, read faster by queries (a read decodes a segment of 64
-    /// boards, not a block of 256), a few percent more bytes. Files coded
-    /// so already are kept.
+    /// for all the table files (beside them in `models-{checksum}.cctm`)
+    /// and their blocks in segments
+    /// (docs/tables.md#recoding-one-model-set-for-all-files-in-segments):
+    /// the same scores, read faster by queries (a read decodes a segment
+    /// of 64 boards, not a block of 256, with models that stay in the
+    /// processor's caches), a few percent more bytes. Files coded so
+    /// already are kept.
     ///
     /// Each file is replaced only when its new version is complete and
     /// checked, so an interrupted run is resumed by running the same
@@ -428,8 +430,9 @@ pub struct RecodeArgs {
     pub segment_boards: usize,
 
     /// Give each file a model set of its own, instead of one set for all
-    /// the table files of the directory (`models.cctm`, made from all
-    /// their counts: the same bytes or fewer, and queries read faster).
+    /// the table files of the directory (`models-{checksum}.cctm`, made
+    /// from all their counts: about as many bytes, and queries read
+    /// faster).
     #[arg(long)]
     pub file_models: bool,
 

@@ -194,7 +194,7 @@ impl Manifest {
 /// (opened) are coded with, checked; `None` if they are not.
 ///
 /// # Errors
-/// Files coded with two sets, or a missing or damaged `models.cctm`, or
+/// Files coded with two sets, or a missing or damaged set file, or
 /// one that is not the set the files name.
 fn shared_models(tb: &Tablebase, sets: &[u16]) -> Result<Option<ModelsEntry>> {
     let mut named = sets.iter().filter_map(|&f| tb.file(f).and_then(|t| t.shared_models()));

@@ -30,8 +30,10 @@ struct RecodeJson {
     max_live: u8,
     /// Boards a segment (0: none).
     segment_boards: usize,
-    /// One model set for all table files (`models.cctm`), not one a file.
+    /// One model set for all table files, not one a file.
     shared_models: bool,
+    /// Its file (`models-{checksum}.cctm`), if the table files have one.
+    models_file: Option<String>,
     /// Files rewritten.
     files_recoded: usize,
     /// Files (table and side files) coded so already.
@@ -80,6 +82,7 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         max_live,
         segment_boards: args.segment,
         shared_models: !args.file_models,
+        models_file: report.shared_models.clone(),
         files_recoded: report.files_recoded,
         files_kept: report.files_kept,
         bytes_before: report.bytes_before,
@@ -94,9 +97,9 @@ pub fn run(args: &RecodeHigh) -> Result<()> {
         shown_path(tb.dir()),
         rule.name()
     );
-    let sets = match args.file_models {
-        true => "one model set each",
-        false => "one model set for all table files (models.cctm)",
+    let sets = match &out.models_file {
+        Some(name) => format!("one model set for all table files ({name})"),
+        None => "one model set each".to_string(),
     };
     let shape = match args.segment {
         0 => format!("{sets}, no segments"),

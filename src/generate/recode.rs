@@ -36,6 +36,9 @@ pub struct RecodeReport {
     pub bytes_before: u64,
     /// Their bytes after.
     pub bytes_after: u64,
+    /// The file of the shared model set the table files are coded with
+    /// (`models-{checksum}.cctm`), if they are.
+    pub shared_models: Option<String>,
 }
 
 /// Does nothing with the progress it is told.
@@ -158,6 +161,7 @@ pub fn recode_with(
     if let Some(used) = used_sets(&tb) {
         shared::remove_unused(tb.dir(), &used).map_err(GenerateError::Table)?;
     }
+    report.shared_models = set.map(|s| shared::file_name(s.sum));
     Ok(report)
 }
 
