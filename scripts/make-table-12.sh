@@ -214,7 +214,9 @@ finish)
         # values-only table's manifest (tables/n12-always.json).
         (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
         echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
-        "$repo/scripts/bench-query.sh" "$dir" 12 | tee -a "$dir/n12-always.bench-query.txt"
+        # Recoded: also a new opening in a warm process (the 1 ms target).
+        BENCH_WARM=2000 "$repo/scripts/bench-query.sh" "$dir" 12 \
+            | tee -a "$dir/n12-always.bench-query.txt"
         exit 0
     fi
     write_manifest
