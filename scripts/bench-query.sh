@@ -3,7 +3,8 @@
 # (derangements, 乙 to move) of N slots, answers them all with one
 # `query -` (value, every move's value and a line to the end of the game),
 # BENCH_RUNS times (default 3), and prints the median time per position.
-# The first, untimed pass warms the page cache.
+# The first, untimed pass warms the page cache and checks that the tables
+# answer every position (`--no-solve`; an error where files are missing).
 #
 # Usage: scripts/bench-query.sh DIR N [K]     (K = 2000 by default)
 #   DIR: the tables root given to `generate --tables` (complete N-slot
@@ -90,16 +91,22 @@ awk -v n="$n" -v k="$k" -v w="$warm" -v pieces="$pieces" 'BEGIN {
 }' >"$input.all"
 head -n "$k" "$input.all" >"$input"
 
-"$bin" query - --tables "$dir" <"$input" >/dev/null
+# The untimed pass also checks that the tables answer every position (not
+# the openings book, nor a solve when files are missing).
+answered="$("$bin" query - --tables "$dir" --no-solve --json <"$input" | grep -c '"source":"tables"' || true)"
+if ((answered != k)); then
+    echo "error: the tables in $dir answer $answered of the $k positions drawn: not complete $n-slot tables for them" >&2
+    exit 1
+fi
 times=()
 for ((r = 0; r < runs; r++)); do
     start=$EPOCHREALTIME
-    "$bin" query - --tables "$dir" <"$input" >/dev/null
+    "$bin" query - --tables "$dir" --no-solve <"$input" >/dev/null
     end=$EPOCHREALTIME
     times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }')")
 done
 median="$(printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')"
-lines="$("$bin" query - --tables "$dir" <"$input" | awk -F'"line":\\[' '{ split($2, a, "]"); c += split(a[1], b, ",") } END { print c / NR }')"
+lines="$("$bin" query - --tables "$dir" --no-solve <"$input" | awk -F'"line":\\[' '{ split($2, a, "]"); c += split(a[1], b, ",") } END { print c / NR }')"
 awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$pieces" 'BEGIN {
     what = f == "" ? "openings" : sprintf("positions with pieces %s fixed", f)
     printf "%d %d-slot %s from %s: median %.3f s, %.1f us per position (line of %.1f plies on average)\n", k, n, what, d, m, m / k * 1e6, l
@@ -108,13 +115,13 @@ awk -v m="$median" -v k="$k" -v n="$n" -v l="$lines" -v d="$dir" -v f="$pieces" 
 ((warm > 0)) || exit 0
 tail -n "$warm" "$input.all" >"$input.warm"
 cat "$input.warm" "$input" >"$input.both"
-"$bin" query - --tables "$dir" <"$input.both" >/dev/null
+"$bin" query - --tables "$dir" --no-solve <"$input.both" >/dev/null
 extra=()
 for ((r = 0; r < runs; r++)); do
     start=$EPOCHREALTIME
-    "$bin" query - --tables "$dir" <"$input.warm" >/dev/null
+    "$bin" query - --tables "$dir" --no-solve <"$input.warm" >/dev/null
     middle=$EPOCHREALTIME
-    "$bin" query - --tables "$dir" <"$input.both" >/dev/null
+    "$bin" query - --tables "$dir" --no-solve <"$input.both" >/dev/null
     end=$EPOCHREALTIME
     extra+=("$(awk -v a="$start" -v b="$middle" -v c="$end" 'BEGIN { printf "%.6f", (c - b) - (b - a) }')")
 done
