@@ -18,7 +18,10 @@
 #           the other sizes kept) into the repository, then check the
 #           rebuilt binary's book against the table; the reports go to
 #           DIR/n12-always.*.txt, each step's wall time and peak memory to
-#           DIR/n12-always.finish.txt.
+#           DIR/n12-always.finish.txt. Stopped part way (the end of a
+#           session), `finish` run again skips the steps done
+#           (DIR/n12-always.finish.steps, tied to the run's summary
+#           DIR/n12-always.json: a new table starts the list afresh).
 # DIR defaults to $CHAOSCLOCK_TABLES, else ~/chaosclock-tables (values only)
 # or ~/chaosclock-depths-12 (with depths).
 #
@@ -181,54 +184,122 @@ finish)
     timed=()
     [[ -x /usr/bin/time ]] && timed=(/usr/bin/time -a -o "$dir/n12-always.finish.txt" \
         -f "%C: exit %x, wall %e s, peak memory %M KiB")
-    "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
-        | tee "$dir/n12-always.verify.txt"
-    write_manifest() {
+    # The steps done, listed under the checksum of the run's summary: a
+    # finish stopped part way goes on with the first step not done, and a
+    # table made again starts the list afresh.
+    steps="$dir/n12-always.finish.steps"
+    run_sum="run $(sha256sum "$dir/n12-always.json" | cut -d' ' -f1)"
+    if [[ ! -f "$steps" || "$(head -n 1 "$steps")" != "$run_sum" ]]; then
+        echo "$run_sum" >"$steps"
+    fi
+    # step NAME FUNCTION: runs FUNCTION unless NAME is listed as done, and
+    # lists it once FUNCTION has succeeded (a failure stops the script).
+    step() {
+        if grep -qx "$1" "$steps"; then
+            echo "finish: $1 done before, skipped ($steps)"
+            return
+        fi
+        echo "finish: $1"
+        "$2"
+        echo "$1" >>"$steps"
+    }
+    do_verify() {
+        "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
+            | tee "$dir/n12-always.verify.txt"
+    }
+    # What goes into the repository is written under DIR first and copied
+    # in by every finish run (a finish resumed in a fresh checkout).
+    do_manifest() {
         "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
             --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
-            --output "$repo/tables/$manifest"
+            --output "$dir/n12-always.manifest.json"
     }
+    publish() {
+        local from to
+        for from in manifest.json openings.svg book.ccbk; do
+            case "$from" in
+            manifest.json) to="tables/$manifest" ;;
+            openings.svg) to=docs/openings-12.svg ;;
+            book.ccbk) to=book/openings.ccbk ;;
+            esac
+            if [[ -f "$dir/n12-always.$from" ]] && ! cmp -s "$dir/n12-always.$from" "$repo/$to"; then
+                cp "$dir/n12-always.$from" "$repo/$to"
+                echo "finish: copied $dir/n12-always.$from to $repo/$to"
+            fi
+        done
+    }
+    step verify do_verify
     if [[ "$kind" == depths ]]; then
         # The openings' values and depths from this table (the manifest
         # has their counts too): the text for docs/openings.md, the JSON
         # with the whole histograms.
-        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --depths \
-            | tee "$dir/n12-always.openings.txt"
-        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
-            > "$dir/n12-always.openings.json"
+        do_openings() {
+            "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --depths \
+                | tee "$dir/n12-always.openings.txt"
+            "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
+                >"$dir/n12-always.openings.json"
+        }
         # Queries of 2,000 openings (value, every move, the line), with the
         # side files and, once they are removed and the files recoded, without.
-        "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
-        if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
-            sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
-            find "$dir/n12-always" -name 'f*.side.cctb' -delete
-            echo "removed the side files (${sides:-0}); the table answers without them"
-        fi
+        do_bench_before() {
+            "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
+        }
+        do_remove_sides() {
+            if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
+                sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
+                find "$dir/n12-always" -name 'f*.side.cctb' -delete
+                echo "removed the side files (${sides:-0}); the table answers without them"
+            fi
+        }
         # One model set for all the table files, blocks in segments: queries
         # read several times as fast (docs/tables.md, "Recoding"). The
-        # manifest lists the files as recoded, and the set.
-        "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
-            --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
-        write_manifest
+        # manifest lists the files as recoded, and the set. A recoding
+        # stopped part way goes on where it stopped, to the same bytes.
+        do_recode() {
+            "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
+                --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
+        }
         # The same files, nodes, states and openings of each value as the
         # values-only table's manifest (tables/n12-always.json).
-        (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
-        echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
+        do_manifest_test() {
+            (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
+            echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
+        }
         # Recoded: also a new opening in a warm process (the 1 ms target).
-        BENCH_WARM=2000 "$repo/scripts/bench-query.sh" "$dir" 12 \
-            | tee -a "$dir/n12-always.bench-query.txt"
+        do_bench_after() {
+            BENCH_WARM=2000 "$repo/scripts/bench-query.sh" "$dir" 12 \
+                | tee -a "$dir/n12-always.bench-query.txt"
+        }
+        step openings do_openings
+        step bench-before do_bench_before
+        step remove-side-files do_remove_sides
+        step recode do_recode
+        step manifest do_manifest
+        publish
+        step manifest-test do_manifest_test
+        step bench-after do_bench_after
         exit 0
     fi
-    write_manifest
-    "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$repo/docs/openings-12.svg" \
-        | tee "$dir/n12-always.openings.txt"
-    "${timed[@]}" "$bin" book --build "$repo/book/openings.ccbk" --tables "$dir" \
-        | tee "$dir/n12-always.book.txt"
+    do_openings_plot() {
+        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$dir/n12-always.openings.svg" \
+            | tee "$dir/n12-always.openings.txt"
+    }
+    do_book() {
+        "${timed[@]}" "$bin" book --build "$dir/n12-always.book.ccbk" --tables "$dir" \
+            | tee "$dir/n12-always.book.txt"
+    }
     # The binary embeds the book: build it again, then check it.
-    (cd "$repo" && cargo build --release --quiet)
-    "${timed[@]}" "$bin" book --verify --slots 12 --tables "$dir" \
-        | tee -a "$dir/n12-always.book.txt"
-    echo "wrote $repo/tables/n12-always.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
+    do_book_verify() {
+        (cd "$repo" && cargo build --release --quiet)
+        "${timed[@]}" "$bin" book --verify --slots 12 --tables "$dir" \
+            | tee -a "$dir/n12-always.book.txt"
+        echo "wrote $repo/tables/n12-always.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
+    }
+    step manifest do_manifest
+    step openings do_openings_plot
+    step book do_book
+    publish
+    step book-verify do_book_verify
     ;;
 *)
     echo "usage: $0 [start|status|stop|finish] [DIR]" >&2
