@@ -49,6 +49,13 @@
 # plenty; values only decode fewer blocks again with more; the progress
 # lines say how many reads missed.
 #
+# CHAOSCLOCK_PGO=1: `start` runs a profile-guided build
+# (scripts/build-pgo.sh, trained on the complete 10-slot table of the
+# run's kind; 15 to 25 minutes before the run starts) instead of the plain
+# release build: the same tables byte for byte, about 12% less time on the
+# 10-slot table with depths. Needs `rustup component add llvm-tools`. A
+# run may be stopped and started again with or without it.
+#
 # MIMALLOC_PURGE_DELAY=-1 (passed on to the run, and named in the log's
 # "run started" line): the allocator keeps the memory a sub-table frees
 # for the next one instead of giving it back and faulting it in again. On
@@ -127,10 +134,16 @@ start)
         echo "a run of kind $o_kind is going in $o_dir (pid $o_pid): two runs would share the cores and the memory; stop it first (CHAOSCLOCK_KIND=$o_kind $0 stop)" >&2
         exit 1
     fi
-    (cd "$repo" && cargo build --release --quiet)
-    cp "$repo/target/release/chaosclock" "$dir/bin/chaosclock.new"
+    if [[ -n "${CHAOSCLOCK_PGO:-}" ]]; then
+        built="$("$repo/scripts/build-pgo.sh" "$kind")"
+    else
+        (cd "$repo" && cargo build --release --quiet)
+        built="$repo/target/release/chaosclock"
+    fi
+    cp "$built" "$dir/bin/chaosclock.new"
     mv "$dir/bin/chaosclock.new" "$dir/bin/chaosclock"
     version="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    [[ -n "${CHAOSCLOCK_PGO:-}" ]] && version+=" (profile-guided build)"
     timer=()
     [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f "run ended: exit %x, wall %e s, peak memory %M KiB")
     cache=()
