@@ -44,15 +44,17 @@ fi
 out="$repo/target/pgo/release/chaosclock"
 stamp="$repo/target/pgo/stamp"
 code=(src book Cargo.toml Cargo.lock .cargo)
-key="$(cd "$repo" && {
-    git ls-tree HEAD -- "${code[@]}"
-    git diff HEAD -- "${code[@]}"
-    git ls-files --others --exclude-standard -- "${code[@]}"
-    echo "$kind"
-    rustc -vV
-} 2>/dev/null | sha256sum | cut -d' ' -f1)"
+key=""
 # Outside a git checkout there is nothing to stamp: build every time.
-git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || key=""
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+    key="$(cd "$repo" && {
+        git ls-tree HEAD -- "${code[@]}"
+        git diff HEAD -- "${code[@]}"
+        git ls-files --others --exclude-standard -- "${code[@]}"
+        echo "$kind"
+        rustc -vV
+    } | sha256sum | cut -d' ' -f1)"
+fi
 if [[ -n "$key" && -x "$out" && -f "$stamp" && "$(cat "$stamp")" == "$key" ]]; then
     echo "build-pgo: $out is up to date" >&2
     echo "$out"
@@ -68,7 +70,7 @@ trap 'rm -rf "$work"' EXIT
 echo "build-pgo: the instrumented build" >&2
 RUSTFLAGS="$base_flags -C profile-generate=$work/profiles" \
     cargo build --release --quiet --manifest-path "$repo/Cargo.toml" --target-dir "$repo/target/pgo-gen"
-# Build scripts ran by the instrumented build wrote profiles of their own.
+# Build scripts run by the instrumented build wrote profiles of their own.
 rm -rf "$work/profiles"
 
 echo "build-pgo: training, generate --slots 10 ${train_flags[*]}" >&2

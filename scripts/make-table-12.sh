@@ -136,14 +136,15 @@ start)
     fi
     if [[ -n "${CHAOSCLOCK_PGO:-}" ]]; then
         built="$("$repo/scripts/build-pgo.sh" "$kind")"
+        build_note=" (profile-guided build)"
     else
         (cd "$repo" && cargo build --release --quiet)
         built="$repo/target/release/chaosclock"
+        build_note=""
     fi
     cp "$built" "$dir/bin/chaosclock.new"
     mv "$dir/bin/chaosclock.new" "$dir/bin/chaosclock"
-    version="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    [[ -n "${CHAOSCLOCK_PGO:-}" ]] && version+=" (profile-guided build)"
+    version="$(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$build_note"
     timer=()
     [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f "run ended: exit %x, wall %e s, peak memory %M KiB")
     cache=()
