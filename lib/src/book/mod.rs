@@ -35,7 +35,7 @@ use crate::{PassRule, Position, Value};
 pub const BLOCK_RANKS: u32 = 4096;
 
 /// The book compiled into the binary (empty before the first is built).
-static EMBEDDED: &[u8] = include_bytes!("../../book/openings.ccbk");
+static EMBEDDED: &[u8] = include_bytes!("../../../book/openings.ccbk");
 
 /// What is wrong with a book's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
