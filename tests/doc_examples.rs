@@ -24,8 +24,9 @@
 //!   Use them only for what varies from run to run: times, rates, memory.
 //!   Trailing spaces are ignored.
 //!
-//! It also checks that every relative link of those files points at a file
-//! that exists, and every `#anchor` at a heading of its file.
+//! It also checks that every relative link of those files, and of the
+//! research notes in `docs/notes/`, points at a file that exists, and every
+//! `#anchor` at a heading of its file.
 
 mod common;
 
@@ -56,6 +57,21 @@ fn doc_files() -> Vec<PathBuf> {
         .collect();
     docs.sort();
     files.extend(docs);
+    files
+}
+
+/// The markdown files whose links are checked: those of [`doc_files`] and
+/// the research notes of `docs/notes/` (whose examples are not run).
+fn linked_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut notes: Vec<PathBuf> = std::fs::read_dir(root.join("docs/notes"))
+        .expect("docs/notes/ can be listed")
+        .map(|e| e.expect("a docs/notes/ entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    notes.sort();
+    let mut files = doc_files();
+    files.extend(notes);
     files
 }
 
@@ -310,7 +326,7 @@ fn links(text: &str) -> Vec<(usize, String)> {
 fn links_point_at_files_and_headings_that_exist() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut broken = Vec::new();
-    for file in doc_files() {
+    for file in linked_files() {
         let name = file.strip_prefix(root).expect("under the crate root").display().to_string();
         let text = std::fs::read_to_string(&file).expect("the doc is readable");
         for (line, target) in links(&text) {
