@@ -230,6 +230,7 @@ fn same_bytes_for_any_thread_count() {
 }
 
 #[test]
+#[ignore = "slow: the 8-slot tables six times over, with and without memory limits; scripts/test-slow.sh"]
 fn memory_limits_do_not_change_the_bytes() {
     // Every sub-table big (one at a time), solved by levels, letting go of
     // the model sets and block caches before its core, every uncompressed
