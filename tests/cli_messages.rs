@@ -58,3 +58,49 @@ fn a_short_generate_prints_no_projection() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("projection"), "{stderr}");
 }
+
+/// `openings --slots 12 --both-win | head -3`: the list from the book is
+/// streamed, so its first lines come within seconds (they came after 47 to
+/// 87 s and 377 MB when the whole book section was decoded first), and
+/// the closed pipe ends the run quietly.
+#[test]
+fn the_both_win_list_from_the_book_starts_at_once() {
+    use chaosclock::book::Book;
+    use chaosclock::{PassRule, Position, Value};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(["openings", "--slots", "12", "--both-win"])
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the chaosclock binary runs");
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        let first: Vec<String> = lines.by_ref().take(3).map_while(Result::ok).collect();
+        let _ = tx.send(first);
+        // Dropping the reader closes the pipe, as `head` does.
+    });
+    let first = rx.recv_timeout(Duration::from_secs(20));
+    let first = match first {
+        Ok(first) => first,
+        Err(e) => {
+            let _ = child.kill();
+            panic!("no three lines within 20 s: {e}");
+        }
+    };
+    assert_eq!(first.len(), 3, "{first:?}");
+    let book = Book::embedded().unwrap();
+    for line in &first {
+        let pos: Position = line.parse().unwrap();
+        assert!(pos.is_opening(), "{line}");
+        assert_eq!(book.value(&pos, PassRule::Always), Some(Value::BothWin), "{line}");
+    }
+    assert_eq!(first[0], "2,1,4,3,6,5,8,7,10,9,12,11;1;0");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
