@@ -231,7 +231,7 @@ fn every() -> Option<Duration> {
     }
 }
 
-/// `bar`, with a thread that prints its line ([`line`]) every [`every`]
+/// `bar`, with a thread that prints its line ([`line()`]) every [`every`]
 /// on stderr until the bar is finished or dropped. The thread holds only
 /// a weak reference, so it never keeps the bar alive.
 fn logged(bar: ProgressBar, style: Style) -> ProgressBar {

@@ -11,11 +11,11 @@
 //!   both-win are solved for the listed openings when asked (`--moves`,
 //!   always up to 8 slots) and otherwise left out;
 //! - the list of every both-win opening up to 8 slots, with its moves:
-//!   one [`solve_with`] over all openings at once (the union of their
+//!   one [`solve_with`](chaosclock::solve::solve_with) over all openings at once (the union of their
 //!   reachable states is 5,963,762 states for 8 slots);
 //! - otherwise, with `--sample K`, the first K openings of the seeded
 //!   random order ([`Draw`]), read from complete tables, or solved exactly
-//!   in batches of `--batch B` openings per [`solve_with`] call
+//!   in batches of `--batch B` openings per [`solve_with`](chaosclock::solve::solve_with) call
 //!   (incomplete tables, if any, answer for the signatures they cover; any
 //!   board size). The shares are then estimates, with 95% Wilson
 //!   intervals.
