@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use chaosclock::escape_control;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use crate::cli::Cli;
 use crate::cli::high::HiArgs;
@@ -55,8 +55,16 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            // A bare `chaosclock`: the list of commands, as --help prints it.
-            let _ = err.print();
+            // A bare `chaosclock`: one line, as every error (README.md).
+            let names: Vec<String> =
+                Cli::command().get_subcommands().map(|c| c.get_name().to_string()).collect();
+            eprintln!("error: no command given: use one of {} (see --help)", names.join(", "));
+            ExitCode::from(2)
+        }
+        _ if let Some(what) = negative_value(err) => {
+            // clap reads `--budget -5` as a flag -5, and its tip ("use
+            // '-- -5'") would not help.
+            eprintln!("error: {what} (see --help)");
             ExitCode::from(2)
         }
         _ => {
@@ -78,12 +86,62 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     }
 }
 
+/// A negative number given to a flag that takes a count, as one line
+/// naming the problem: clap reads `--budget -5` as a flag `-5` (and its tip
+/// "use '-- -5'" would not help), or, where hyphen values are allowed, its
+/// number parser says "invalid digit found in string".
+fn negative_value(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = |kind| match err.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let (value, flag) = match err.kind() {
+        ErrorKind::UnknownArgument => {
+            let value = text(ContextKind::InvalidArg)?;
+            // The flag before it on the command line.
+            let args: Vec<String> = std::env::args().collect();
+            let at = args.iter().position(|a| *a == value)?;
+            let flag = args[..at].last().filter(|f| f.starts_with("--") && !f.contains('='))?;
+            (value, shown_flag(flag))
+        }
+        ErrorKind::ValueValidation => {
+            (text(ContextKind::InvalidValue)?, text(ContextKind::InvalidArg)?)
+        }
+        _ => return None,
+    };
+    if !value.starts_with('-') || value[1..].parse::<f64>().is_err() {
+        return None;
+    }
+    let flag = escape_control(&flag);
+    Some(format!("invalid value '{value}' for '{flag}': a negative number is never allowed here"))
+}
+
+/// `--flag` as clap shows it in its errors, with its value name
+/// (`--budget <STATES>`).
+fn shown_flag(flag: &str) -> String {
+    let cli = Cli::command();
+    let long = flag.trim_start_matches('-');
+    let arg = std::iter::once(&cli)
+        .chain(cli.get_subcommands())
+        .flat_map(|c| c.get_arguments())
+        .find(|a| a.get_long() == Some(long));
+    match arg.and_then(|a| a.get_value_names()).and_then(|v| v.first()) {
+        Some(value) => format!("{flag} <{value}>"),
+        None => flag.to_string(),
+    }
+}
+
 /// Checks the arguments ([`HiArgs::from_low`]), then runs the chosen
 /// subcommand with them.
 fn run(cli: Cli) -> Result<()> {
     let args = HiArgs::from_low(cli)?;
     if !matches!(args, HiArgs::Generate(_)) {
         huge_pages::turn_off();
+    }
+    if !matches!(args, HiArgs::Serve(_)) {
+        // `serve` stops gracefully on Ctrl-C itself.
+        cmd::progress::end_lines_on_ctrl_c();
     }
     match args {
         HiArgs::Show(args) => cmd::show::run(&args),

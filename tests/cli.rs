@@ -385,7 +385,9 @@ fn audit_leftovers() {
     let out = common::bin::run_in(d, &[]);
     assert_eq!(out.status.code(), Some(2));
     let help = String::from_utf8_lossy(&out.stderr);
-    assert!(help.contains("Commands:") && help.contains("openings"), "{help}");
+    assert_eq!(help.lines().count(), 1, "{help}");
+    assert!(help.starts_with("error: no command given: use one of show, play,"), "{help}");
+    assert!(help.contains("openings") && help.ends_with(" (see --help)\n"), "{help}");
     std::fs::create_dir(d.join("list")).unwrap();
     let args = ["openings", "--slots", "6", "--both-win", "--output", "list"];
     let out = common::bin::run_in(d, &args);
@@ -417,6 +419,19 @@ fn tips_and_files_that_are_not_files() {
     };
     assert!(err(&["sovle"]).contains("tip: some similar subcommands exist: 'serve', 'solve'"));
     assert!(err(&["show", "-1,2,3,4"]).contains("use '-- -1'"));
+    // A negative number after a flag that takes one: the problem named,
+    // not clap's tip to write '-- -5'.
+    for (flag, cmd) in
+        [("--budget <STATES>", "query"), ("--queue <N>", "serve"), ("--sample <K>", "openings")]
+    {
+        let e = err(&[cmd, flag.split(' ').next().unwrap(), "-5"]);
+        assert_eq!(
+            e,
+            format!(
+                "error: invalid value '-5' for '{flag}': a negative number is never allowed here (see --help)\n"
+            )
+        );
+    }
     let start = std::time::Instant::now();
     for args in [
         &["verify", "--manifest", "/dev/zero"][..],

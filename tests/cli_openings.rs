@@ -374,9 +374,9 @@ fn depths_of_6_slots_match_solving_each_opening_and_the_tables() {
 
 #[test]
 fn depths_of_a_sample_are_solved_and_the_book_has_none() {
-    fails(&["openings", "--slots", "10", "--depths", "--tables", "nowhere"], "--sample K");
+    fails(&["openings", "--slots", "10", "--depths", "--tables", "."], "--sample K");
     let j = json(&[
-        "openings", "--slots", "10", "--depths", "--sample", "2", "--tables", "nowhere", "--json",
+        "openings", "--slots", "10", "--depths", "--sample", "2", "--tables", ".", "--json",
     ]);
     assert_eq!(j["source"], "solve");
     // The sample: the first two openings of the seeded order, solved here.
@@ -411,7 +411,7 @@ fn bad_flags_exit_2_with_one_line() {
     );
     // The openings book has the rule `always` only.
     fails(
-        &["--pass-rule", "when-stuck", "openings", "--slots", "10", "--tables", "nowhere"],
+        &["--pass-rule", "when-stuck", "openings", "--slots", "10", "--tables", "."],
         "generate --slots 10",
     );
     fails(&["--pass-rule", "when-stuck", "openings", "--slots", "12"], "needs the complete tables");

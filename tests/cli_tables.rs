@@ -267,6 +267,10 @@ fn query_batch_goes_on_after_bad_lines() {
 #[test]
 fn missing_tables_name_the_generate_command() {
     let dir = tempfile::tempdir().unwrap();
+    // Tables roots that exist but hold no tables (one that does not exist
+    // is an error of its own).
+    std::fs::create_dir(dir.path().join("tables")).unwrap();
+    std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
     let cmd = "run `chaosclock generate --slots 6 --max-live 6`";
     fails(dir.path(), &["query", "2,1,4,3,6,5;0;0", "--no-solve"], 2, cmd);
     fails(dir.path(), &["verify", "--slots", "6"], 2, cmd);
@@ -520,7 +524,21 @@ fn bad_arguments_fail_with_one_line() {
     fails(d, &["verify", "--slots", "5"], 2, "invalid value '5' for '--slots <N>'");
     fails(d, &["query", "2,1,4,3,6"], 2, "position '2,1,4,3,6'");
     fails(d, &["query"], 2, "no position given");
-    fails(d, &["solve", "2,1,4,3,6,5", "--tables", "nowhere"], 2, "no tables in nowhere/n6-always");
+    fails(d, &["solve", "2,1,4,3,6,5", "--tables", "."], 2, "no tables in ./n6-always");
+    // A --tables DIR that is not there is an error, never a silent solve.
+    for cmd in ["solve", "query"] {
+        let args = [cmd, "2,1,4,3,6,5", "--tables", "nowhere"];
+        fails(d, &args, 2, "error: --tables nowhere: no such directory");
+    }
+    for args in [
+        &["verify", "--slots", "6", "--tables", "nowhere"][..],
+        &["openings", "--slots", "6", "--tables", "nowhere"],
+        &["book", "--verify", "--tables", "nowhere"],
+        &["manifest", "--slots", "6", "--tables", "nowhere"],
+        &["serve", "--tables", "nowhere"],
+    ] {
+        fails(d, args, 2, "error: --tables nowhere: no such directory");
+    }
     assert!(!d.join("tables").exists(), "nothing was generated");
 }
 

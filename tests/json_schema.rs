@@ -61,7 +61,7 @@ fn every_command_follows_docs_json() {
         let from_values = ["query", pos, "--tables", "values", "--json"];
         check("`query --json`", run(&from_values), format!("query {pos} values only"));
         // No tables there: solved in memory (or the rules for a finished game).
-        let solved = ["query", pos, "--tables", "none", "--json"];
+        let solved = ["query", pos, "--tables", ".", "--json"];
         // (a note on stderr then)
         let doc = documents(&stdout_with(d, &solved, ""));
         check("`query --json`", doc, format!("query {pos} without tables"));

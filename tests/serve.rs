@@ -38,7 +38,7 @@ const POSITIONS: [&str; 6] = [
 #[test]
 fn answers_from_the_solve_fallback_match_solve() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none"]);
+    let server = Server::start(dir.path(), &["--tables", "."]);
     // Solutions of other sizes are kept meanwhile; they never answer for a
     // 6-slot position.
     check_against_solve(&server, "2,1,4,3,6,5,8,7", "solve");
@@ -297,7 +297,7 @@ fn api_answers_follow_docs_json() {
     let dir = tempfile::tempdir().unwrap();
     ok_in(dir.path(), &["generate", "--slots", "4"]);
     let with_tables = Server::start(dir.path(), &["--tables", "tables"]);
-    let without = Server::start(dir.path(), &["--tables", "none", "--budget", "1000"]);
+    let without = Server::start(dir.path(), &["--tables", ".", "--budget", "1000"]);
     let check = |section: &str, server: &Server, path: &str, status: u16| {
         let (got, doc) = server.json(path);
         assert_eq!(got, status, "GET {path}: {doc}");

@@ -46,7 +46,7 @@ fn keep_alive_get(server: &Server, path: &str) -> Vec<u8> {
 #[test]
 fn half_a_head_is_closed_after_the_default_ten_seconds() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none"]);
+    let server = Server::start(dir.path(), &["--tables", "."]);
     let t = Instant::now();
     let mut half = send(&server, b"GET /api/position?pos=2,1,4,3 HTTP/1.1\r\nHost: 127.0");
     let (bytes, after) = until_closed(&mut half, t);
@@ -57,7 +57,7 @@ fn half_a_head_is_closed_after_the_default_ten_seconds() {
 #[test]
 fn slow_heads_and_idle_connections_are_closed_after_header_timeout() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none", "--header-timeout", "2"]);
+    let server = Server::start(dir.path(), &["--tables", ".", "--header-timeout", "2"]);
     let window = Duration::from_millis(1500)..Duration::from_secs(6);
     std::thread::scope(|s| {
         // Half a head, nothing at all, and bytes trickling in.
@@ -101,7 +101,7 @@ fn slow_heads_and_idle_connections_are_closed_after_header_timeout() {
 #[test]
 fn connections_over_the_bound_wait_until_one_closes() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["--tables", "none", "--max-connections", "2", "--header-timeout", "8"];
+    let args = ["--tables", ".", "--max-connections", "2", "--header-timeout", "8"];
     let server = Server::start(dir.path(), &args);
     let first = send(&server, b"");
     let _second = send(&server, b"");
@@ -141,7 +141,7 @@ fn fails(server: &Server, request: &str, status: u16, want: &str) {
 #[test]
 fn every_error_status_has_a_json_body() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none"]);
+    let server = Server::start(dir.path(), &["--tables", "."]);
     let host = &server.addr;
     let api = "/api/position?pos=2,1,4,3";
     let get = |target: &str, extra: &str| {
@@ -188,7 +188,7 @@ fn every_error_status_has_a_json_body() {
 #[test]
 fn foreign_hosts_get_421_and_foreign_origins_403() {
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none", "--allow-host", "Box.lan"]);
+    let server = Server::start(dir.path(), &["--tables", ".", "--allow-host", "Box.lan"]);
     let port = server.addr.rsplit(':').next().unwrap();
     let api = "/api/position?pos=2,1,4,3";
     let request = |target: &str, host: Option<&str>, origin: Option<&str>| {

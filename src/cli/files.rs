@@ -16,6 +16,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use chaosclock::escape_control;
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
+/// The default tables root directory, read if it is there.
+pub const DEFAULT_TABLES: &str = "tables";
+
 /// `path` for a message: control characters escaped, so it is one line.
 pub fn shown_path(path: &Path) -> String {
     escape_control(&path.display().to_string()).into_owned()
@@ -148,6 +151,24 @@ impl TablesDir {
     }
 }
 
+impl TablesDir {
+    /// The tables root of `--tables DIR` if given, else [`DEFAULT_TABLES`]
+    /// (read if it is there).
+    ///
+    /// # Errors
+    /// `must_exist` and the DIR given is not there: a tables root named on
+    /// purpose is never replaced by no tables at all.
+    pub fn given_or_default(given: Option<TablesDir>, must_exist: bool) -> Result<TablesDir> {
+        match given {
+            None => Ok(TablesDir(PathBuf::from(DEFAULT_TABLES))),
+            Some(dir) if must_exist && !dir.is_dir() => {
+                bail!("--tables {}: no such directory", shown_path(&dir))
+            }
+            Some(dir) => Ok(dir),
+        }
+    }
+}
+
 impl Deref for TablesDir {
     type Target = Path;
 
@@ -177,6 +198,11 @@ mod tests {
         assert_eq!(out.tmp(), d.join("out.tmp"));
         assert_eq!(TablesDir::new(d.join("f")), Err("not a directory"));
         assert!(TablesDir::new(d.join("none")).is_ok() && TablesDir::new(d.into()).is_ok());
+        let none = Some(TablesDir::new(d.join("none")).unwrap());
+        let missing = TablesDir::given_or_default(none.clone(), true).unwrap_err();
+        assert!(missing.to_string().ends_with("none: no such directory"), "{missing}");
+        assert_eq!(&*TablesDir::given_or_default(none, false).unwrap(), d.join("none"));
+        assert_eq!(&*TablesDir::given_or_default(None, true).unwrap(), Path::new(DEFAULT_TABLES));
         assert_eq!(TextFile::read(d.join("f"), "log", 4).unwrap().text, "text");
         let big = SmallFile::read(d.join("f"), "log", 3).unwrap_err();
         assert!(big.to_string().ends_with("is larger than 3 bytes"), "{big}");

@@ -80,7 +80,7 @@ impl HiArgs {
             Command::Verify(a) => HiArgs::Verify(VerifyHigh::validate(a, rule)?),
             Command::Manifest(a) => HiArgs::Manifest(ManifestHigh::validate(a, rule)?),
             Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, rule)?),
-            Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)),
+            Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)?),
             Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
             Command::Recode(a) => HiArgs::Recode(RecodeHigh::validate(a, rule)?),
         })
@@ -175,7 +175,7 @@ impl SolveHigh {
         }
         // clap refuses --tables with --no-tables.
         let tables = match (low.tables, low.no_tables) {
-            (Some(dir), _) => SolveTables::Dir(dir),
+            (Some(dir), _) => SolveTables::Dir(TablesDir::given_or_default(Some(dir), true)?),
             (None, true) => SolveTables::None,
             (None, false) => SolveTables::Default,
         };
@@ -202,11 +202,13 @@ impl Tables {
     /// The size and `--max-live` of `low`, with their defaults.
     ///
     /// # Errors
-    /// `--max-live` is above the size.
-    fn validate(low: TablesArgs, rule: PassRule) -> Result<Tables> {
+    /// `--max-live` is above the size, or the DIR given is not there and
+    /// `must_exist` (all but `generate`, which makes it).
+    fn validate(low: TablesArgs, rule: PassRule, must_exist: bool) -> Result<Tables> {
         let slots = low.slots.unwrap_or(Slots::STANDARD);
         let max_live = MaxLive::new(low.max_live, slots)?;
-        Ok(Tables { slots, slots_given: low.slots.is_some(), max_live, root: low.tables, rule })
+        let root = TablesDir::given_or_default(low.tables, must_exist)?;
+        Ok(Tables { slots, slots_given: low.slots.is_some(), max_live, root, rule })
     }
 
     /// The board size as a number.
@@ -249,7 +251,7 @@ impl GenerateHigh {
     /// As [`Tables`].
     pub fn validate(low: GenerateArgs, rule: PassRule) -> Result<GenerateHigh> {
         Ok(GenerateHigh {
-            tables: Tables::validate(low.tables, rule)?,
+            tables: Tables::validate(low.tables, rule, false)?,
             values_only: low.values_only,
             keep_side_files: low.keep_side_files,
             allow_large: low.allow_large,
@@ -300,7 +302,8 @@ impl QueryHigh {
             QueryInput::One(position(low.pos.as_deref(), low.cfg)?)
         };
         let budget = (!low.no_solve).then(|| Budget::new(low.budget, 0));
-        Ok(QueryHigh { input, root: low.tables, budget, rule, json: low.json })
+        let root = TablesDir::given_or_default(low.tables, true)?;
+        Ok(QueryHigh { input, root, budget, rule, json: low.json })
     }
 }
 
@@ -341,7 +344,7 @@ impl VerifyHigh {
         Ok(VerifyHigh {
             slots: low.slots,
             max_live: low.max_live,
-            root: low.tables,
+            root: TablesDir::given_or_default(low.tables, true)?,
             sample: low.sample,
             solves: low.solves,
             seed: low.seed,
@@ -374,7 +377,7 @@ impl ManifestHigh {
     /// As [`Tables`], a log cannot be read, or the output cannot be
     /// written ([`OutputPath::new`]).
     pub fn validate(low: ManifestArgs, rule: PassRule) -> Result<ManifestHigh> {
-        let tables = Tables::validate(low.tables, rule)?;
+        let tables = Tables::validate(low.tables, rule, true)?;
         let log = |path, what| TextFile::read(path, what, MAX_LOG_BYTES);
         let file_log = low.file_log.map(|p| log(p, "--file-log")).transpose()?;
         let run_log = low.run_log.map(|p| log(p, "--run-log")).transpose()?;
@@ -404,7 +407,7 @@ impl RecodeHigh {
     /// # Errors
     /// As [`Tables`], or the log cannot be read.
     pub fn validate(low: RecodeArgs, rule: PassRule) -> Result<RecodeHigh> {
-        let tables = Tables::validate(low.tables, rule)?;
+        let tables = Tables::validate(low.tables, rule, true)?;
         let file_log =
             low.file_log.map(|p| TextFile::read(p, "--file-log", MAX_LOG_BYTES)).transpose()?;
         Ok(RecodeHigh {
@@ -478,7 +481,7 @@ impl OpeningsHigh {
         }
         Ok(OpeningsHigh {
             slots: low.slots,
-            root: low.tables,
+            root: TablesDir::given_or_default(low.tables, true)?,
             sample: low.sample,
             seed: low.seed,
             batch: low.batch.map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
@@ -514,17 +517,22 @@ pub struct ServeHigh {
     pub header_timeout: Duration,
     /// `--allow-host`.
     pub allow_host: Vec<String>,
+    /// `--quiet`: no access log.
+    pub quiet: bool,
     /// The pass rule.
     pub rule: PassRule,
 }
 
 impl ServeHigh {
-    /// Sets the budget (clap checks the rest).
-    pub fn validate(low: ServeArgs, rule: PassRule) -> ServeHigh {
+    /// Sets the budget and checks the tables root (clap checks the rest).
+    ///
+    /// # Errors
+    /// A `--tables DIR` given that is not there.
+    pub fn validate(low: ServeArgs, rule: PassRule) -> Result<ServeHigh> {
         // The kept solves take memory too: the budget leaves room for them.
         let kept_bytes = (low.keep_states as u64).saturating_mul(BYTES_PER_STATE);
-        ServeHigh {
-            root: low.tables,
+        Ok(ServeHigh {
+            root: TablesDir::given_or_default(low.tables, true)?,
             bind: low.bind,
             budget: Budget::new(low.budget, kept_bytes),
             keep_states: low.keep_states,
@@ -532,8 +540,9 @@ impl ServeHigh {
             max_connections: low.max_connections as usize,
             header_timeout: Duration::from_secs(low.header_timeout),
             allow_host: low.allow_host,
+            quiet: low.quiet,
             rule,
-        }
+        })
     }
 }
 
@@ -571,7 +580,7 @@ impl BookHigh {
             verify: low.verify,
             book,
             slots,
-            root: low.tables,
+            root: TablesDir::given_or_default(low.tables, true)?,
             json: low.json,
             rule,
         })

@@ -220,8 +220,10 @@ pub struct TablesArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    /// Default: `tables`. `generate` makes it; `manifest` and `recode`
+    /// refuse a DIR that does not exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 }
 
 /// Arguments of `generate`.
@@ -319,8 +321,10 @@ pub struct QueryArgs {
 
     /// The tables root directory (made by `generate`): the files are in
     /// DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    ///
+    /// Default: `tables`, read if it is there; a DIR given must exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Answer from the tables only: a position they do not cover is an
     /// error (a bad line with `-`) instead of a solve in memory.
@@ -354,8 +358,10 @@ pub struct VerifyArgs {
     pub max_live: Option<u8>,
 
     /// The tables root directory: the files are in DIR/n{N}-{rule}/.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    /// Default: `tables`. `generate` makes it; `manifest` and `recode`
+    /// refuse a DIR that does not exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Random entries to derive again from their successors (at most the
     /// nodes the tables store).
@@ -463,8 +469,10 @@ pub struct OpeningsArgs {
     /// The tables root directory (as made by `generate`), used for 10 and
     /// 12 slots: complete tables answer for every opening, incomplete ones
     /// help the solver.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    ///
+    /// Default: `tables`, read if it is there; a DIR given must exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Classify a random sample of K openings, each solved exactly, and
     /// estimate the shares with 95% Wilson intervals.
@@ -532,8 +540,10 @@ pub struct OpeningsArgs {
 pub struct ServeArgs {
     /// The tables root directory (made by `generate`); positions the tables
     /// do not cover are solved in memory.
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    ///
+    /// Default: `tables`, read if it is there; a DIR given must exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// The address to listen on; port 0 picks a free port. Anything but
     /// loopback makes the server reachable from other machines.
@@ -574,6 +584,11 @@ pub struct ServeArgs {
     /// loopback); repeatable. Other names get 421 (DNS rebinding).
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
+
+    /// No access log: without it, each request answered gets one line on
+    /// stderr (method, path, status, milliseconds).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// A count that must be at least 1, `why` said otherwise: a number read
@@ -597,8 +612,9 @@ fn pass_rule_parser() -> impl TypedValueParser<Value = PassRule> {
     PossibleValuesParser::new(values).map(|name| name.parse().expect("one of the rules' names"))
 }
 
-/// The default tables root directory.
-pub const DEFAULT_TABLES: &str = "tables";
+/// The default tables root directory (kept with the check of a tables
+/// root, [`TablesDir::given_or_default`]).
+pub use super::files::DEFAULT_TABLES;
 
 /// Arguments of `book`.
 #[derive(Debug, Args)]
@@ -626,8 +642,10 @@ pub struct BookArgs {
     pub slots: Vec<Slots>,
 
     /// The tables root directory (as made by `generate`).
-    #[arg(long, value_name = "DIR", default_value = DEFAULT_TABLES, value_parser = tables_dir_parser())]
-    pub tables: TablesDir,
+    ///
+    /// Default: `tables`, read if it is there; a DIR given must exist.
+    #[arg(long, value_name = "DIR", value_parser = tables_dir_parser())]
+    pub tables: Option<TablesDir>,
 
     /// Print JSON instead of text.
     #[arg(long)]

@@ -19,11 +19,12 @@ use chaosclock::generate::{
 };
 use chaosclock::table::{Encoding, dir_name, fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
+use crate::cmd::measured;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
     ADVICE_BYTES, LARGE_BYTES, cost_text, print, print_json, projection, run_log, shown_path,
@@ -72,6 +73,10 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     let projected = projection(n, max_live, root, rule, args.values_only);
     if let Some(why) = refusal(&projected, args.values_only, args.allow_large) {
         bail!("{why} ({})", shown_path(&root.join(dir_name(n, rule))));
+    }
+    // A run of hours says what it will take before it starts.
+    if let Some(note) = measured::long_run_note(n, rule, args.values_only, &projected) {
+        eprintln!("{note}");
     }
     // Not `.context()`: the pool's error shows the OS error and has it as
     // its source too, so `{:#}` would print it twice.
@@ -266,7 +271,7 @@ fn progress_bar() -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let bar = crate::cmd::progress::drawn_bar(0);
     let style = ProgressStyle::with_template(
         "{spinner} [{elapsed_precise}] {bar:30} {done}/{total} nodes, {rate}, eta {eta}",
     )

@@ -11,6 +11,7 @@ pub mod book;
 pub mod code_map;
 pub mod generate;
 pub mod manifest;
+pub mod measured;
 pub mod openings;
 pub mod play;
 pub mod progress;

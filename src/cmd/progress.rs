@@ -14,15 +14,21 @@
 //! the bar's message; its count; the peak resident memory so far). The
 //! library only updates the bar it is given, and prints nothing.
 //!
+//! Ctrl-C on a terminal ([`end_lines_on_ctrl_c`]) ends the line of every
+//! bar drawn, so the shell's prompt starts on a line of its own, and exits
+//! with code 130 (128 + SIGINT, as a shell reports it).
+//!
 //! The environment variable `CHAOSCLOCK_PROGRESS_SECS`, meant for tests,
 //! sets the interval in seconds (a fraction allowed, e.g. `0.2`); `0`
 //! turns the lines off (the CLI tests, which expect a quiet stderr however
 //! loaded the machine is).
 
+use std::io::Write;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use chaosclock::progress::Progress;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, WeakProgressBar};
 
 use crate::cmd::{run_log, thousands};
 
@@ -95,6 +101,47 @@ impl Progress for Drawn<'_> {
     }
 }
 
+/// The bars drawn on the terminal, so that Ctrl-C can end their lines.
+static DRAWN: Mutex<Vec<WeakProgressBar>> = Mutex::new(Vec::new());
+
+/// A bar drawn on the terminal, whose line Ctrl-C ends
+/// ([`end_lines_on_ctrl_c`]).
+pub fn drawn_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let mut drawn = DRAWN.lock().unwrap_or_else(PoisonError::into_inner);
+    drawn.retain(|b| b.upgrade().is_some());
+    drawn.push(bar.downgrade());
+    bar
+}
+
+/// When stderr is a terminal, makes Ctrl-C stop every bar drawn where it
+/// is, end its line, and exit with code 130 (without it the process dies
+/// in the middle of the bar's line, and the prompt follows on that line).
+/// Elsewhere Ctrl-C keeps its default action.
+pub fn end_lines_on_ctrl_c() {
+    if !is_terminal() {
+        return;
+    }
+    // Only fails if a handler is already set: then that one decides.
+    let _ = ctrlc::set_handler(|| {
+        let drawn = DRAWN.lock().unwrap_or_else(PoisonError::into_inner);
+        let live: Vec<ProgressBar> = drawn.iter().filter_map(WeakProgressBar::upgrade).collect();
+        let drawing = live.iter().any(|b| !b.is_finished());
+        for bar in &live {
+            // No more frames: its last one stays on the screen as it is.
+            bar.disable_steady_tick();
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        let mut err = std::io::stderr().lock();
+        if drawing {
+            let _ = writeln!(err);
+        }
+        let _ = writeln!(err, "interrupted");
+        let _ = err.flush();
+        std::process::exit(130);
+    });
+}
+
 /// The solver's bar on stderr (the library sets its message while it
 /// enumerates, then its length to the states and counts them as they are
 /// solved): a drawn bar on a terminal, else a hidden one with a line every
@@ -105,7 +152,7 @@ pub fn solve_bar() -> Option<ProgressBar> {
         bar.set_message("enumerating");
         return Some(logged(bar, Style::Solve));
     }
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    let bar = drawn_bar(0);
     let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg} {progress}")
         .expect("the progress template is valid")
         .with_key("progress", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
@@ -135,7 +182,7 @@ pub fn counting_bar(len: u64, msg: &'static str) -> Option<ProgressBar> {
         bar.set_message(msg);
         return Some(logged(bar, Style::Count));
     }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let bar = drawn_bar(len);
     let style = ProgressStyle::with_template(
         "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
     )
@@ -184,7 +231,7 @@ fn every() -> Option<Duration> {
     }
 }
 
-/// `bar`, with a thread that prints its line ([`line`]) every [`every`]
+/// `bar`, with a thread that prints its line ([`line()`]) every [`every`]
 /// on stderr until the bar is finished or dropped. The thread holds only
 /// a weak reference, so it never keeps the bar alive.
 fn logged(bar: ProgressBar, style: Style) -> ProgressBar {

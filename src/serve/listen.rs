@@ -12,7 +12,13 @@
 //! - Hyper reads the stream through [`HeadCheck`] (`head.rs`), which
 //!   refuses a head hyper would answer with its own bare status line (too
 //!   long, too many headers, not HTTP) with a JSON error instead.
+//! - Once `stop` is set (`shutdown.rs`), the loop stops accepting and
+//!   closes the listening socket; each connection ends after the request
+//!   under way (an idle one at once), and [`serve`] returns when all have
+//!   ended, or after [`GRACE`].
 
+use std::future::poll_fn;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,6 +30,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::serve::head::{HeadCheck, MAX_HEAD_BYTES, MAX_HEADERS};
+use crate::serve::shutdown::{GRACE, Stop, stopped};
 
 /// The limits on connections.
 #[derive(Debug, Clone, Copy)]
@@ -34,8 +41,15 @@ pub struct ConnLimits {
     pub header_timeout: Duration,
 }
 
-/// Serves `app` on `listener` for ever.
-pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
+/// Serves `app` on `listener` until `stop` is set, then lets the open
+/// connections finish for at most [`GRACE`]; returns how many were still
+/// open then.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    mut stop: Stop,
+) -> usize {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let mut builder = http1::Builder::new();
     builder
@@ -49,9 +63,17 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
     loop {
         // Wait for a free place before accepting: over the bound,
         // connections queue in the kernel.
-        let permit =
-            Arc::clone(&permits).acquire_owned().await.expect("the semaphore is never closed");
-        let stream = match listener.accept().await {
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => {
+                permit.expect("the semaphore is never closed")
+            }
+            () = stopped(&mut stop) => break,
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = stopped(&mut stop) => break,
+        };
+        let stream = match accepted {
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Out of file descriptors and the like: wait, do not spin.
@@ -63,16 +85,35 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
         let builder = Arc::clone(&builder);
+        let mut stop = stop.clone();
         tokio::spawn(async move {
             // Hyper stops at the end of the stream, which HeadCheck makes
             // at a refused head; errors (a timeout, a reset) end only this
             // connection, without an answer.
             let io = TokioIo::new(HeadCheck::new(stream));
-            let conn = builder.serve_connection(io, service).without_shutdown();
-            if let Ok(parts) = conn.await {
-                parts.io.into_inner().finish().await;
+            let mut conn = builder.serve_connection(io, service);
+            let mut stopping = false;
+            let ended = loop {
+                tokio::select! {
+                    ended = poll_fn(|cx| conn.poll_without_shutdown(cx)) => break ended,
+                    () = stopped(&mut stop), if !stopping => {}
+                }
+                // The server stops: no keep-alive after the answer under
+                // way, and an idle connection closes now.
+                stopping = true;
+                Pin::new(&mut conn).graceful_shutdown();
+            };
+            if ended.is_ok() {
+                conn.into_parts().io.into_inner().finish().await;
             }
             drop(permit);
         });
+    }
+    // Stop accepting: new connections are refused by the kernel.
+    drop(listener);
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    match tokio::time::timeout(GRACE, permits.acquire_many(all)).await {
+        Ok(_) => 0,
+        Err(_) => limits.max_connections - permits.available_permits(),
     }
 }

@@ -7,39 +7,68 @@
 //! answers only to its own host names, bounds its connections and the time
 //! to send a request, and refuses long request lines and headers before any
 //! work (`guard.rs`, `listen.rs`).
+//!
+//! For the operator: `/healthz` (`health.rs`), `/metrics` (`metrics.rs`),
+//! one log line per request on stderr (`access_log.rs`, off with
+//! `--quiet`), and a graceful stop on SIGTERM or Ctrl-C (`shutdown.rs`);
+//! `docs/deploy.md` shows how to run it as a service.
 
+pub mod access_log;
 pub mod api;
 pub mod errors;
 pub mod guard;
 pub mod head;
+pub mod health;
 pub mod listen;
+pub mod metrics;
 pub mod page;
 pub mod query;
+pub mod shutdown;
 pub mod state;
 
 use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use axum::Router;
-use axum::middleware;
 use axum::routing::get;
+use axum::{Extension, Router, middleware};
 
 use crate::cli::high::ServeHigh;
 use crate::serve::api::AppState;
 use crate::serve::guard::Guard;
+use crate::serve::health::Health;
 use crate::serve::listen::ConnLimits;
+use crate::serve::metrics::Metrics;
+use crate::serve::shutdown::{GRACE, Signals};
 use crate::serve::state::{Engine, Limits};
 
-/// Runs the server until it is killed.
+/// What the operator's routes and the access log share.
+#[derive(Debug, Clone)]
+pub struct Ops {
+    /// `/metrics`, also fed by the access log.
+    pub metrics: Arc<Metrics>,
+    /// `/healthz`.
+    pub health: Arc<Health>,
+}
+
+/// Runs the server until SIGTERM or Ctrl-C, then stops it gracefully
+/// (`shutdown.rs`).
 ///
 /// # Errors
-/// The address cannot be bound, or the runtime cannot start.
+/// The address cannot be bound, or the runtime or the signal handlers
+/// cannot start.
 pub fn run(args: &ServeHigh) -> Result<()> {
     let budget = args.budget;
     let limits = Limits { budget, cache_states: args.keep_states, queue: args.queue };
     let engine = Arc::new(Engine::new(Some(args.root.to_path_buf()), limits));
+    let ops = Ops {
+        metrics: Arc::new(Metrics::new(Arc::clone(&engine))),
+        health: Arc::new(Health { root: args.root.to_path_buf() }),
+    };
     let state = AppState { engine, rule: args.rule };
+    if !args.quiet {
+        access_log::init();
+    }
     let conn =
         ConnLimits { max_connections: args.max_connections, header_timeout: args.header_timeout };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -48,7 +77,8 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(async {
+    let open = runtime.block_on(async {
+        let signals = Signals::catch()?;
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
@@ -62,15 +92,24 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         writeln!(out, "listening on http://{addr}/")?;
         out.flush()?;
         drop(out);
-        let app = router(state, Guard::new(addr, &args.allow_host));
-        listen::serve(listener, app, conn).await;
-        Ok(())
-    })
+        let app = router(state, Guard::new(addr, &args.allow_host), ops);
+        let stop = shutdown::on_signal(signals);
+        anyhow::Ok(listen::serve(listener, app, conn, stop).await)
+    })?;
+    if open > 0 {
+        eprintln!("serve: stopped after {} s with {open} connections still open", GRACE.as_secs());
+    } else {
+        eprintln!("serve: stopped");
+    }
+    // A solve still running is not waited for.
+    runtime.shutdown_background();
+    Ok(())
 }
 
-/// The routes: the page, its assets, the API, 405 for other methods and
-/// 404 for the rest, behind the checks of `guard`.
-pub fn router(state: AppState, guard: Guard) -> Router {
+/// The routes: the page, its assets, the API, the operator's routes, 405
+/// for other methods and 404 for the rest, behind the checks of `guard`,
+/// each request timed, counted and logged (`access_log.rs`).
+pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::app_js))
@@ -84,8 +123,13 @@ pub fn router(state: AppState, guard: Guard) -> Router {
         .route("/api/analyse", get(api::analyse_handler))
         .route("/api/fair-start", get(api::fair_start_handler))
         .route("/api/progress", get(api::progress_handler))
+        .route("/healthz", get(health::handler))
+        .route("/metrics", get(metrics::handler))
         .fallback(api::not_found)
         .method_not_allowed_fallback(guard::method_not_allowed)
         .layer(middleware::from_fn_with_state(guard, guard::check_request))
+        .layer(middleware::from_fn(access_log::observe))
+        .layer(Extension(ops.health))
+        .layer(Extension(ops.metrics))
         .with_state(state)
 }

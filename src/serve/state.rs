@@ -132,6 +132,19 @@ pub struct Engine {
     /// Requests solving or waiting for the solver.
     waiting: AtomicUsize,
     limits: Limits,
+    /// Answers taken from a kept solution (`/metrics`).
+    cache_hits: AtomicU64,
+}
+
+/// The solver's load and the kept solutions' use, for `/metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolverLoad {
+    /// Solves under way (0 or 1).
+    pub running: usize,
+    /// Requests waiting for the solver.
+    pub queued: usize,
+    /// Answers taken from a kept solution so far.
+    pub cache_hits: u64,
 }
 
 /// A place among the requests that need the solver (the one solving and
@@ -170,6 +183,7 @@ impl Engine {
             solver: Arc::new(Semaphore::new(1)),
             waiting: AtomicUsize::new(0),
             limits,
+            cache_hits: AtomicU64::new(0),
         }
     }
 
@@ -232,7 +246,16 @@ impl Engine {
         })?;
         let s = kept.remove(i);
         kept.push(Arc::clone(&s));
+        self.cache_hits.fetch_add(1, Ordering::Relaxed);
         Some(s)
+    }
+
+    /// The solver's load and the kept solutions' hits (`/metrics`).
+    pub fn load(&self) -> SolverLoad {
+        let running = usize::from(self.current.lock().unwrap_or_else(unpoison).is_some());
+        let waiting = self.waiting.load(Ordering::SeqCst);
+        let cache_hits = self.cache_hits.load(Ordering::Relaxed);
+        SolverLoad { running, queued: waiting.saturating_sub(running), cache_hits }
     }
 
     /// A solution holding `pos`: a kept one, else a new solve (waiting for

@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use serde_json::Value as Json;
@@ -17,16 +17,31 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the server with `args` after `serve --bind 127.0.0.1:0`, in
-    /// `dir`; waits for its "listening on" line.
+    /// Starts the server with `args` after `serve --bind 127.0.0.1:0
+    /// --quiet`, in `dir`; waits for its "listening on" line.
     pub fn start(dir: &Path, args: &[&str]) -> Server {
+        let mut all = vec!["--quiet"];
+        all.extend_from_slice(args);
+        Server::spawn(dir, &all, Stdio::inherit()).0
+    }
+
+    /// Starts the server as [`Server::start`] does but with its access log,
+    /// and returns its stderr, unread.
+    pub fn start_logged(dir: &Path, args: &[&str]) -> (Server, ChildStderr) {
+        let (server, stderr) = Server::spawn(dir, args, Stdio::piped());
+        (server, stderr.expect("piped"))
+    }
+
+    /// Starts `serve --bind 127.0.0.1:0 ARGS` in `dir` with `stderr`; waits
+    /// for its "listening on" line.
+    fn spawn(dir: &Path, args: &[&str], stderr: Stdio) -> (Server, Option<ChildStderr>) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
             .args(["serve", "--bind", "127.0.0.1:0"])
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("the chaosclock binary runs");
         let mut line = String::new();
@@ -39,7 +54,32 @@ impl Server {
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
-        Server { child, addr }
+        let stderr = child.stderr.take();
+        (Server { child, addr }, stderr)
+    }
+
+    /// Sends the signal `name` (e.g. `TERM`) to the server.
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{name}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{name} failed");
+    }
+
+    /// Waits at most `limit` for the server to exit; its status, or `None`
+    /// if it still runs.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server can be waited on") {
+                return Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The URL of `path`.

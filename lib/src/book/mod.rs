@@ -204,6 +204,20 @@ impl Section {
         }
     }
 
+    /// Calls `f(rank, value)` for each representative of block `b` (the
+    /// ranks `b * block_ranks ..`), in rank order: for a reader that
+    /// decodes the blocks it needs as it goes, where
+    /// [`Section::all_values`] decodes them all first.
+    ///
+    /// # Panics
+    /// `b` is not a block of the section ([`Section::blocks`]).
+    pub fn block_values(&self, b: usize, f: &mut dyn FnMut(u64, Value)) {
+        self.decode_block(b, &mut |rank, _, v| {
+            f(rank, v);
+            true
+        });
+    }
+
     /// The value code of every opening, by rank (decoded in parallel).
     pub fn all_values(&self) -> Vec<u8> {
         let e = &self.layout.entry;

@@ -11,11 +11,11 @@
 //!   both-win are solved for the listed openings when asked (`--moves`,
 //!   always up to 8 slots) and otherwise left out;
 //! - the list of every both-win opening up to 8 slots, with its moves:
-//!   one [`solve_with`] over all openings at once (the union of their
+//!   one [`solve_with`](chaosclock::solve::solve_with) over all openings at once (the union of their
 //!   reachable states is 5,963,762 states for 8 slots);
 //! - otherwise, with `--sample K`, the first K openings of the seeded
 //!   random order ([`Draw`]), read from complete tables, or solved exactly
-//!   in batches of `--batch B` openings per [`solve_with`] call
+//!   in batches of `--batch B` openings per [`solve_with`](chaosclock::solve::solve_with) call
 //!   (incomplete tables, if any, answer for the signatures they cover; any
 //!   board size). The shares are then estimates, with 95% Wilson
 //!   intervals.
@@ -32,6 +32,7 @@
 //! `{"incomplete": "..."}` (issue 14, finding 8).
 
 pub use chaosclock::draw;
+mod book_values;
 mod depths;
 mod list;
 mod report;
@@ -48,6 +49,7 @@ use chaosclock::{PassRule, Position, Value, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use self::book_values::LazyBook;
 use self::depths::Depths;
 use self::list::ListWriter;
 pub(crate) use self::list::write_atomically;
@@ -235,16 +237,21 @@ fn fill(
                 tally.counts = section.entry().counts;
                 return Ok(());
             }
-            let values = section.all_values();
-            let ranks = section.ranks();
+            // Streamed: a few openings at first, so that the list's first
+            // lines come at once (`openings --slots 12 --both-win | head`).
+            let mut book = LazyBook::new(section);
+            let mut first = 256;
             let order = if want { draw::Order::Board } else { draw::Order::Table };
             for chunk in draw::chunks(n, order) {
-                for pos in chunk {
-                    let code = values[ranks.rank(pos.board()) as usize];
-                    let value = Value::from_code(code).expect("a value code from the book");
-                    tally.add(&Scored { pos, value, depth: None, keep: None })?;
+                let mut at = 0;
+                for len in book_values::pieces(chunk.len(), &mut first) {
+                    let part = &chunk[at..at + len];
+                    at += len;
+                    for (&pos, value) in part.iter().zip(book.values(part)) {
+                        tally.add(&Scored { pos, value, depth: None, keep: None })?;
+                    }
+                    flush(tally)?;
                 }
-                flush(tally)?;
             }
         }
         (None, Scorer::Solve { .. }) => {
