@@ -65,16 +65,24 @@ pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Sol
 
 /// Solves every state reachable from any of the `roots` (all of
 /// `variant`'s size) at once.
+///
+/// # Panics
+/// A root of another size than `variant`'s (a caller's bug: [`solve`] and
+/// [`crate::answer::answer`] take the size from the position).
 pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progress>) -> Solution {
     solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
 }
 
 /// [`solve_many`] that takes the scores of the signatures `tables` cover
-/// from them (its files must be loaded: [`Tablebase::load_all`]) and
-/// explores only the rest.
+/// from them (each file opened when first needed) and explores only the
+/// rest.
 ///
 /// # Errors
-/// A damaged table record.
+/// A damaged table record; tables of another size or rule than `variant`
+/// ([`TableError::OtherSize`], [`TableError::OtherRule`]).
+///
+/// # Panics
+/// As [`solve_many`].
 pub fn solve_with(
     variant: Variant,
     roots: &[Position],
@@ -136,7 +144,23 @@ pub fn solve_bounded(
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
-    let covered = |sig: SigKey| tables.as_ref().is_some_and(|t| t.file(sig.fixed()).is_some());
+    if let Some(t) = &tables {
+        t.check_rule(variant.rule).map_err(SolveError::Table)?;
+        if let Some(root) = roots.first() {
+            t.check_position(root).map_err(SolveError::Table)?;
+        }
+    }
+    // Each table file is opened when first needed; the first that cannot
+    // be is the error.
+    let unreadable = OnceLock::new();
+    let covered = |sig: SigKey| {
+        tables.as_ref().is_some_and(|t| {
+            t.load(sig.fixed()).unwrap_or_else(|e| {
+                let _ = unreadable.set(e);
+                false
+            })
+        })
+    };
     let mut last = 0;
     let reached = reach::reach(variant, roots, &covered, |total| {
         last = total;
@@ -145,6 +169,9 @@ pub fn solve_bounded(
         }
         if total > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
+    if let Some(e) = unreadable.into_inner() {
+        return Err(SolveError::Table(e));
+    }
     let Some(mut reached) = reached else {
         return Err(SolveError::TooLarge { states: last, budget });
     };
@@ -225,7 +252,7 @@ impl Solution {
                     .summary(slot)
                     .score(pos.last(), self.reached.variant.rule),
             ),
-            None => self.tables.as_ref()?.score(pos).ok().flatten(),
+            None => self.tables.as_ref()?.score(pos).ok(),
         }
     }
 

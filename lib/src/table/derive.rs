@@ -26,7 +26,7 @@ pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableE
     let mut s = Summary::default();
     let child_score = |c: &Position| -> Result<Score, TableError> {
         load(tb, c)?;
-        let cs = tb.score(c)?.expect("the file is loaded");
+        let cs = tb.loaded_score(c)?.ok_or_else(|| missing(tb, c))?;
         Ok(Score::from_child(cs, c.side() == node.side()))
     };
     for &m in node.legal_moves(PassRule::Always).iter() {
@@ -112,12 +112,13 @@ fn kept_moves(
         let c = pos.play_unchecked(m);
         load(tb, &c)?;
         let same_side = c.side() == pos.side();
-        let v = tb.value(&c)?.expect("the file is loaded");
+        let v = tb.loaded_value(&c)?.ok_or_else(|| missing(tb, &c))?;
         if (if same_side { v } else { v.flip() }) != value {
             continue;
         }
         kept = true;
-        let cs = Score::from_child(tb.score(&c)?.expect("the file is loaded"), same_side);
+        let cs = tb.loaded_score(&c)?.ok_or_else(|| missing(tb, &c))?;
+        let cs = Score::from_child(cs, same_side);
         if !f(cs) {
             break;
         }
@@ -133,14 +134,17 @@ fn kept_moves(
 
 /// Loads the file of `c`; an error if it is missing.
 fn load(tb: &Tablebase, c: &Position) -> Result<(), TableError> {
-    let fixed = crate::signature::signature(c).fixed();
-    if !tb.load(fixed)? {
-        let path = tb.path(fixed);
-        let source = std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "missing, and the scores of other tables are derived from it",
-        );
-        return Err(TableError::Io { path, source });
+    if !tb.load(c.fixed_mask())? {
+        return Err(missing(tb, c));
     }
     Ok(())
+}
+
+/// The error for the file of `c`, which is missing.
+fn missing(tb: &Tablebase, c: &Position) -> TableError {
+    let source = std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        "missing, and the scores of other tables are derived from it",
+    );
+    TableError::Io { path: tb.path(c.fixed_mask()), source }
 }

@@ -5,9 +5,10 @@
 //! directory. Files exist only for the representatives of the symmetry
 //! (docs/symmetry.md): any other position is mapped onto its
 //! representative, read, and the answer mapped back, so callers never see
-//! the canonical form. [`Tablebase::score`] answers `Ok(None)` for a
-//! position whose file does not exist, and an error for a file that is
-//! damaged.
+//! the canonical form. [`Tablebase::score`] opens the file it needs, and
+//! answers [`ProbeError::Missing`] for a position whose file does not
+//! exist, an error for a file that is damaged, and
+//! [`TableError::OtherSize`] for a position of another size.
 
 pub(crate) mod coded;
 pub(crate) mod convert;
@@ -28,7 +29,7 @@ mod tablebase;
 pub(crate) mod values;
 
 pub(crate) use derive::rederive;
-pub use error::TableError;
+pub use error::{ProbeError, TableError};
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
