@@ -25,14 +25,10 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 pub use self::build::build_section;
-pub use self::format::{Built, Entry, write as write_book};
+pub use self::format::{BLOCK_RANKS, Built, Entry, write as write_book};
 use self::format::{Layout, blocks};
 pub use self::ranks::{Board, Ranks};
 use crate::{PassRule, Position, Value};
-
-/// Ranks per block: a lookup decodes at most this many openings' worth of
-/// one block.
-pub const BLOCK_RANKS: u32 = 4096;
 
 /// The book compiled into the binary (empty before the first is built).
 static EMBEDDED: &[u8] = include_bytes!("../../../book/openings.ccbk");

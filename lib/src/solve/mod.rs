@@ -38,8 +38,8 @@ pub(crate) use self::expand::mover_complete;
 pub(crate) use self::levels::{Workspace as LevelWorkspace, solve_in as solve_by_levels};
 pub use self::node::terminal_value;
 pub(crate) use self::node::{
-    NodeMoves, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit, node_key,
-    node_position,
+    NodeMoves, bits, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit,
+    node_key, node_position,
 };
 pub(crate) use self::node_table::NodeTable;
 pub(crate) use self::reach::{Reached, SigStates};
@@ -312,16 +312,4 @@ impl ScoreSource for Solution {
     fn score(&self, pos: &Position) -> Result<Score, NotReached> {
         Solution::score(self, pos).ok_or(NotReached(*pos))
     }
-}
-
-/// The single bits of `mask`, lowest first.
-pub(crate) fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let bit = mask & mask.wrapping_neg();
-        mask &= mask - 1;
-        Some(bit)
-    })
 }

@@ -19,7 +19,7 @@ use crate::side::Side;
 use crate::signature::{SigKey, signature};
 use crate::summary::Summary;
 use crate::symmetry;
-use crate::table::derive::{derive_score, derive_score_is};
+use crate::table::derive::{Reader, derive_score, derive_score_is};
 use crate::table::format::{self, free_pieces, sub_index};
 use crate::table::{ProbeError, Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
@@ -590,5 +590,28 @@ impl Tablebase {
             return derive_score_is(self, pos, value, target, path).map(Some);
         }
         Ok(self.loaded_score(pos)?.map(|s| s == target))
+    }
+}
+
+/// The tables as what a derivation reads.
+impl Reader for Tablebase {
+    fn rule(&self) -> PassRule {
+        self.rule
+    }
+
+    fn load(&self, fixed: u16) -> Result<bool, TableError> {
+        Tablebase::load(self, fixed)
+    }
+
+    fn loaded_score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
+        Tablebase::loaded_score(self, pos)
+    }
+
+    fn loaded_value(&self, pos: &Position) -> Result<Option<Value>, TableError> {
+        Tablebase::loaded_value(self, pos)
+    }
+
+    fn path(&self, fixed: u16) -> PathBuf {
+        Tablebase::path(self, fixed)
     }
 }
