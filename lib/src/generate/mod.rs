@@ -140,7 +140,8 @@ pub struct FileDone {
 /// nodes (its length is set here).
 ///
 /// # Errors
-/// An I/O error, or a table that cannot be read back.
+/// A size the engine does not support ([`GenerateError::Config`]), an I/O
+/// error, or a table that cannot be read back.
 pub fn generate(cfg: &Config, bar: Option<&dyn Progress>) -> Result<Report, GenerateError> {
     generate_with(cfg, bar, &|_| ())
 }
@@ -157,6 +158,11 @@ pub fn generate_with(
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Report, GenerateError> {
     let start = Instant::now();
+    if !crate::position::SUPPORTED_SLOTS.contains(&cfg.n) {
+        let what =
+            format!("{} slots (the sizes are {:?})", cfg.n, crate::position::SUPPORTED_SLOTS);
+        return Err(GenerateError::Config(what));
+    }
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
     let lock = lock(tb.dir())?;
