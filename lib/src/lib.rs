@@ -30,7 +30,7 @@
 //!   which long calls report how far they have come.
 //!
 //! Everything else is private. The hidden `internals` module lets the
-//! crate's own tests and `examples/depth_study.rs` reach the file format
+//! crate's own tests and `research/examples/depth_study.rs` reach the file format
 //! and the numbering of states; it is not part of the API and may change
 //! in any release.
 //!
