@@ -33,6 +33,23 @@ pub struct VerifyReport {
 ///
 /// # Errors
 /// A missing or damaged file.
+///
+/// # Examples
+///
+/// ```
+/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::table::{Encoding, Tablebase};
+/// use chaosclock::verify::verify;
+/// use chaosclock::PassRule;
+///
+/// let dir = tempfile::tempdir()?;
+/// let rule = PassRule::WhenStuck;
+/// let cfg = Config { root: dir.path().into(), n: 4, rule, max_live: 4, encoding: Encoding::Scores, limits: Limits::default() };
+/// generate(&cfg, None)?;
+/// let report = verify(&Tablebase::new(dir.path(), 4, rule), 4, 100, 10, 7)?;
+/// assert!(report.files > 0 && report.mismatches.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify(
     tb: &Tablebase,
     max_live: u8,

@@ -86,8 +86,8 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
-    /// Record encoding ([`Encoding::Scores`], [`format::Encoding::Values`]
-    /// or [`format::Encoding::Packed`]).
+    /// Record encoding ([`Encoding::Scores`], [`Encoding::Values`]
+    /// or [`Encoding::Packed`]).
     pub encoding: Encoding,
     /// Where to trade time for memory.
     pub limits: Limits,

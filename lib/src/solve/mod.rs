@@ -59,6 +59,24 @@ pub struct Solution {
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
 /// is told the progress: the states enumerated so far
 /// ([`Progress::counted`]), then the states to solve and those solved.
+///
+/// # Examples
+///
+/// ```
+/// use chaosclock::solve::solve;
+/// use chaosclock::{PassRule, Position, Value};
+///
+/// let pos: Position = "2,1,4,3".parse()?;
+/// let solution = solve(&pos, PassRule::Always, None);
+/// let score = solution.score(&pos).ok_or("the root is solved")?;
+/// assert!(solution.states() > 1);
+/// // Every child of the root is solved too.
+/// for m in pos.legal_moves(PassRule::Always).iter() {
+///     assert!(solution.score(&pos.play_unchecked(*m)).is_some());
+/// }
+/// assert!(score.value != Value::NoResult || score.depth == 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
     solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
 }
@@ -68,7 +86,7 @@ pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Sol
 ///
 /// # Panics
 /// A root of another size than `variant`'s (a caller's bug: [`solve`] and
-/// [`crate::answer::answer`] take the size from the position).
+/// [`crate::policy::Policy::answer`] take the size from the position).
 pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progress>) -> Solution {
     solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
 }

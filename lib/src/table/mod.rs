@@ -30,10 +30,19 @@ pub(crate) mod values;
 
 pub(crate) use derive::rederive;
 pub use error::{ProbeError, TableError};
+/// Internal (one file's raw contents): for the binary's `verify` and
+/// `manifest` and the crate's tests.
+#[doc(hidden)]
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
+/// Internal: the block caches' size and counts, for `generate`'s options.
+#[doc(hidden)]
 pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
+/// Internal (raw masks of fixed pieces): for the binary and the tests.
+#[doc(hidden)]
 pub use sets::{fixed_sets, nodes_of};
+/// Internal: for `verify --manifest`.
+#[doc(hidden)]
 pub use shared::{check as check_shared_models, file_name as shared_models_name};
 pub use tablebase::{MODEL_BUDGET, Tablebase};

@@ -25,7 +25,44 @@ use crate::table::{ProbeError, Record, TableError, TableFile, node_number, reder
 use crate::value::Value;
 
 /// The tables of one board size and pass rule in one directory. It is
-/// `Send + Sync`, and every probe takes `&self`.
+/// `Send + Sync`, and every probe takes `&self`: files open when first
+/// needed.
+///
+/// # Examples
+///
+/// Probe one `Tablebase` from several threads (here the 6-slot tables,
+/// made first in a temporary directory):
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::table::{Encoding, Tablebase};
+/// use chaosclock::{PassRule, draw};
+///
+/// let dir = tempfile::tempdir()?;
+/// let rule = PassRule::Always;
+/// let limits = Limits::default();
+/// generate(&Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits }, None)?;
+///
+/// let tb = Arc::new(Tablebase::new(dir.path(), 6, rule));
+/// let openings = draw::all(6);
+/// let threads: Vec<_> = (0..4)
+///     .map(|t| {
+///         let (tb, openings) = (Arc::clone(&tb), openings.clone());
+///         std::thread::spawn(move || {
+///             openings.iter().skip(t).step_by(4).map(|p| tb.score(p).map(|s| s.value)).collect::<Result<Vec<_>, _>>()
+///         })
+///     })
+///     .collect();
+/// let probed: usize = threads.into_iter().map(|t| t.join().unwrap().map(|v| v.len())).sum::<Result<_, _>>()?;
+/// assert_eq!(probed, openings.len());
+///
+/// // A position of another size is a typed error, not a panic.
+/// let small: chaosclock::Position = "2,1,4,3".parse()?;
+/// assert!(tb.score(&small).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Tablebase {
     dir: PathBuf,
