@@ -1,15 +1,21 @@
-//! The layers of `lib/src/` and `src/` have no import loops (issue 13).
+//! The layers of `lib/src/` and `src/` have no import loops (issues 13
+//! and 60).
 //!
 //! Every `src/**/*.rs` is read with its comments, string and character
 //! literals and `#[cfg(test)] mod` blocks blanked out; each path that
-//! starts with `crate::`, `chaosclock::` or `super::` (use trees with
-//! braces included) is resolved to the module it names. A reference from
-//! module `a::b` to `a::c` is an edge between the files of one folder
-//! (`a/b` → `a/c`); one from `a::b` to `d::e` an edge between top-level
-//! modules (`a` → `d`). A reference to an ancestor or a descendant is no
-//! edge (a folder's `mod.rs` and its files may use each other). Items the
-//! crate root re-exports (`crate::Position`) name no module and give no
-//! edge. The test fails naming each loop, with the line behind each arrow.
+//! starts with `crate::`, `chaosclock::`, `super::` or `self::` (use trees
+//! with braces included), and in a folder's `mod.rs` each path that starts
+//! with one of its child modules, is resolved to the module it names. A
+//! path through a re-export (`pub use`, `pub(crate) use`, in any file) is
+//! followed to the module the item comes from. An item defined in a
+//! folder's `mod.rs` belongs to the node `folder/mod`, and a reference
+//! from that `mod.rs` is an edge from `folder/mod`: so a file that uses its
+//! `mod.rs` while the `mod.rs` uses it is a loop. A reference from module
+//! `a::b` to `a::c` is an edge between the files of one folder (`a/b` →
+//! `a/c`); one from `a::b` to `d::e` an edge between top-level modules
+//! (`a` → `d`). A reference to a module that contains the other (a folder
+//! as a whole, not an item of its `mod.rs`) is no edge. The test fails
+//! naming each loop, with the line behind each arrow.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -80,11 +86,47 @@ fn a_loop_between_files_of_one_folder_is_found() {
     let dir = tree(&[
         ("lib.rs", "mod g;\n"),
         ("g/mod.rs", "mod x;\nmod y;\nuse x::X;\n"),
-        ("g/x.rs", "use super::y::{self, Y};\nuse crate::g::Common;\n"),
+        ("g/x.rs", "use super::y::{self, Y};\nuse crate::g;\n"),
         ("g/y.rs", "pub fn f() -> crate::g::x::X { todo!() }\n"),
     ]);
     let loops = loops(dir.path());
     assert_eq!(loops, vec!["g/x -> g/y -> g/x (g/x.rs:1, g/y.rs:1)".to_string()]);
+}
+
+/// The loops of issue 60: a file and the folder's `mod.rs` that
+/// re-exports it, and a file that uses an item of its `mod.rs` while the
+/// `mod.rs` uses the file.
+#[test]
+fn loops_through_a_mod_rs_are_found() {
+    let dir = tree(&[
+        ("lib.rs", "mod t;\nmod g;\n"),
+        (
+            "t/mod.rs",
+            "mod base;\nmod derive;\npub(crate) use derive::rederive;\npub use base::Base;\n",
+        ),
+        ("t/base.rs", "use crate::t::rederive;\npub struct Base;\n"),
+        ("t/derive.rs", "use crate::t::Base;\npub fn rederive() {}\n"),
+        ("g/mod.rs", "mod recode;\npub struct Config;\npub fn run() { recode::go() }\n"),
+        ("g/recode.rs", "use super::Config;\npub fn go() {}\n"),
+    ]);
+    let loops = loops(dir.path());
+    assert_eq!(loops.len(), 2, "{loops:?}");
+    assert!(loops.iter().any(|l| l.starts_with("t/base -> t/derive -> t/base")), "{loops:?}");
+    assert!(loops.iter().any(|l| l.starts_with("g/mod -> g/recode -> g/mod")), "{loops:?}");
+}
+
+/// A folder whose `mod.rs` only declares and re-exports, and whose files
+/// use each other through it in one direction, has no loop.
+#[test]
+fn reexports_followed_one_way_are_no_loop() {
+    let dir = tree(&[
+        ("lib.rs", "mod t;\nmod u;\npub use crate::t::Top;\n"),
+        ("t/mod.rs", "mod a;\nmod b;\npub use a::Top;\npub use b::Low;\n"),
+        ("t/a.rs", "use crate::t::Low;\npub struct Top;\n"),
+        ("t/b.rs", "use super::{self};\npub struct Low;\n"),
+        ("u.rs", "use crate::Top;\n"),
+    ]);
+    assert_eq!(loops(dir.path()), Vec::<String>::new());
 }
 
 #[test]
@@ -121,19 +163,118 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 fn loops(src: &Path) -> Vec<String> {
     let files = rust_files(src);
     let modules: BTreeSet<Module> = files.iter().map(|f| module_of(src, f)).collect();
+    let folders: BTreeSet<Module> =
+        files.iter().filter(|f| f.ends_with("mod.rs")).map(|f| module_of(src, f)).collect();
+    let code: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).expect("a source file is UTF-8");
+            (f.clone(), without_tests(&code_only(&text)))
+        })
+        .collect();
+    let mut graph = Graph { modules, folders, reexports: BTreeMap::new() };
+    for (file, code) in &code {
+        let module = module_of(src, file);
+        let key = if module == ["lib"] || module == ["main"] { Vec::new() } else { module.clone() };
+        for (_, path) in reexports(code, &graph.children(&module)) {
+            let Some(abs) = graph.absolute(&module, &path) else { continue };
+            if let Some(name) = abs.last().filter(|n| *n != "self") {
+                graph.reexports.insert((key.clone(), name.clone()), abs);
+            }
+        }
+    }
     let mut edges = Edges::new();
-    for file in &files {
-        let from = module_of(src, file);
-        let text = std::fs::read_to_string(file).expect("a source file is UTF-8");
-        for (line, path) in references(&without_tests(&code_only(&text))) {
-            let Some(to) = resolve(&from, &path, &modules) else { continue };
-            if let Some(edge) = edge(&from, &to) {
+    for (file, code) in &code {
+        let module = module_of(src, file);
+        let node = if graph.folders.contains(&module) && file.ends_with("mod.rs") {
+            [module.clone(), vec!["mod".to_string()]].concat()
+        } else {
+            module.clone()
+        };
+        for (line, path) in references(code, &graph.children(&module)) {
+            let Some(to) = graph.absolute(&module, &path).and_then(|abs| graph.resolve(&abs, 0))
+            else {
+                continue;
+            };
+            if let Some(edge) = edge(&node, &to) {
                 let at = file.strip_prefix(src).expect("under src").to_path_buf();
                 edges.entry(edge).or_insert((at, line));
             }
         }
     }
     cycles(&edges)
+}
+
+/// The modules of a crate and what its files re-export.
+struct Graph {
+    modules: BTreeSet<Module>,
+    /// The modules that are folders (with a `mod.rs`).
+    folders: BTreeSet<Module>,
+    /// Per module (the crate root as `[]`) and name, the absolute path
+    /// (from the crate root) of the item it re-exports under that name.
+    reexports: BTreeMap<(Module, String), Vec<String>>,
+}
+
+impl Graph {
+    /// The names of the child modules of `module` (of a folder).
+    fn children(&self, module: &Module) -> BTreeSet<String> {
+        let parent: &[String] =
+            if *module == ["lib"] || *module == ["main"] { &[] } else { module };
+        self.modules
+            .iter()
+            .filter(|m| m.len() == parent.len() + 1 && m.starts_with(parent))
+            .filter_map(|m| m.last().cloned())
+            .filter(|m| m != "lib" && m != "main")
+            .collect()
+    }
+
+    /// `path` (used in `from`) as a path from the crate root: `crate` and
+    /// the crate's name dropped, `super` and `self` resolved, a child
+    /// module's name put under `from`.
+    fn absolute(&self, from: &Module, path: &[String]) -> Option<Vec<String>> {
+        let here: Module =
+            if *from == ["lib"] || *from == ["main"] { Vec::new() } else { from.clone() };
+        let first = path.first()?;
+        Some(match first.as_str() {
+            "crate" | "chaosclock" => path[1..].to_vec(),
+            "self" => [here, path[1..].to_vec()].concat(),
+            "super" => {
+                let mut base = here;
+                let mut rest = path;
+                while rest.first().is_some_and(|p| p == "super") {
+                    base.pop();
+                    rest = &rest[1..];
+                }
+                [base, rest.to_vec()].concat()
+            }
+            _ => [here, path.to_vec()].concat(),
+        })
+    }
+
+    /// The node an absolute path names: its longest prefix that is a
+    /// module, through re-exports; an item of a folder's `mod.rs` is the
+    /// node `folder/mod`. `None` for an item of the crate root.
+    fn resolve(&self, abs: &[String], depth: usize) -> Option<Module> {
+        let mut k = 0;
+        while k < abs.len() && self.modules.contains(&abs[..=k]) {
+            k += 1;
+        }
+        let module = abs[..k].to_vec();
+        if let Some(item) = abs.get(k)
+            && depth < 16
+            && let Some(target) = self.reexports.get(&(module.clone(), item.clone()))
+        {
+            let through = [target.clone(), abs[k + 1..].to_vec()].concat();
+            return self.resolve(&through, depth + 1);
+        }
+        if module.is_empty() {
+            return None;
+        }
+        if abs.get(k).is_some_and(|i| i != "self") && self.folders.contains(&module) {
+            return Some([module, vec!["mod".to_string()]].concat());
+        }
+        Some(module)
+    }
 }
 
 /// The `.rs` files under `dir`, sorted.
@@ -268,9 +409,10 @@ fn without_tests(code: &str) -> String {
     out.into_iter().collect()
 }
 
-/// Every path that starts with `crate`, `chaosclock` or `super`, with its
+/// Every path that starts with `crate`, `chaosclock`, `super`, `self` or
+/// one of `children` (the child modules of the file's module), with its
 /// line: `crate::a::{b, c::d}` gives `crate::a::b` and `crate::a::c::d`.
-fn references(code: &str) -> Vec<(usize, Vec<String>)> {
+fn references(code: &str, children: &BTreeSet<String>) -> Vec<(usize, Vec<String>)> {
     let c: Vec<char> = code.chars().collect();
     let ident = |i: usize| c[i].is_alphanumeric() || c[i] == '_';
     let mut out = Vec::new();
@@ -279,8 +421,11 @@ fn references(code: &str) -> Vec<(usize, Vec<String>)> {
         if ident(i) && (i == 0 || !(ident(i - 1) || c[i - 1] == '$' || c[i - 1] == ':')) {
             let word_end = (i..c.len()).find(|&j| !ident(j)).unwrap_or(c.len());
             let word: String = c[i..word_end].iter().collect();
-            let path_follows = c[word_end..].iter().find(|x| !x.is_whitespace()) == Some(&':');
-            if matches!(word.as_str(), "crate" | "chaosclock" | "super") && path_follows {
+            let after = (word_end..c.len()).find(|&j| !c[j].is_whitespace());
+            let path_follows = after.is_some_and(|j| c[j] == ':' && c.get(j + 1) == Some(&':'));
+            let root = matches!(word.as_str(), "crate" | "chaosclock" | "super" | "self")
+                || children.contains(&word);
+            if root && path_follows {
                 let line = 1 + c[..i].iter().filter(|&&x| x == '\n').count();
                 let (paths, end) = use_tree(&c, i);
                 out.extend(paths.into_iter().map(|p| (line, p)));
@@ -291,6 +436,33 @@ fn references(code: &str) -> Vec<(usize, Vec<String>)> {
         } else {
             i += 1;
         }
+    }
+    out
+}
+
+/// The paths of the re-exports (`pub use`, `pub(crate) use`, ...) in
+/// `code`, as [`references`] gives them.
+fn reexports(code: &str, children: &BTreeSet<String>) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find("pub") {
+        let at = from + k;
+        from = at + 3;
+        if at > 0 && code[..at].chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut rest = &code[at + 3..];
+        if let Some(r) = rest.strip_prefix('(') {
+            let Some(close) = r.find(')') else { continue };
+            rest = &r[close + 1..];
+        }
+        let Some(tree) = rest.trim_start().strip_prefix("use ") else { continue };
+        let end = tree.find(';').unwrap_or(tree.len());
+        let start = code.len() - tree.len();
+        let mut paths = references(&code[start..start + end], children);
+        // A re-export may also start from an outside crate: no module.
+        paths.retain(|(_, p)| !p.is_empty());
+        out.extend(paths);
     }
     out
 }
@@ -339,34 +511,6 @@ fn use_tree(c: &[char], mut i: usize) -> (Vec<Vec<String>>, usize) {
     } else {
         (vec![vec![name]], i)
     }
-}
-
-/// The module `path` (used in module `from`) names: its longest prefix
-/// that is a module, after `super` and the crate's name are resolved;
-/// `None` for an item of the crate root.
-fn resolve(from: &Module, path: &[String], modules: &BTreeSet<Module>) -> Option<Module> {
-    let mut base: Module = Vec::new();
-    let mut rest = path;
-    if rest.first().is_some_and(|p| p == "super") {
-        base = from.clone();
-        while rest.first().is_some_and(|p| p == "super") {
-            base.pop();
-            rest = &rest[1..];
-        }
-    } else {
-        rest = &rest[1..]; // `crate` or `chaosclock`
-    }
-    let mut module = base.clone();
-    let mut found = None;
-    for part in rest {
-        module.push(part.clone());
-        if modules.contains(&module) {
-            found = Some(module.clone());
-        } else {
-            break;
-        }
-    }
-    found.or((!base.is_empty()).then_some(base))
 }
 
 /// The edge a reference from `from` to `to` makes: between the two

@@ -33,7 +33,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: Encoding)
 fn check(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
     let sol = solve_many(Variant::new(n, rule), positions, None);
     for p in positions {
-        assert_eq!(tb.score(p).unwrap(), sol.score(p), "{p} ({rule:?})");
+        assert_eq!(Some(tb.score(p).unwrap()), sol.score(p), "{p} ({rule:?})");
     }
 }
 
@@ -52,7 +52,7 @@ fn every_4_and_6_slot_state() {
 fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
     let sol = solve_many(Variant::new(n, rule), positions, None);
     for p in positions {
-        let got = tb.score(p).unwrap().map(|s| s.value);
+        let got = Some(tb.score(p).unwrap().value);
         assert_eq!(got, sol.score(p).map(|s| s.value), "{p} ({rule:?})");
     }
 }
@@ -77,7 +77,7 @@ fn values_only_8_slot_tables_agree_with_tables_with_depths() {
         let mut rng = Rng(0x5eed + rule as u64);
         for i in 0..100_000 {
             let p = random_position(&mut rng, 8, i % 9);
-            let (a, b) = (v.score(&p).unwrap().unwrap(), d.score(&p).unwrap().unwrap());
+            let (a, b) = (v.score(&p).unwrap(), d.score(&p).unwrap());
             assert_eq!(a.value, b.value, "{p} ({rule:?})");
         }
         let sample: Vec<Position> =
@@ -309,6 +309,7 @@ fn damaged_files_give_errors_in(encoding: Encoding) {
                 let block = what.starts_with("block ") && what.ends_with(" checksum mismatch");
                 assert!(block, "trial {trial}: {what}");
                 if let Err(e) = tb.score(&probe) {
+                    let probe::ProbeError::Table(e) = e else { panic!("trial {trial}: {e}") };
                     assert_eq!(corrupt(e, &path, trial), what, "trial {trial}");
                 }
             }
@@ -419,4 +420,79 @@ fn verify_finds_no_mismatch_in_good_tables() {
         assert_eq!(report.solved, 40);
         assert!(report.files > 0);
     }
+}
+
+/// One `Tablebase` may be shared by threads (issue 60).
+#[test]
+fn a_tablebase_is_send_and_sync() {
+    fn shared<T: Send + Sync>() {}
+    shared::<Tablebase>();
+}
+
+/// Files open when first probed, through `&self`: no `load` first.
+#[test]
+fn a_score_opens_its_file_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        root: dir.path().to_path_buf(),
+        n: 6,
+        rule: PassRule::Always,
+        max_live: 6,
+        encoding: Encoding::Scores,
+        limits: Limits::default(),
+    };
+    generate(&cfg, None).unwrap();
+    let tb = Tablebase::new(dir.path(), 6, PassRule::Always);
+    let pos: Position = "2,1,4,3,6,5".parse().unwrap();
+    assert_eq!(
+        tb.score(&pos).unwrap(),
+        solve_many(Variant::new(6, cfg.rule), &[pos], None).score(&pos).unwrap()
+    );
+    assert!(tb.score_is(&pos, tb.score(&pos).unwrap()).unwrap());
+    assert_eq!(tb.value(&pos).unwrap(), tb.score(&pos).unwrap().value);
+}
+
+/// A position of another size, or a request under another rule, is a typed
+/// error, never a panic nor an answer (issue 60: a 6-slot position on the
+/// 8-slot tables panicked in `symmetry.rs`; `WhenStuck` against `Always`
+/// tables answered, labelled `WhenStuck`).
+#[test]
+fn another_size_or_rule_is_a_typed_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = make(dir.path(), 6, PassRule::Always, 6);
+    let empty = tempfile::tempdir().unwrap();
+    let eight = Tablebase::new(empty.path(), 8, PassRule::Always);
+    for (tb, pos) in [(&tb, "2,1,4,3"), (&tb, "2,8,7,4,6,3,1,5"), (&eight, "2,1,4,3,6,5")] {
+        let pos: Position = pos.parse().unwrap();
+        let other = |e: &probe::ProbeError| {
+            matches!(e, probe::ProbeError::Table(TableError::OtherSize { tables, position, .. })
+                if *tables == tb.slots() && *position == pos.slots())
+        };
+        assert!(other(&tb.score(&pos).unwrap_err()), "{pos}");
+        assert!(other(&tb.value(&pos).unwrap_err()), "{pos}");
+        assert!(other(&probe::moves(tb, &pos).unwrap_err()), "{pos}");
+        assert!(other(&probe::analyse(tb, &pos).unwrap_err()), "{pos}");
+        let e = chaosclock::answer::Answer::from_tables(tb, &pos, PassRule::Always).unwrap_err();
+        assert!(other(&e), "{pos}");
+        assert!(e.to_string().contains("are for"), "{e}");
+    }
+    let pos: Position = "2,1,4,3,6,5".parse().unwrap();
+    let e = chaosclock::answer::Answer::from_tables(&tb, &pos, PassRule::WhenStuck).unwrap_err();
+    let rule = |e: &probe::ProbeError| {
+        matches!(
+            e,
+            probe::ProbeError::Table(TableError::OtherRule {
+                tables: PassRule::Always,
+                asked: PassRule::WhenStuck,
+                ..
+            })
+        )
+    };
+    assert!(rule(&e), "{e}");
+    let when_stuck = Variant::new(6, PassRule::WhenStuck);
+    let tables = Tablebase::new(dir.path(), 6, PassRule::Always);
+    assert!(matches!(
+        solve_with(when_stuck, &[pos], Some(tables), None),
+        Err(TableError::OtherRule { .. })
+    ));
 }

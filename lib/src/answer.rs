@@ -96,15 +96,19 @@ impl Answer {
         Some(Answer::new(*pos, rule, score, Vec::new(), Vec::new(), Source::Rules))
     }
 
-    /// The answer for `pos` from the tables `tb`.
+    /// The answer for `pos` under `rule` from the tables `tb`.
     ///
     /// # Errors
-    /// A file it needs is missing ([`ProbeError::Missing`]) or damaged.
+    /// A file it needs is missing ([`ProbeError::Missing`]) or damaged;
+    /// tables of another size or rule than `pos` and `rule`
+    /// ([`crate::table::TableError::OtherSize`],
+    /// [`crate::table::TableError::OtherRule`]).
     pub fn from_tables(
         tb: &crate::table::Tablebase,
         pos: &Position,
         rule: PassRule,
     ) -> Result<Answer, ProbeError> {
+        tb.check_rule(rule)?;
         let a = probe::analyse(tb, pos)?;
         let mut answer = Answer::new(*pos, rule, a.score, a.moves, a.line, Source::Tables);
         answer.depths = a.depths;

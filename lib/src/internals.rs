@@ -1,6 +1,6 @@
 //! Hooks into the file format and the numbering of states, for the crate's
 //! own integration tests (which craft damaged files and read raw records)
-//! and for `examples/depth_study.rs` (which studies raw tables).
+//! and for `research/examples/depth_study.rs` (which studies raw tables).
 //!
 //! This module is hidden from the documentation and is **not** part of the
 //! library's API: anything in it may change or go in any release. A

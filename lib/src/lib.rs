@@ -30,7 +30,7 @@
 //!   which long calls report how far they have come.
 //!
 //! Everything else is private. The hidden `internals` module lets the
-//! crate's own tests and `examples/depth_study.rs` reach the file format
+//! crate's own tests and `research/examples/depth_study.rs` reach the file format
 //! and the numbering of states; it is not part of the API and may change
 //! in any release.
 //!
@@ -105,10 +105,12 @@ pub mod draw;
 mod escape;
 pub mod generate;
 mod index;
+mod input;
 #[doc(hidden)]
 pub mod internals;
 mod moves;
 mod notation;
+pub mod policy;
 mod position;
 pub mod probe;
 pub mod progress;
@@ -129,6 +131,7 @@ pub mod verify;
 
 pub use crate::desktop_cfg::{CfgError, parse_cfg};
 pub use crate::escape::escape_control;
+pub use crate::input::{InputError, PositionText, read_position};
 pub use crate::moves::{
     IllegalMove, Move, MoveList, MoveText, ParseMoveError, ParsePassRuleError, PassRule,
 };

@@ -83,6 +83,21 @@ impl fmt::Display for Outcome {
 /// [`SUPPORTED_SLOTS`]; `board[i]` (slot `i + 1`) holds 0 (empty) or a piece
 /// `1..=n`, every piece at most once; slots past `n` are 0; `last` satisfies
 /// the invariant stated on [`Last::Piece`].
+///
+/// # Examples
+///
+/// ```
+/// use chaosclock::{PassRule, Position, Side};
+///
+/// let pos: Position = "2,1,4,3".parse()?;
+/// assert_eq!((pos.slots(), pos.side()), (4, Side::Yi)); // 乙 opens
+/// let moves = pos.legal_moves(PassRule::Always);
+/// assert!(moves.iter().all(|&m| pos.play(m, PassRule::Always).is_ok()));
+/// let first = *moves.iter().next().ok_or("a legal move")?;
+/// let next = pos.play(first, PassRule::Always)?;
+/// assert_eq!(next.to_string().parse::<Position>()?, next);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) n: u8,
@@ -331,7 +346,9 @@ impl Position {
         self.board().iter().fold(0, |m, &p| m | (1 << p)) & !1
     }
 
-    /// Bit mask (bit p) of the fixed pieces (piece p on slot p).
+    /// Bit mask (bit p) of the fixed pieces (piece p on slot p). Internal:
+    /// the raw mask is no part of the API.
+    #[doc(hidden)]
     #[inline]
     pub fn fixed_mask(&self) -> u16 {
         let mut m = 0;

@@ -6,14 +6,14 @@
 //! by a search of each signature it crosses ([`value_line`]).
 
 use std::collections::{HashMap, VecDeque};
-use std::fmt;
 
 use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::score::Score;
 use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
 use crate::signature::signature;
-use crate::table::{Encoding, TableError, Tablebase};
+pub use crate::table::ProbeError;
+use crate::table::Tablebase;
 use crate::value::Value;
 
 /// A position as the tables see it.
@@ -30,69 +30,6 @@ pub struct Analysis {
     pub depths: bool,
 }
 
-/// Why the tables cannot answer.
-#[derive(Debug)]
-pub enum ProbeError {
-    /// A needed table file does not exist.
-    Missing {
-        /// The file.
-        path: std::path::PathBuf,
-        /// Slots.
-        n: u8,
-        /// The number of pieces not fixed in it: `--max-live` to generate.
-        live: u8,
-        /// The other tables are values only (`--values-only` to generate).
-        values_only: bool,
-    },
-    /// A table file is damaged.
-    Table(TableError),
-    /// The stored depths do not lead to the end: the tables disagree with
-    /// each other.
-    Inconsistent(String),
-}
-
-impl ProbeError {
-    /// The file of fixed set `fixed` in `tb` does not exist.
-    pub fn missing(tb: &Tablebase, fixed: u16) -> ProbeError {
-        let live = tb.slots() - fixed.count_ones() as u8;
-        let values_only = tb.values_only();
-        ProbeError::Missing { path: tb.path(fixed), n: tb.slots(), live, values_only }
-    }
-}
-
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProbeError::Missing { path, n, live, values_only } => write!(
-                f,
-                "no table {} ({n} slots, signatures with {live} piece{} not fixed, {})",
-                path.display(),
-                if *live == 1 { "" } else { "s" },
-                if *values_only { "values only" } else { "with depths" }
-            ),
-            ProbeError::Table(e) => e.fmt(f),
-            ProbeError::Inconsistent(what) => write!(f, "tables are inconsistent: {what}"),
-        }
-    }
-}
-
-/// The message of [`ProbeError::Table`] is its table error's, so
-/// `source()` passes on that error's own source.
-impl std::error::Error for ProbeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProbeError::Table(e) => std::error::Error::source(e),
-            ProbeError::Missing { .. } | ProbeError::Inconsistent(_) => None,
-        }
-    }
-}
-
-impl From<TableError> for ProbeError {
-    fn from(e: TableError) -> Self {
-        ProbeError::Table(e)
-    }
-}
-
 /// The tables as a [`ScoreSource`], loading each file when it is first
 /// needed (many threads may probe one [`Tablebase`] at once).
 impl ScoreSource for Tablebase {
@@ -103,31 +40,15 @@ impl ScoreSource for Tablebase {
     }
 
     fn score(&self, pos: &Position) -> Result<Score, ProbeError> {
-        let fixed = pos.fixed_mask();
-        if !self.load(fixed)? {
-            return Err(ProbeError::missing(self, fixed));
-        }
-        Ok(Tablebase::score(self, pos)?.expect("file loaded"))
+        Tablebase::score(self, pos)
     }
 
     fn cheap_value(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
-        let fixed = pos.fixed_mask();
-        if !self.load(fixed)? {
-            return Err(ProbeError::missing(self, fixed));
-        }
-        // Only encoding 4 derives scores: elsewhere a score costs a value.
-        if self.file(fixed).is_none_or(|f| f.header().encoding != Encoding::Coded) {
-            return Ok(None);
-        }
-        Ok(Tablebase::value(self, pos)?)
+        Tablebase::cheap_value(self, pos)
     }
 
     fn score_is(&self, pos: &Position, target: Score) -> Result<bool, ProbeError> {
-        let fixed = pos.fixed_mask();
-        if !self.load(fixed)? {
-            return Err(ProbeError::missing(self, fixed));
-        }
-        Ok(Tablebase::score_is(self, pos, target)?.expect("file loaded"))
+        Tablebase::score_is(self, pos, target)
     }
 }
 
@@ -147,10 +68,7 @@ pub fn score(tb: &Tablebase, pos: &Position) -> Result<Score, ProbeError> {
 /// # Errors
 /// A missing or damaged file.
 pub fn value(tb: &Tablebase, pos: &Position) -> Result<Value, ProbeError> {
-    match ScoreSource::cheap_value(tb, pos)? {
-        Some(v) => Ok(v),
-        None => Ok(ScoreSource::score(tb, pos)?.value),
-    }
+    tb.value(pos)
 }
 
 /// Every legal move of `pos` with its score for the mover, best first.

@@ -125,6 +125,21 @@ impl std::error::Error for PlayError {}
 ///
 /// # Errors
 /// The first move that is malformed or illegal.
+///
+/// # Examples
+///
+/// ```
+/// use chaosclock::review::play_all;
+/// use chaosclock::{PassRule, Position};
+///
+/// let start: Position = "2,1,4,3".parse()?;
+/// let moves: Vec<String> = ["2", "pass"].map(String::from).to_vec();
+/// let plies = play_all(start, &moves, PassRule::Always)?;
+/// assert_eq!(plies.len(), 2);
+/// let bad = play_all(start, &["9".to_string()], PassRule::Always).unwrap_err();
+/// assert_eq!(bad.number, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec<Ply>, PlayError> {
     let mut pos = start;
     let mut plies = Vec::with_capacity(moves.len());

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::{Position, escape_control, parse_cfg};
+use anyhow::{Context, Result, bail};
+use chaosclock::{Position, PositionText, read_position};
 
 use super::files::TextFile;
 
@@ -21,15 +21,13 @@ pub const MAX_CFG_BYTES: u64 = 64 * 1024;
 /// file that cannot be read ([`TextFile::read`]) or parsed.
 pub fn position(pos: Option<&str>, cfg: Option<PathBuf>) -> Result<Position> {
     match (pos, cfg) {
-        // Not `.context()`: ParsePositionError's message already includes
-        // its source's, and `{:#}` would print that twice.
-        (Some(text), None) => text
-            .parse::<Position>()
-            .map_err(|e| anyhow!("position '{}': {e}", escape_control(text.trim()))),
+        // The library's one reader of position text (the server's too).
+        (Some(text), None) => Ok(read_position(PositionText::Notation(text))?),
         (None, Some(path)) => {
             let file = TextFile::read(path, "cfg file", MAX_CFG_BYTES)?;
             let shown = super::files::shown_path(&file.path);
-            parse_cfg(&file.text).with_context(|| format!("cfg file {shown}"))
+            read_position(PositionText::Cfg(&file.text))
+                .with_context(|| format!("cfg file {shown}"))
         }
         (Some(_), Some(_)) => bail!("give the position either as POS or with --cfg FILE, not both"),
         (None, None) => {

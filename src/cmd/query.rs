@@ -1,6 +1,7 @@
 //! `chaosclock query`: a position's value, depth, scored moves and line of
 //! best play, printed as `solve` prints them ([`Answer`]). The answer comes
-//! from one [`Source`], chosen in one place ([`find`]): the rules for a
+//! from one [`Source`], chosen by the library's answering policy
+//! ([`chaosclock::policy`], through [`find`]): the rules for a
 //! finished game; else the tablebase ([`chaosclock::probe`]) when it covers
 //! the position; else (unless `--no-solve`) a solve in memory within
 //! `--budget` states (by default from the machine's memory,
@@ -22,13 +23,14 @@ use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
+use chaosclock::policy::{AnswerError, Answered, Bounded, Policy, Solver};
 use chaosclock::probe::ProbeError;
-use chaosclock::solve::{SolveError, solve_bounded};
+use chaosclock::solve::SolveError;
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Value, Variant, escape_control};
+use chaosclock::{PassRule, Position, Value, escape_control};
 use serde::Serialize;
 
 use crate::budget::Budget;
@@ -145,13 +147,13 @@ impl Found {
     }
 }
 
-/// The answer for `pos`, from the one source that gives it (the single
-/// place where the source is chosen): the rules for a finished game, else
-/// the tables in `tb`, else for an opening without `budget` the openings
-/// book (with `budget`, `announce` is told the book's value before the
-/// solve, which must agree with it), else, when they do not cover it and `budget` is
-/// given, a solve in memory of at most `budget` states (with a progress bar
-/// if `progress`, made only then: its lines come after the book's value).
+/// The answer for `pos`, from the library's one answering policy
+/// ([`Policy`]): the rules for a finished game, else the tables in `tb`,
+/// else for an opening without `budget` the openings book, else, when
+/// they do not cover it and `budget` is given, a solve in memory of at
+/// most `budget` states ([`CliSolver`]: `announce` is told the book's
+/// value before the solve, which must agree with it; a progress bar if
+/// `progress`).
 ///
 /// # Errors
 /// A damaged table; a missing one without `budget`; a solve over the
@@ -165,53 +167,62 @@ fn find(
     progress: bool,
     announce: Option<&dyn Fn(Value)>,
 ) -> Result<Found> {
-    if let Some(answer) = Answer::from_rules(pos, rule) {
-        return Ok(Found { answer, states: None });
-    }
-    let missing = match Answer::from_tables(tb, pos, rule) {
-        Ok(answer) => return Ok(Found { answer, states: None }),
-        Err(e @ ProbeError::Missing { .. }) => e,
-        Err(e) => return Err(probe_error(e, root, rule)),
+    let solver = budget.map(|budget| CliSolver { budget, progress, announce });
+    let policy = Policy {
+        tables: Some(tb),
+        book: Some(Book::embedded()?),
+        solver: solver.as_ref().map(|s| s as &dyn Solver),
     };
-    let book = Book::embedded()?.value(pos, rule);
-    if let Some(value) = book {
-        if budget.is_none() {
-            let answer = Answer::from_book(*pos, rule, value);
-            return Ok(Found { answer, states: None });
+    let e = match policy.answer(pos, rule) {
+        Ok(found) => return Ok(Found { answer: found.answer, states: found.states }),
+        Err(e) => e,
+    };
+    match e {
+        AnswerError::Tables(e) | AnswerError::Unanswered { missing: Some(e), solve: None, .. } => {
+            Err(probe_error(e, root, rule))
         }
-        if let Some(announce) = announce {
+        AnswerError::Unanswered {
+            missing: Some(ProbeError::Missing { n, live, values_only, .. }),
+            solve: Some(e @ SolveError::TooLarge { .. }),
+            ..
+        } => Err(anyhow!(
+            "no table covers {pos}, and solving it in memory stopped: {e} of {}; raise --budget, or run {}",
+            budget.map_or_else(String::new, |b| b.describe()),
+            generate_advice(n, live, root, rule, values_only)
+        )),
+        AnswerError::Unanswered { solve: Some(e), .. } => Err(anyhow::Error::new(e)),
+        e => Err(anyhow::Error::new(e)),
+    }
+}
+
+/// The command line's solve step: a solve in memory within `budget`
+/// ([`Bounded`]), after telling `announce` the openings book's value,
+/// with a progress bar if `progress` (made only then: its lines come after
+/// the book's value).
+struct CliSolver<'a> {
+    budget: Budget,
+    progress: bool,
+    announce: Option<&'a dyn Fn(Value)>,
+}
+
+impl Solver for CliSolver<'_> {
+    fn solve(
+        &self,
+        pos: &Position,
+        rule: PassRule,
+        book: Option<Value>,
+    ) -> Result<Answered, SolveError> {
+        if let (Some(value), Some(announce)) = (book, self.announce) {
             announce(value);
         }
-    }
-    let (Some(budget), ProbeError::Missing { n, live, values_only, .. }) = (budget, &missing)
-    else {
-        return Err(probe_error(missing, root, rule));
-    };
-    let variant = Variant::new(pos.slots(), rule);
-    let bar = if progress { solve_bar() } else { None };
-    let drawn = Drawn::of(bar.as_ref());
-    let solved =
-        solve_bounded(variant, &[*pos], None, budget.states, drawn.as_ref().map(Drawn::dyn_ref));
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    match solved {
-        Ok(solution) => {
-            let answer = Answer::from_solution(&solution, pos, rule);
-            if let Some(value) = book.filter(|&v| v != answer.score.value) {
-                bail!(
-                    "the openings book gives {pos} the value {value}, the solve {}: a bug, please report it",
-                    answer.score.value
-                );
-            }
-            Ok(Found { answer, states: Some(solution.states()) })
+        let bar = if self.progress { solve_bar() } else { None };
+        let drawn = Drawn::of(bar.as_ref());
+        let progress = drawn.as_ref().map(Drawn::dyn_ref);
+        let solved = Bounded { states: self.budget.states, progress }.solve(pos, rule, book);
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
         }
-        Err(e @ SolveError::TooLarge { .. }) => Err(anyhow!(
-            "no table covers {pos}, and solving it in memory stopped: {e} of {}; raise --budget, or run {}",
-            budget.describe(),
-            generate_advice(*n, *live, root, rule, *values_only)
-        )),
-        Err(SolveError::Table(e)) => Err(e.into()),
+        solved
     }
 }
 

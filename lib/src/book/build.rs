@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use crate::book::BLOCK_RANKS;
 use crate::book::coder::Encoder;
+use crate::book::format::BLOCK_RANKS;
 use crate::book::format::{Built, Entry, blocks};
 use crate::book::model::{self, Counts};
 use crate::book::ranks::Ranks;

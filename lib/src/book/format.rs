@@ -32,6 +32,10 @@ use crate::book::ranks::Ranks;
 use crate::position::SUPPORTED_SLOTS;
 use crate::table::format::checksum;
 
+/// Ranks per block: a lookup decodes at most this many openings' worth of
+/// one block.
+pub const BLOCK_RANKS: u32 = 4096;
+
 /// The first bytes of a book.
 pub const MAGIC: [u8; 8] = *b"CCLKBOOK";
 /// The version this code reads and writes.

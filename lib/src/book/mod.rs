@@ -25,14 +25,10 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 pub use self::build::build_section;
-pub use self::format::{Built, Entry, write as write_book};
+pub use self::format::{BLOCK_RANKS, Built, Entry, write as write_book};
 use self::format::{Layout, blocks};
 pub use self::ranks::{Board, Ranks};
 use crate::{PassRule, Position, Value};
-
-/// Ranks per block: a lookup decodes at most this many openings' worth of
-/// one block.
-pub const BLOCK_RANKS: u32 = 4096;
 
 /// The book compiled into the binary (empty before the first is built).
 static EMBEDDED: &[u8] = include_bytes!("../../../book/openings.ccbk");
@@ -127,6 +123,24 @@ impl Book {
     }
 
     /// The value for 乙 of `pos` if it is an opening the book holds.
+    ///
+    /// # Examples
+    ///
+    /// A fair start: a random 8-slot opening that both sides can win
+    /// ([`Value::BothWin`]), found at once in the book.
+    ///
+    /// ```
+    /// use chaosclock::book::Book;
+    /// use chaosclock::draw::Draw;
+    /// use chaosclock::{PassRule, Value};
+    ///
+    /// let book = Book::embedded()?;
+    /// let fair = Draw::new(8, 2026)
+    ///     .find(|p| book.value(p, PassRule::Always) == Some(Value::BothWin))
+    ///     .ok_or("no fair opening")?;
+    /// assert_eq!(book.value(&fair, PassRule::Always), Some(Value::BothWin));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn value(&self, pos: &Position, rule: PassRule) -> Option<Value> {
         if !pos.is_opening() {
             return None;

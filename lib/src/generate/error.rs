@@ -28,6 +28,9 @@ pub enum GenerateError {
     },
     /// The solver made a summary that has no record (a bug).
     Unencodable(String),
+    /// A configuration no run can make: a size the engine does not
+    /// support.
+    Config(String),
     /// A sub-table's depths do not fit the core that solves it (over 254
     /// plies, `crate::solve::levels`), or disagree with its values.
     Depth(String),
@@ -83,6 +86,7 @@ impl std::fmt::Display for GenerateError {
                 }
             ),
             GenerateError::Unencodable(what) => write!(f, "internal error: {what}"),
+            GenerateError::Config(what) => write!(f, "cannot generate: {what}"),
             GenerateError::Depth(what) => write!(f, "cannot store the depths of {what}"),
             GenerateError::Busy(dir) => write!(
                 f,
@@ -120,6 +124,7 @@ impl std::error::Error for GenerateError {
             GenerateError::Table(e) => e.source(),
             GenerateError::Mixed { .. }
             | GenerateError::Unencodable(_)
+            | GenerateError::Config(_)
             | GenerateError::Depth(_)
             | GenerateError::Busy(_)
             | GenerateError::NotCoded { .. } => None,

@@ -34,7 +34,6 @@
 
 use std::cmp::Ordering;
 use std::fs;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -44,7 +43,7 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::format::{Encoding, Header, free_pieces, sub_loose, sub_nodes};
-use crate::table::{TableFile, Tablebase, coded, fixed_sets, nodes_of};
+use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
 
 mod checkpoint;
 mod children;
@@ -52,6 +51,8 @@ mod coding;
 mod compact;
 mod dense;
 mod error;
+mod limits;
+mod lock;
 mod packing;
 mod plain;
 mod project;
@@ -66,6 +67,8 @@ pub use crate::table::recode::Recoded;
 use checkpoint::{Checkpoint, Done};
 use children::Context;
 pub use error::GenerateError;
+pub use limits::{CHECKPOINT, Limits};
+use lock::{Lock, lock};
 pub use project::{Projection, project};
 pub use recode::{RecodeReport, RecodeShape, recode, recode_with};
 use sub_table::solve_sub;
@@ -83,70 +86,11 @@ pub struct Config {
     pub rule: PassRule,
     /// Only signatures with at most this many pieces not fixed.
     pub max_live: u8,
-    /// Record encoding ([`Encoding::Scores`], [`format::Encoding::Values`]
-    /// or [`format::Encoding::Packed`]).
+    /// Record encoding ([`Encoding::Scores`], [`Encoding::Values`]
+    /// or [`Encoding::Packed`]).
     pub encoding: Encoding,
     /// Where to trade time for memory.
     pub limits: Limits,
-}
-
-/// Sizes above which generation saves memory at some cost in time, and how
-/// often it saves its work. The files are the same bytes whatever they are
-/// (tested).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Sub-tables with more nodes are solved one at a time (per file),
-    /// each with all threads, so that at most one is in memory.
-    pub big_nodes: u64,
-    /// Tables with depths: sub-tables with more states are solved values
-    /// first, then depths level by level (2 bytes a state, all threads;
-    /// `crate::solve::levels`), not by the core with depths (about 11
-    /// bytes a state and one thread). The scores are the same.
-    pub by_levels: usize,
-    /// Sub-tables with more nodes let go of what their moves read (the
-    /// model sets of the other files and every worker's cache of decoded
-    /// blocks) once their moves are read, before the rest of their graph
-    /// and their retrograde core, which need the memory: for
-    /// the largest 12-slot sub-tables that is 1.5 GB of model sets and
-    /// the caches (0.5 GB by default). The next sub-table reads them again,
-    /// seconds against the minutes these take.
-    pub release_nodes: u64,
-    /// While a compressed file is written, sub-tables with more nodes keep
-    /// their uncompressed records for the next group in a scratch file
-    /// rather than in memory.
-    pub raw_in_memory: u64,
-    /// A file being written saves a checkpoint (after a sub-table or a
-    /// batch of small ones) when the last one is at least this old; a
-    /// stopped run loses at most about this much work (plus the sub-table
-    /// under way).
-    pub checkpoint: Duration,
-    /// Encoding 4: the model sets of a file, by the limits of
-    /// [`crate::table::coded::model_sets_with`] (one for files of at
-    /// most `.0` nodes; else one for each sub-table of at least `.1` 甲
-    /// nodes, and one for the rest). Unlike the others, these change the
-    /// bytes of the files: anything but the default is for tests.
-    pub sets: (u64, u64),
-    /// Tables with depths: score each sub-table's exits by streaming the
-    /// sub-tables they lead to (`stream`), not by reading each child.
-    /// The bytes are the same.
-    pub stream: bool,
-}
-
-/// [`Limits::checkpoint`] by default.
-pub const CHECKPOINT: Duration = Duration::from_secs(120);
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            big_nodes: 1 << 20,
-            by_levels: 1 << 22,
-            release_nodes: 1 << 26,
-            raw_in_memory: 1 << 18,
-            checkpoint: CHECKPOINT,
-            sets: (coded::ONE_SET, coded::OWN_SET),
-            stream: true,
-        }
-    }
 }
 
 /// What a run did.
@@ -196,7 +140,8 @@ pub struct FileDone {
 /// nodes (its length is set here).
 ///
 /// # Errors
-/// An I/O error, or a table that cannot be read back.
+/// A size the engine does not support ([`GenerateError::Config`]), an I/O
+/// error, or a table that cannot be read back.
 pub fn generate(cfg: &Config, bar: Option<&dyn Progress>) -> Result<Report, GenerateError> {
     generate_with(cfg, bar, &|_| ())
 }
@@ -213,6 +158,11 @@ pub fn generate_with(
     done: &(dyn Fn(&FileDone) + Sync),
 ) -> Result<Report, GenerateError> {
     let start = Instant::now();
+    if !crate::position::SUPPORTED_SLOTS.contains(&cfg.n) {
+        let what =
+            format!("{} slots (the sizes are {:?})", cfg.n, crate::position::SUPPORTED_SLOTS);
+        return Err(GenerateError::Config(what));
+    }
     let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
     let lock = lock(tb.dir())?;
@@ -318,62 +268,6 @@ fn side_complete(cfg: &Config, path: &Path, fixed: u16) -> Result<(), crate::tab
 /// complete file of `found`: the same encoding, or both values only.
 fn can_read(found: Encoding, writing: Encoding) -> bool {
     found == writing || !found.has_depths() && !writing.has_depths()
-}
-
-/// The lock a run holds on its directory.
-#[derive(Debug)]
-enum Lock {
-    /// The only writer: the lock file with the exclusive lock, held
-    /// until dropped.
-    Writer {
-        /// The lock file.
-        _held: fs::File,
-    },
-    /// The lock file cannot be written (`source`), so neither, most
-    /// likely, can the directory: the run may only read, under a shared
-    /// lock if the lock file exists, so that it does not read files a
-    /// writer is making.
-    ReadOnly {
-        /// The lock file.
-        path: PathBuf,
-        /// Why it cannot be written.
-        source: std::io::Error,
-        /// The lock file holding the shared lock, if it exists.
-        _shared: Option<fs::File>,
-    },
-}
-
-/// Takes the lock that makes this run the only writer of `dir`: an
-/// advisory lock on `DIR.lock` next to it, which the system releases when
-/// the process ends, however it ends. If the lock file cannot be written
-/// (no permission, a read-only file system), the run may still read:
-/// [`Lock::ReadOnly`].
-fn lock(dir: &Path) -> Result<Lock, GenerateError> {
-    let path = dir.with_extension("lock");
-    let busy = || GenerateError::Busy(dir.to_path_buf());
-    let source = match fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) {
-        Ok(file) => {
-            return match file.try_lock() {
-                Ok(()) => Ok(Lock::Writer { _held: file }),
-                Err(fs::TryLockError::WouldBlock) => Err(busy()),
-                Err(fs::TryLockError::Error(e)) => Err(GenerateError::io(&path, e)),
-            };
-        }
-        Err(e) if read_only(&e) => e,
-        Err(e) => return Err(GenerateError::io(&path, e)),
-    };
-    let shared = match fs::File::open(&path).map(|f| (f.try_lock_shared(), f)) {
-        Ok((Ok(()), file)) => Some(file),
-        Ok((Err(fs::TryLockError::WouldBlock), _)) => return Err(busy()),
-        Ok((Err(fs::TryLockError::Error(_)), _)) | Err(_) => None,
-    };
-    Ok(Lock::ReadOnly { path, source, _shared: shared })
-}
-
-/// Whether `e` says that a file cannot be written for want of permission
-/// or a writable file system.
-fn read_only(e: &std::io::Error) -> bool {
-    matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem)
 }
 
 /// Removes what an interrupted run left and the next cannot use: scratch
@@ -658,7 +552,9 @@ mod tests {
         for f in fixed_sets(n, n).into_iter().filter(|f| f.count_ones() >= 2) {
             let path = tb.path(f);
             let mut bytes = fs::read(&path).unwrap();
-            let data = coded::Layout::parse(&bytes, &Header::parse(&bytes).unwrap()).unwrap().data;
+            let data = crate::table::coded::Layout::parse(&bytes, &Header::parse(&bytes).unwrap())
+                .unwrap()
+                .data;
             bytes[data..].iter_mut().for_each(|b| *b ^= 0x5a);
             fs::write(&path, bytes).unwrap();
             fs::remove_file(coding::side_path(&path)).unwrap();

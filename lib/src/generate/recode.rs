@@ -17,8 +17,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::generate::GenerateError;
 use crate::generate::coding::side_path;
-use crate::generate::{GenerateError, Lock, lock};
+use crate::generate::lock::{Lock, lock};
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::depth_code::{ModelCounts, Models};

@@ -5,11 +5,12 @@
 use std::fs;
 use std::path::Path;
 
+use crate::generate::GenerateError;
 use crate::generate::checkpoint::{self, Checkpoint, Data, Done};
 use crate::generate::coding::Coding;
+use crate::generate::limits::Limits;
 use crate::generate::packing::Packing;
 use crate::generate::plain::Plain;
-use crate::generate::{GenerateError, Limits};
 use crate::table::TableError;
 use crate::table::coded::NodeScores;
 use crate::table::format::{Encoding, Header, decode};

@@ -38,8 +38,8 @@ pub(crate) use self::expand::mover_complete;
 pub(crate) use self::levels::{Workspace as LevelWorkspace, solve_in as solve_by_levels};
 pub use self::node::terminal_value;
 pub(crate) use self::node::{
-    NodeMoves, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit, node_key,
-    node_position,
+    NodeMoves, bits, inside_parent_key, inside_walk_key, key_slot_of, last_bit, last_of_bit,
+    node_key, node_position,
 };
 pub(crate) use self::node_table::NodeTable;
 pub(crate) use self::reach::{Reached, SigStates};
@@ -59,22 +59,48 @@ pub struct Solution {
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
 /// is told the progress: the states enumerated so far
 /// ([`Progress::counted`]), then the states to solve and those solved.
+///
+/// # Examples
+///
+/// ```
+/// use chaosclock::solve::solve;
+/// use chaosclock::{PassRule, Position, Value};
+///
+/// let pos: Position = "2,1,4,3".parse()?;
+/// let solution = solve(&pos, PassRule::Always, None);
+/// let score = solution.score(&pos).ok_or("the root is solved")?;
+/// assert!(solution.states() > 1);
+/// // Every child of the root is solved too.
+/// for m in pos.legal_moves(PassRule::Always).iter() {
+///     assert!(solution.score(&pos.play_unchecked(*m)).is_some());
+/// }
+/// assert!(score.value != Value::NoResult || score.depth == 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
     solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
 }
 
 /// Solves every state reachable from any of the `roots` (all of
 /// `variant`'s size) at once.
+///
+/// # Panics
+/// A root of another size than `variant`'s (a caller's bug: [`solve`] and
+/// [`crate::policy::Policy::answer`] take the size from the position).
 pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progress>) -> Solution {
     solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
 }
 
 /// [`solve_many`] that takes the scores of the signatures `tables` cover
-/// from them (its files must be loaded: [`Tablebase::load_all`]) and
-/// explores only the rest.
+/// from them (each file opened when first needed) and explores only the
+/// rest.
 ///
 /// # Errors
-/// A damaged table record.
+/// A damaged table record; tables of another size or rule than `variant`
+/// ([`TableError::OtherSize`], [`TableError::OtherRule`]).
+///
+/// # Panics
+/// As [`solve_many`].
 pub fn solve_with(
     variant: Variant,
     roots: &[Position],
@@ -136,7 +162,23 @@ pub fn solve_bounded(
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
-    let covered = |sig: SigKey| tables.as_ref().is_some_and(|t| t.file(sig.fixed()).is_some());
+    if let Some(t) = &tables {
+        t.check_rule(variant.rule).map_err(SolveError::Table)?;
+        if let Some(root) = roots.first() {
+            t.check_position(root).map_err(SolveError::Table)?;
+        }
+    }
+    // Each table file is opened when first needed; the first that cannot
+    // be is the error.
+    let unreadable = OnceLock::new();
+    let covered = |sig: SigKey| {
+        tables.as_ref().is_some_and(|t| {
+            t.load(sig.fixed()).unwrap_or_else(|e| {
+                let _ = unreadable.set(e);
+                false
+            })
+        })
+    };
     let mut last = 0;
     let reached = reach::reach(variant, roots, &covered, |total| {
         last = total;
@@ -145,6 +187,9 @@ pub fn solve_bounded(
         }
         if total > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     });
+    if let Some(e) = unreadable.into_inner() {
+        return Err(SolveError::Table(e));
+    }
     let Some(mut reached) = reached else {
         return Err(SolveError::TooLarge { states: last, budget });
     };
@@ -225,7 +270,7 @@ impl Solution {
                     .summary(slot)
                     .score(pos.last(), self.reached.variant.rule),
             ),
-            None => self.tables.as_ref()?.score(pos).ok().flatten(),
+            None => self.tables.as_ref()?.score(pos).ok(),
         }
     }
 
@@ -285,16 +330,4 @@ impl ScoreSource for Solution {
     fn score(&self, pos: &Position) -> Result<Score, NotReached> {
         Solution::score(self, pos).ok_or(NotReached(*pos))
     }
-}
-
-/// The single bits of `mask`, lowest first.
-pub(crate) fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let bit = mask & mask.wrapping_neg();
-        mask &= mask - 1;
-        Some(bit)
-    })
 }

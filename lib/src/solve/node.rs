@@ -271,6 +271,18 @@ pub fn terminal_value(pos: &Position, outcome: crate::position::Outcome) -> Valu
 /// - otherwise: no parent inside the signature.
 ///
 /// The reference for [`inside_parent_key`], which the solvers use.
+/// The single bits of `mask`, lowest first.
+pub(crate) fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let bit = mask & mask.wrapping_neg();
+        mask &= mask - 1;
+        Some(bit)
+    })
+}
+
 #[cfg(test)]
 pub fn inside_parent(pos: &Position) -> Option<(Position, u16)> {
     match pos.last {

@@ -11,12 +11,13 @@ use crate::moves::PassRule;
 use crate::position::{Last, Position};
 use crate::score::Score;
 use crate::signature::SigKey;
+use crate::solve::node::bits;
 use crate::solve::node::{
     MAX_CHILDREN, NodeMoves, Pending, inside_parent_key, inside_walk_key, last_bit, last_of_bit,
     node_position,
 };
 use crate::solve::retro::{self, Graph, Init};
-use crate::solve::{NodeTable, SigStates, bits};
+use crate::solve::{NodeTable, SigStates};
 use crate::summary::Summary;
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;

@@ -282,7 +282,7 @@ pub fn head_len(header: &Header, models: usize, blocks: usize) -> usize {
 
 /// What the cache keeps of a decoded board: the stored node's values byte
 /// and depth record. (The other node's values byte is read from the
-/// values stream alone, [`decode_values_into`].)
+/// values stream alone, `decode_values_into`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored {
     /// The stored node's values byte (`table/values.rs`).
@@ -354,7 +354,7 @@ pub fn unpack_board(bytes: &[u8]) -> Option<Stored> {
 }
 
 /// The bytes of the block `boards` coded with `models`: in segments of
-/// `segment` boards ([`segment`]), or without (`0`, [`depth_code`]).
+/// `segment` boards (`segment.rs`), or without (`0`, `depth_code.rs`).
 ///
 /// # Errors
 /// A record out of range, or a symbol `models` lack.

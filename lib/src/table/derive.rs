@@ -10,15 +10,43 @@ use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
 use crate::score::Score;
 use crate::summary::Summary;
-use crate::table::{TableError, Tablebase};
+use crate::table::TableError;
 use crate::value::Value;
+
+/// What a derivation reads: the tables (a [`crate::table::Tablebase`]),
+/// their files opened on demand.
+pub(crate) trait Reader {
+    /// The pass rule of the tables.
+    fn rule(&self) -> PassRule;
+
+    /// Opens the file of fixed set `fixed`; whether it exists.
+    ///
+    /// # Errors
+    /// A damaged file.
+    fn load(&self, fixed: u16) -> Result<bool, TableError>;
+
+    /// The score of `pos`, `None` if its file is not open.
+    ///
+    /// # Errors
+    /// A damaged record.
+    fn loaded_score(&self, pos: &Position) -> Result<Option<Score>, TableError>;
+
+    /// The value of `pos`, `None` if its file is not open.
+    ///
+    /// # Errors
+    /// A damaged record.
+    fn loaded_value(&self, pos: &Position) -> Result<Option<Value>, TableError>;
+
+    /// The path of the file of fixed set `fixed`.
+    fn path(&self, fixed: u16) -> std::path::PathBuf;
+}
 
 /// The summary of `pos`'s node derived from its children's stored (or
 /// derived) scores.
 ///
 /// # Errors
 /// A damaged record, or a child's file that is missing.
-pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableError> {
+pub(crate) fn rederive(tb: &impl Reader, pos: &Position) -> Result<Summary, TableError> {
     let node = Position { last: Last::None, ..*pos };
     if let Some(outcome) = node.outcome() {
         return Ok(Summary::ended(Score::terminal(outcome.value_for(node.side()))));
@@ -26,7 +54,7 @@ pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableE
     let mut s = Summary::default();
     let child_score = |c: &Position| -> Result<Score, TableError> {
         load(tb, c)?;
-        let cs = tb.score(c)?.expect("the file is loaded");
+        let cs = tb.loaded_score(c)?.ok_or_else(|| missing(tb, c))?;
         Ok(Score::from_child(cs, c.side() == node.side()))
     };
     for &m in node.legal_moves(PassRule::Always).iter() {
@@ -51,7 +79,7 @@ pub(crate) fn rederive(tb: &Tablebase, pos: &Position) -> Result<Summary, TableE
 /// A damaged record, a child's file that is missing, or no move that keeps
 /// `value` (the values byte disagrees with the children).
 pub(crate) fn derive_score(
-    tb: &Tablebase,
+    tb: &impl Reader,
     pos: &Position,
     value: Value,
     path: impl FnOnce() -> std::path::PathBuf,
@@ -75,7 +103,7 @@ pub(crate) fn derive_score(
 /// # Errors
 /// As [`derive_score`], for the moves read.
 pub(crate) fn derive_score_is(
-    tb: &Tablebase,
+    tb: &impl Reader,
     pos: &Position,
     value: Value,
     target: Score,
@@ -101,7 +129,7 @@ pub(crate) fn derive_score_is(
 /// A damaged record, a child's file that is missing, or no move that keeps
 /// `value`.
 fn kept_moves(
-    tb: &Tablebase,
+    tb: &impl Reader,
     pos: &Position,
     value: Value,
     path: impl FnOnce() -> std::path::PathBuf,
@@ -112,12 +140,13 @@ fn kept_moves(
         let c = pos.play_unchecked(m);
         load(tb, &c)?;
         let same_side = c.side() == pos.side();
-        let v = tb.value(&c)?.expect("the file is loaded");
+        let v = tb.loaded_value(&c)?.ok_or_else(|| missing(tb, &c))?;
         if (if same_side { v } else { v.flip() }) != value {
             continue;
         }
         kept = true;
-        let cs = Score::from_child(tb.score(&c)?.expect("the file is loaded"), same_side);
+        let cs = tb.loaded_score(&c)?.ok_or_else(|| missing(tb, &c))?;
+        let cs = Score::from_child(cs, same_side);
         if !f(cs) {
             break;
         }
@@ -132,15 +161,18 @@ fn kept_moves(
 }
 
 /// Loads the file of `c`; an error if it is missing.
-fn load(tb: &Tablebase, c: &Position) -> Result<(), TableError> {
-    let fixed = crate::signature::signature(c).fixed();
-    if !tb.load(fixed)? {
-        let path = tb.path(fixed);
-        let source = std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "missing, and the scores of other tables are derived from it",
-        );
-        return Err(TableError::Io { path, source });
+fn load(tb: &impl Reader, c: &Position) -> Result<(), TableError> {
+    if !tb.load(c.fixed_mask())? {
+        return Err(missing(tb, c));
     }
     Ok(())
+}
+
+/// The error for the file of `c`, which is missing.
+fn missing(tb: &impl Reader, c: &Position) -> TableError {
+    let source = std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        "missing, and the scores of other tables are derived from it",
+    );
+    TableError::Io { path: tb.path(c.fixed_mask()), source }
 }

@@ -5,9 +5,10 @@
 //! directory. Files exist only for the representatives of the symmetry
 //! (docs/symmetry.md): any other position is mapped onto its
 //! representative, read, and the answer mapped back, so callers never see
-//! the canonical form. [`Tablebase::score`] answers `Ok(None)` for a
-//! position whose file does not exist, and an error for a file that is
-//! damaged.
+//! the canonical form. [`Tablebase::score`] opens the file it needs, and
+//! answers [`ProbeError::Missing`] for a position whose file does not
+//! exist, an error for a file that is damaged, and
+//! [`TableError::OtherSize`] for a position of another size.
 
 pub(crate) mod coded;
 pub(crate) mod convert;
@@ -28,11 +29,20 @@ mod tablebase;
 pub(crate) mod values;
 
 pub(crate) use derive::rederive;
-pub use error::TableError;
+pub use error::{ProbeError, TableError};
+/// Internal (one file's raw contents): for the binary's `verify` and
+/// `manifest` and the crate's tests.
+#[doc(hidden)]
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
+/// Internal: the block caches' size and counts, for `generate`'s options.
+#[doc(hidden)]
 pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
+/// Internal (raw masks of fixed pieces): for the binary and the tests.
+#[doc(hidden)]
 pub use sets::{fixed_sets, nodes_of};
+/// Internal: for `verify --manifest`.
+#[doc(hidden)]
 pub use shared::{check as check_shared_models, file_name as shared_models_name};
 pub use tablebase::{MODEL_BUDGET, Tablebase};

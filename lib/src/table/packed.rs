@@ -168,7 +168,7 @@ static MISSES: AtomicU64 = AtomicU64::new(0);
 const COUNT_EVERY: u64 = 1 << 12;
 
 /// Makes each thread's cache hold `blocks` blocks, rounded up to a
-/// multiple of [`WAYS`] (whole sets), from its next read on; a cache of
+/// multiple of `WAYS` (whole sets), from its next read on; a cache of
 /// another size is emptied then.
 pub fn set_cached_blocks(blocks: usize) {
     SLOTS.store(slots_for(blocks), Ordering::Relaxed);

@@ -19,13 +19,50 @@ use crate::side::Side;
 use crate::signature::{SigKey, signature};
 use crate::summary::Summary;
 use crate::symmetry;
-use crate::table::derive::{derive_score, derive_score_is};
+use crate::table::derive::{Reader, derive_score, derive_score_is};
 use crate::table::format::{self, free_pieces, sub_index};
-use crate::table::{Record, TableError, TableFile, node_number, rederive};
+use crate::table::{ProbeError, Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
 
 /// The tables of one board size and pass rule in one directory. It is
-/// `Send + Sync`, and every probe takes `&self`.
+/// `Send + Sync`, and every probe takes `&self`: files open when first
+/// needed.
+///
+/// # Examples
+///
+/// Probe one `Tablebase` from several threads (here the 6-slot tables,
+/// made first in a temporary directory):
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::table::{Encoding, Tablebase};
+/// use chaosclock::{PassRule, draw};
+///
+/// let dir = tempfile::tempdir()?;
+/// let rule = PassRule::Always;
+/// let limits = Limits::default();
+/// generate(&Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits }, None)?;
+///
+/// let tb = Arc::new(Tablebase::new(dir.path(), 6, rule));
+/// let openings = draw::all(6);
+/// let threads: Vec<_> = (0..4)
+///     .map(|t| {
+///         let (tb, openings) = (Arc::clone(&tb), openings.clone());
+///         std::thread::spawn(move || {
+///             openings.iter().skip(t).step_by(4).map(|p| tb.score(p).map(|s| s.value)).collect::<Result<Vec<_>, _>>()
+///         })
+///     })
+///     .collect();
+/// let probed: usize = threads.into_iter().map(|t| t.join().unwrap().map(|v| v.len())).sum::<Result<_, _>>()?;
+/// assert_eq!(probed, openings.len());
+///
+/// // A position of another size is a typed error, not a panic.
+/// let small: chaosclock::Position = "2,1,4,3".parse()?;
+/// assert!(tb.score(&small).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Tablebase {
     dir: PathBuf,
@@ -101,19 +138,84 @@ impl Tablebase {
         self.rule
     }
 
+    /// Whether `fixed` is a set of pieces of this size (no piece 0, none
+    /// above N).
+    fn is_fixed_set(&self, fixed: u16) -> bool {
+        fixed & !format::free_pieces(self.n, 0) == 0
+    }
+
+    /// Checks that `pos` has these tables' size.
+    ///
+    /// # Errors
+    /// [`TableError::OtherSize`].
+    pub fn check_position(&self, pos: &Position) -> Result<(), TableError> {
+        if pos.slots() != self.n {
+            return Err(TableError::OtherSize {
+                dir: self.dir.clone(),
+                tables: self.n,
+                position: pos.slots(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that a request made under `rule` may be answered by these
+    /// tables (made under [`Tablebase::rule`]).
+    ///
+    /// # Errors
+    /// [`TableError::OtherRule`].
+    pub fn check_rule(&self, rule: PassRule) -> Result<(), TableError> {
+        if rule != self.rule {
+            return Err(TableError::OtherRule {
+                dir: self.dir.clone(),
+                tables: self.rule,
+                asked: rule,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks `pos`'s size, then opens the file that holds it if it is not
+    /// open yet.
+    ///
+    /// # Errors
+    /// A position of another size, a missing or a damaged file.
+    fn open_for(&self, pos: &Position) -> Result<(), ProbeError> {
+        self.check_position(pos)?;
+        let fixed = pos.fixed_mask();
+        if !self.load(fixed)? {
+            return Err(self.missing(fixed));
+        }
+        Ok(())
+    }
+
+    /// The error for the file of fixed set `fixed`, which does not exist.
+    pub(crate) fn missing(&self, fixed: u16) -> ProbeError {
+        let live = self.n - fixed.count_ones() as u8;
+        let values_only = self.values_only();
+        ProbeError::Missing { path: self.path(fixed), n: self.n, live, values_only }
+    }
+
     /// The path of the file that holds fixed set `fixed` (the file of its
-    /// representative).
+    /// representative). Internal: the raw mask of fixed pieces is no part
+    /// of the API.
+    #[doc(hidden)]
     pub fn path(&self, fixed: u16) -> PathBuf {
         self.dir.join(format::file_name(symmetry::canonical_fixed(self.n, fixed).1))
     }
 
     /// Opens the file of fixed set `fixed` if it exists (once); returns
-    /// whether it does.
+    /// whether it does (`false` for a mask that is no set of this size's
+    /// pieces). Internal (the probes open what they need): for the crate's
+    /// tests and the binary's `verify` and `manifest`.
     ///
     /// # Errors
     /// The file exists but is damaged.
+    #[doc(hidden)]
     pub fn load(&self, fixed: u16) -> Result<bool, TableError> {
-        debug_assert_eq!(fixed & !format::free_pieces(self.n, 0), 0, "a set of pieces");
+        if !self.is_fixed_set(fixed) {
+            return Ok(false);
+        }
         let fixed = symmetry::canonical_fixed(self.n, fixed).1;
         let slot = &self.files[usize::from(fixed >> 1)];
         if let Some(file) = slot.get() {
@@ -177,7 +279,7 @@ impl Tablebase {
     ///
     /// # Errors
     /// Its record encoding differs from the files added before.
-    pub fn insert(&mut self, fixed: u16, mut file: TableFile) -> Result<(), TableError> {
+    pub(crate) fn insert(&mut self, fixed: u16, mut file: TableFile) -> Result<(), TableError> {
         self.check_kind(&file)?;
         file.count_models_in(Arc::clone(&self.models_held));
         let side = match file.stored_side() {
@@ -291,11 +393,12 @@ impl Tablebase {
     }
 
     /// The opened file that holds fixed set `fixed` (the file of its
-    /// representative), if any.
+    /// representative), if any. Internal, as [`Tablebase::load`].
+    #[doc(hidden)]
     #[inline]
     pub fn file(&self, fixed: u16) -> Option<&TableFile> {
-        if fixed & 1 != 0 || fixed & !format::free_pieces(self.n, 0) != 0 {
-            return None; // no piece 0 or above N
+        if !self.is_fixed_set(fixed) {
+            return None;
         }
         self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
     }
@@ -332,12 +435,13 @@ impl Tablebase {
     }
 
     /// The value of `pos`, `Ok(None)` if its file is not loaded: as
-    /// [`Tablebase::score`]'s, but a node of encoding 4 whose scores are
-    /// derived gives it from its stored values byte, without a derivation.
+    /// [`Tablebase::loaded_score`]'s, but a node of encoding 4 whose scores
+    /// are derived gives it from its stored values byte, without a
+    /// derivation. `pos` has these tables' size.
     ///
     /// # Errors
     /// A damaged record.
-    pub(crate) fn value(&self, pos: &Position) -> Result<Option<Value>, TableError> {
+    pub(crate) fn loaded_value(&self, pos: &Position) -> Result<Option<Value>, TableError> {
         if pos.last() == Last::DoublePass {
             return Ok(Some(Value::BothLose));
         }
@@ -437,35 +541,114 @@ impl Tablebase {
         }
     }
 
-    /// The score of `pos`, `Ok(None)` if its file is not loaded.
+    /// The score of `pos` from its side to move's view, opening the file
+    /// that holds it if it is not open yet.
+    ///
+    /// # Errors
+    /// A position of another size ([`TableError::OtherSize`]), a missing
+    /// file ([`ProbeError::Missing`]) or a damaged one.
+    pub fn score(&self, pos: &Position) -> Result<Score, ProbeError> {
+        self.open_for(pos)?;
+        self.loaded_score(pos)?.ok_or_else(|| self.missing(pos.fixed_mask()))
+    }
+
+    /// The value of `pos`, opening the file that holds it: read from its
+    /// values byte where the tables derive its score (encoding 4 without
+    /// side files, about ten times fewer reads than the score), else from
+    /// its score.
+    ///
+    /// # Errors
+    /// As [`Tablebase::score`].
+    pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        match self.cheap_value(pos)? {
+            Some(v) => Ok(v),
+            None => Ok(self.score(pos)?.value),
+        }
+    }
+
+    /// The value of `pos` where it costs less than its score (a node of
+    /// encoding 4), `None` elsewhere; the file opened as needed.
+    ///
+    /// # Errors
+    /// As [`Tablebase::score`].
+    pub(crate) fn cheap_value(&self, pos: &Position) -> Result<Option<Value>, ProbeError> {
+        self.open_for(pos)?;
+        let fixed = pos.fixed_mask();
+        // Only encoding 4 derives scores: elsewhere a score costs a value.
+        if self.file(fixed).is_none_or(|f| f.header().encoding != format::Encoding::Coded) {
+            return Ok(None);
+        }
+        self.loaded_value(pos)?.map(Some).ok_or_else(|| self.missing(fixed))
+    }
+
+    /// Whether the score of `pos` is `target`: [`Tablebase::score`]'s
+    /// answer, found with fewer reads where the score is derived and is not
+    /// `target`.
+    ///
+    /// # Errors
+    /// As [`Tablebase::score`].
+    pub fn score_is(&self, pos: &Position, target: Score) -> Result<bool, ProbeError> {
+        self.open_for(pos)?;
+        self.loaded_score_is(pos, target)?.ok_or_else(|| self.missing(pos.fixed_mask()))
+    }
+
+    /// The score of `pos`, `Ok(None)` if its file is not loaded; `pos` has
+    /// these tables' size.
     ///
     /// # Errors
     /// A damaged record.
-    pub fn score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
+    pub(crate) fn loaded_score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
         if pos.last() == Last::DoublePass {
             return Ok(Some(Score::terminal(Value::BothLose)));
         }
         // A node encoding 4 does not store: from the children that keep
         // its value.
         if self.derived(pos) {
-            let Some(value) = self.value(pos)? else { return Ok(None) };
+            let Some(value) = self.loaded_value(pos)? else { return Ok(None) };
             return derive_score(self, pos, value, || self.path(pos.fixed_mask())).map(Some);
         }
         Ok(self.summary(pos)?.map(|s| s.score(pos.last(), self.rule)))
     }
 
     /// Whether the score of `pos` is `target` (`Ok(None)` if its file is
-    /// not loaded): [`Tablebase::score`]'s answer, found with fewer reads
-    /// where the score is derived and is not `target`.
+    /// not loaded): [`Tablebase::loaded_score`]'s answer, found with fewer
+    /// reads where the score is derived and is not `target`.
     ///
     /// # Errors
     /// A damaged record.
-    pub fn score_is(&self, pos: &Position, target: Score) -> Result<Option<bool>, TableError> {
+    pub(crate) fn loaded_score_is(
+        &self,
+        pos: &Position,
+        target: Score,
+    ) -> Result<Option<bool>, TableError> {
         if pos.last() != Last::DoublePass && self.derived(pos) {
-            let Some(value) = self.value(pos)? else { return Ok(None) };
+            let Some(value) = self.loaded_value(pos)? else { return Ok(None) };
             let path = || self.path(pos.fixed_mask());
             return derive_score_is(self, pos, value, target, path).map(Some);
         }
-        Ok(self.score(pos)?.map(|s| s == target))
+        Ok(self.loaded_score(pos)?.map(|s| s == target))
+    }
+}
+
+/// The tables as what a derivation reads.
+impl Reader for Tablebase {
+    fn rule(&self) -> PassRule {
+        self.rule
+    }
+
+    fn load(&self, fixed: u16) -> Result<bool, TableError> {
+        Tablebase::load(self, fixed)
+    }
+
+    fn loaded_score(&self, pos: &Position) -> Result<Option<Score>, TableError> {
+        Tablebase::loaded_score(self, pos)
+    }
+
+    fn loaded_value(&self, pos: &Position) -> Result<Option<Value>, TableError> {
+        Tablebase::loaded_value(self, pos)
+    }
+
+    fn path(&self, fixed: u16) -> PathBuf {
+        Tablebase::path(self, fixed)
     }
 }

@@ -38,6 +38,7 @@ mod list;
 mod report;
 mod scoring;
 pub mod stats;
+mod tally;
 
 use std::time::Instant;
 
@@ -56,6 +57,7 @@ pub(crate) use self::list::write_atomically;
 use self::report::{Report, describe};
 use self::scoring::{Scored, Scorer, Work, scores, solve_scores, table_scores};
 use self::stats::{Stats, to_svg};
+use self::tally::Tally;
 use crate::cli::high::OpeningsHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::{BarGuard, counting_bar, generate_advice, print, print_json, thousands};
@@ -145,38 +147,6 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
         tb.dir().display(),
         thousands(all as u64)
     )
-}
-
-/// The tally of the openings classified so far.
-struct Tally {
-    counts: [u64; 5],
-    stats: Option<Stats>,
-    /// `--depths` (the scorer gives depths: [`choose_scorer`]).
-    depths: Option<Depths>,
-    list: Option<ListWriter>,
-}
-
-impl Tally {
-    fn add(&mut self, s: &Scored) -> Result<()> {
-        self.counts[s.value.code() as usize] += 1;
-        if let Some(stats) = &mut self.stats {
-            stats.add(&s.pos, s.value);
-        }
-        if let Some(depths) = &mut self.depths {
-            let depth = s.depth.context("a score without its depth")?;
-            depths.add(&s.pos, s.value, depth);
-        }
-        if let Some(list) = &mut self.list
-            && s.value == Value::BothWin
-        {
-            list.line(s)?;
-        }
-        Ok(())
-    }
-
-    fn total(&self) -> u64 {
-        self.counts.iter().sum()
-    }
 }
 
 /// Classifies every opening, or the sample, and prints the result.

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::Tally;
 use super::depths::{Depths, Summary as DepthSummary};
 use super::draw::{self, wilson};
 use super::scoring::{Scorer, Work};
 use super::stats::{ORDER, QuestionJson, pad_right};
+use super::tally::Tally;
 use crate::cli::high::OpeningsHigh;
 use crate::cmd::code_map::CodeMap;
 use crate::cmd::thousands;

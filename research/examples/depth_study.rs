@@ -853,7 +853,7 @@ impl<'a> Sim<'a> {
     }
 
     fn score(&mut self, pos: &Position) -> anyhow::Result<Score> {
-        let truth = self.tb.score(pos)?.context("a position outside the tables")?;
+        let truth = self.tb.score(pos).context("a position outside the tables")?;
         if pos.outcome().is_some() {
             return Ok(truth);
         }
@@ -1311,7 +1311,7 @@ impl Study {
             let child = pos.play_unchecked(m);
             let same = child.side() == pos.side();
             extra += u64::from(same);
-            let cs = tb.score(&child)?.context("a child outside the tables")?;
+            let cs = tb.score(&child).context("a child outside the tables")?;
             scored.push((m, Score::from_child(cs, same)));
         }
         c.edges += moves.len() as u64;

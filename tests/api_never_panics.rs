@@ -1,0 +1,150 @@
+//! Never a panic through the public API (issue 60): every entry point
+//! that takes a position, driven by `proptest` with random consistent
+//! positions of every supported size, both pass rules, and tables of the
+//! position's size or of another one, gives `Ok` or a typed error.
+//!
+//! The tables are the complete 6-slot ones under `Always` and the 4-slot
+//! ones under `WhenStuck`, made once (a second or two). Solves in memory
+//! run for positions of at most 6 slots, or within a small budget.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use chaosclock::answer::Answer;
+use chaosclock::book::Book;
+use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::policy::{AnswerError, Bounded, Policy};
+use chaosclock::probe::{self, ProbeError};
+use chaosclock::solve::{SolveError, solve, solve_bounded};
+use chaosclock::table::{Encoding, TableError, Tablebase};
+use chaosclock::{PassRule, SUPPORTED_SLOTS, Variant};
+use common::{Rng, random_position};
+use proptest::prelude::*;
+use proptest::test_runner::Config as RunConfig;
+
+/// The tables root: 6-slot `Always` and 4-slot `WhenStuck` tables.
+fn root() -> &'static PathBuf {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory").keep();
+        for (n, rule) in [(6, PassRule::Always), (4, PassRule::WhenStuck)] {
+            let limits = Limits::default();
+            let cfg = Config {
+                root: dir.clone(),
+                n,
+                rule,
+                max_live: n,
+                encoding: Encoding::Scores,
+                limits,
+            };
+            generate(&cfg, None).expect("tables are made");
+        }
+        dir
+    })
+}
+
+/// A probe error that is typed: a missing file, a damaged one, another
+/// size or rule, tables that disagree.
+fn typed(e: &ProbeError) -> bool {
+    match e {
+        ProbeError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. }) => true,
+        ProbeError::Missing { .. } => true,
+        ProbeError::Table(_) | ProbeError::Inconsistent(_) => false,
+    }
+}
+
+fn rule_of(k: u8) -> PassRule {
+    if k.is_multiple_of(2) { PassRule::Always } else { PassRule::WhenStuck }
+}
+
+proptest! {
+    #![proptest_config(RunConfig { cases: 300, failure_persistence: None, ..RunConfig::default() })]
+
+    #[test]
+    fn every_entry_point_answers_or_errs(
+        seed in 1u64..u64::MAX,
+        size in 0usize..SUPPORTED_SLOTS.len(),
+        tables in 0usize..SUPPORTED_SLOTS.len(),
+        rule in 0u8..2,
+        asked in 0u8..2,
+    ) {
+        let n = SUPPORTED_SLOTS[size];
+        let mut rng = Rng(seed);
+        let fixed = rng.below(u64::from(n) + 1) as usize;
+        let pos = random_position(&mut rng, n, fixed);
+        let (tables_n, rule, asked) = (SUPPORTED_SLOTS[tables], rule_of(rule), rule_of(asked));
+        let tb = Tablebase::new(root(), tables_n, rule);
+        // Files exist only for 6/Always and 4/WhenStuck: elsewhere a
+        // position of the tables' size is a missing file.
+        let covered = (tables_n, rule) == (6, PassRule::Always) || (tables_n, rule) == (4, PassRule::WhenStuck);
+        let fits = n == tables_n;
+
+        match tb.score(&pos) {
+            Ok(_) => prop_assert!(fits && covered, "{pos} answered by {tables_n}-slot tables"),
+            Err(e) => prop_assert!(typed(&e) && !(fits && covered), "{pos}: {e}"),
+        }
+        for result in [tb.value(&pos).map(drop), probe::moves(&tb, &pos).map(drop), probe::analyse(&tb, &pos).map(drop)] {
+            if let Err(e) = result {
+                prop_assert!(typed(&e), "{pos}: {e}");
+            }
+        }
+        if let Ok(s) = tb.score(&pos) {
+            prop_assert!(tb.score_is(&pos, s).unwrap());
+        }
+        match Answer::from_tables(&tb, &pos, asked) {
+            Ok(a) => prop_assert!(fits && covered && asked == rule && a.rule == rule, "{pos}"),
+            Err(e) => prop_assert!(typed(&e), "{pos}: {e}"),
+        }
+        // The book knows openings of its sizes, under both rules.
+        let book = Book::embedded().unwrap();
+        let _ = book.value(&pos, asked);
+        let _ = Answer::from_rules(&pos, asked);
+        // Solves: in full up to 6 slots, else within a small budget; with
+        // tables of another size or rule, a typed error.
+        if n <= 6 {
+            let solution = solve(&pos, asked, None);
+            let a = Answer::from_solution(&solution, &pos, asked);
+            prop_assert_eq!(a.score, solution.score(&pos).unwrap());
+        }
+        let variant = Variant::new(n, asked);
+        let tables = Tablebase::new(root(), tables_n, rule);
+        match solve_bounded(variant, &[pos], Some(tables), 20_000, None) {
+            Ok(_) | Err(SolveError::TooLarge { .. }) => prop_assert!(fits && asked == rule),
+            Err(SolveError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. })) => {
+                prop_assert!(!fits || asked != rule)
+            }
+            Err(e) => prop_assert!(false, "{pos}: {e}"),
+        }
+        // The answering policy over all of them.
+        let solver = Bounded { states: 20_000, progress: None };
+        let policy = Policy { tables: Some(&tb), book: Some(book), solver: Some(&solver) };
+        match policy.answer(&pos, asked) {
+            Ok(found) => prop_assert_eq!(found.answer.rule, asked),
+            Err(AnswerError::Tables(e)) => prop_assert!(typed(&e), "{pos}: {e}"),
+            Err(AnswerError::Unanswered { solve: Some(SolveError::TooLarge { .. }), .. }) => {}
+            Err(e) => prop_assert!(false, "{pos}: {e}"),
+        }
+    }
+}
+
+/// A size the engine does not support is a typed error before anything
+/// is written.
+#[test]
+fn generate_refuses_what_it_cannot_make() {
+    for (n, max_live) in [(0, 0), (3, 3), (5, 2), (13, 2), (16, 1), (200, 4)] {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default();
+        let cfg = Config {
+            root: dir.path().into(),
+            n,
+            rule: PassRule::Always,
+            max_live,
+            encoding: Encoding::Scores,
+            limits,
+        };
+        let e = generate(&cfg, None).map(|r| r.files_written);
+        assert!(e.is_err(), "{n} slots, max_live {max_live}: {e:?}");
+    }
+}
