@@ -212,6 +212,7 @@ fn find(
             generate_advice(*n, *live, root, rule, *values_only)
         )),
         Err(SolveError::Table(e)) => Err(e.into()),
+        Err(e @ SolveError::Cancelled) => Err(e.into()),
     }
 }
 

@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod errors;
+pub mod flight;
 pub mod guard;
 pub mod head;
 pub mod listen;
