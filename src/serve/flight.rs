@@ -12,6 +12,8 @@
 //!   check ([`chaosclock::progress::Progress::cancelled`]).
 //! - Joining, leaving and finishing all happen under the one lock of the
 //!   list, so a request never joins a flight that is cancelled or done.
+//!
+//! What a flight lands with, `T`, is the server's solution (`state.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -19,22 +21,30 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chaosclock::{PassRule, Position};
 use tokio::sync::watch;
 
-use crate::serve::state::Solved;
-
 /// How a flight ended, as every request that waited for it reads it.
-#[derive(Debug, Clone)]
-pub enum Landed {
+#[derive(Debug)]
+pub enum Landed<T> {
     /// The solution.
-    Solved(Arc<Solved>),
+    Solved(Arc<T>),
     /// Over the state budget, after `states` states.
     TooLarge(usize),
     /// The solver failed: the message.
     Failed(String),
 }
 
+impl<T> Clone for Landed<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Landed::Solved(s) => Landed::Solved(Arc::clone(s)),
+            Landed::TooLarge(states) => Landed::TooLarge(*states),
+            Landed::Failed(m) => Landed::Failed(m.clone()),
+        }
+    }
+}
+
 /// One solve, shared by the requests asking for its root.
 #[derive(Debug)]
-pub struct Flight {
+pub struct Flight<T> {
     /// The root solved.
     pub root: Position,
     /// Its pass rule.
@@ -47,10 +57,10 @@ pub struct Flight {
     /// solver.
     cancel_tx: watch::Sender<bool>,
     /// The end, once landed.
-    landed: watch::Sender<Option<Landed>>,
+    landed: watch::Sender<Option<Landed<T>>>,
 }
 
-impl Flight {
+impl<T> Flight<T> {
     /// Whether every client has gone.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::SeqCst)
@@ -64,9 +74,9 @@ impl Flight {
 }
 
 /// The flights open, and counts of what they did.
-#[derive(Debug, Default)]
-pub struct Flights {
-    open: Mutex<Vec<Arc<Flight>>>,
+#[derive(Debug)]
+pub struct Flights<T> {
+    open: Mutex<Vec<Arc<Flight<T>>>>,
     /// Solves started since the server started.
     started: AtomicU64,
     /// Solves cancelled because every client had gone.
@@ -75,11 +85,11 @@ pub struct Flights {
 
 /// What a request got from [`Flights::board`].
 #[derive(Debug)]
-pub enum Boarded {
+pub enum Boarded<T> {
     /// It joined a flight under way.
-    Joined(Ticket),
+    Joined(Ticket<T>),
     /// It opened a new flight, which the caller must start.
-    Opened(Ticket),
+    Opened(Ticket<T>),
     /// The list is full.
     Full,
 }
@@ -87,19 +97,19 @@ pub enum Boarded {
 /// A place on a flight, given back when dropped: the last one given back
 /// before the flight lands cancels it.
 #[derive(Debug)]
-pub struct Ticket {
-    flights: Arc<Flights>,
-    flight: Arc<Flight>,
+pub struct Ticket<T> {
+    flights: Arc<Flights<T>>,
+    flight: Arc<Flight<T>>,
 }
 
-impl Ticket {
+impl<T> Ticket<T> {
     /// The flight.
-    pub fn flight(&self) -> &Arc<Flight> {
+    pub fn flight(&self) -> &Arc<Flight<T>> {
         &self.flight
     }
 
     /// Waits for the flight to land.
-    pub async fn landed(&self) -> Landed {
+    pub async fn landed(&self) -> Landed<T> {
         let mut rx = self.flight.landed.subscribe();
         let landed = rx.wait_for(Option::is_some).await;
         match landed {
@@ -110,7 +120,7 @@ impl Ticket {
     }
 }
 
-impl Drop for Ticket {
+impl<T> Drop for Ticket<T> {
     fn drop(&mut self) {
         let mut open = self.flights.open.lock().unwrap_or_else(unpoison);
         let left = self.flight.clients.fetch_sub(1, Ordering::SeqCst) - 1;
@@ -128,7 +138,13 @@ fn unpoison<T>(e: PoisonError<T>) -> T {
     e.into_inner()
 }
 
-impl Flights {
+impl<T> Default for Flights<T> {
+    fn default() -> Self {
+        Flights { open: Mutex::default(), started: AtomicU64::new(0), cancelled: AtomicU64::new(0) }
+    }
+}
+
+impl<T> Flights<T> {
     /// Joins the flight of `root` under `rule`, or opens one if fewer than
     /// `max` are open and `kept` (asked under the lock, after a flight of
     /// the same root may just have landed) has no solution.
@@ -137,10 +153,10 @@ impl Flights {
         root: &Position,
         rule: PassRule,
         max: usize,
-        kept: impl FnOnce() -> Option<Arc<Solved>>,
-    ) -> Result<Boarded, Arc<Solved>> {
+        kept: impl FnOnce() -> Option<Arc<T>>,
+    ) -> Result<Boarded<T>, Arc<T>> {
         let mut open = self.open.lock().unwrap_or_else(unpoison);
-        let ticket = |flight: &Arc<Flight>| {
+        let ticket = |flight: &Arc<Flight<T>>| {
             flight.clients.fetch_add(1, Ordering::SeqCst);
             Ticket { flights: Arc::clone(self), flight: Arc::clone(flight) }
         };
@@ -168,7 +184,7 @@ impl Flights {
 
     /// Lands `flight` with `landed`: it leaves the list and its clients
     /// read the end. Keep a solution before landing its flight.
-    pub fn land(&self, flight: &Flight, landed: Landed) {
+    pub fn land(&self, flight: &Flight<T>, landed: Landed<T>) {
         let mut open = self.open.lock().unwrap_or_else(unpoison);
         open.retain(|f| !std::ptr::eq(Arc::as_ptr(f), flight));
         flight.landed.send_replace(Some(landed));

@@ -100,7 +100,7 @@ impl Progress for Counts {
 /// client of the flight has gone.
 struct Watched<'a> {
     counts: &'a Counts,
-    flight: &'a Flight,
+    flight: &'a Flight<Solved>,
 }
 
 impl Progress for Watched<'_> {
@@ -158,7 +158,7 @@ pub struct Engine {
     current: Mutex<Option<Current>>,
     solver: Arc<Semaphore>,
     /// The solves asked for and not landed yet.
-    flights: Arc<Flights>,
+    flights: Arc<Flights<Solved>>,
     limits: Limits,
 }
 
@@ -279,7 +279,7 @@ impl Engine {
 
     /// Starts the solve of `flight` once the solver is free, unless the
     /// flight is cancelled first; keeps its solution, then lands it.
-    fn launch(self: &Arc<Self>, flight: Arc<Flight>) {
+    fn launch(self: &Arc<Self>, flight: Arc<Flight<Solved>>) {
         let engine = Arc::clone(self);
         tokio::spawn(async move {
             let permit = tokio::select! {
@@ -311,7 +311,7 @@ impl Engine {
     }
 
     /// Solves the root of `flight` (blocking), and keeps the solution.
-    fn solve(&self, flight: &Flight) -> Result<Arc<Solved>, SolveError> {
+    fn solve(&self, flight: &Flight<Solved>) -> Result<Arc<Solved>, SolveError> {
         if flight.is_cancelled() {
             return Err(SolveError::Cancelled);
         }
