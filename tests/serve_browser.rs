@@ -745,6 +745,7 @@ async fn issue_59_defects_in_a_real_browser() {
     solving_locks_and_hides(&c, &server).await;
     let tiny = Server::start(dir.path(), &["--tables", "none", "--budget", "1000"]);
     failed_new_game(&c, &tiny).await;
+    last_move_and_bar(&c, &server).await;
     phone(&c, &server).await;
     eprintln!("issue 59's browser test took {:?}", t.elapsed());
     let _ = c.close().await;
@@ -1062,4 +1063,74 @@ async fn phone(c: &Client, server: &Server) {
     screenshot(c, "59-10-desktop-en").await;
     click(c, "[data-lang='zh']").await;
     screenshot(c, "59-11-desktop-zh").await;
+}
+
+/// The last move: an arrow `#last-move-arrow` along the rim for a walk,
+/// dashed from the centre for a placement, in its own colour (not the
+/// fixed pieces' gold); the piece taken faded beside its slot and marked
+/// in the hand it went to; a clicked walk animated. The evaluation bar
+/// with the API's value and depth, hidden with the evaluation.
+async fn last_move_and_bar(c: &Client, server: &Server) {
+    // 乙 walks 3, which takes 1 (the documented 6-slot game).
+    c.goto(&server.url("/?pos=2,1,4,6,3,5&moves=3")).await.unwrap();
+    wait_until(c, "the walk", |s| !s.busy && s.moves > 0).await;
+    let walk = js(
+        c,
+        "const a = document.getElementById('last-move-arrow');
+        const to = document.querySelector('#board .slot[data-last-move=to]');
+        return [a && a.dataset.kind, !!document.querySelector('#board [data-captured=\"1\"]'),
+            document.querySelector('[data-hand=\"1\"]').classList.contains('captured'),
+            getComputedStyle(to).stroke, getComputedStyle(a).stroke]",
+    )
+    .await;
+    assert_eq!(walk[0], "walk", "{walk}");
+    assert_eq!(
+        (walk[1].clone(), walk[2].clone()),
+        (json!(true), json!(true)),
+        "the capture: {walk}"
+    );
+    assert_eq!(walk[3], "rgb(124, 58, 237)", "the last move's colour: {walk}");
+    assert_eq!(walk[4], walk[3]);
+    let api = server.ok("/api/position?pos=2,3,4,6,0,5;0;3");
+    let bar = js(
+        c,
+        "const b = document.getElementById('eval-bar');
+        return [b.hidden, Number(b.dataset.value), b.dataset.depth, b.textContent]",
+    )
+    .await;
+    assert_eq!(bar[0], false, "{bar}");
+    assert_eq!(bar[1], api["value"], "{bar}");
+    assert_eq!(bar[2], api["depth"].to_string(), "{bar}");
+    tokio::time::sleep(Duration::from_millis(400)).await; // the walk's animation
+    screenshot(c, "59-12-last-walk").await;
+    // 甲 places 1, which takes 2, and moves again.
+    let row = c.find(Locator::Css("#moves tr[data-move='1']")).await.unwrap();
+    row.click().await.unwrap();
+    wait_until(c, "the placement", |s| !s.busy && s.position.starts_with("1,3,4,6,0,5;")).await;
+    let place = js(
+        c,
+        "const a = document.getElementById('last-move-arrow');
+        return [a && a.dataset.kind, getComputedStyle(a).strokeDasharray !== 'none',
+            !!document.querySelector('#board [data-captured=\"2\"]'),
+            document.querySelectorAll('#board .slot[data-last-move=from]').length]",
+    )
+    .await;
+    assert_eq!(place, json!(["place", true, true, 0]), "a placement");
+    screenshot(c, "59-13-last-placement").await;
+    // A walk played by a click is animated (reduced motion is not asked).
+    let piece = c.find(Locator::Css("#board g.piece.movable")).await.unwrap();
+    piece.click().await.unwrap();
+    wait_until(c, "the walk", |s| !s.busy && s.moves > 0).await;
+    let moving = js(c, "return document.querySelectorAll('#board animateMotion').length").await;
+    let kind = js(c, "return document.getElementById('last-move-arrow').dataset.kind").await;
+    if kind == "walk" {
+        assert_eq!(moving, 1, "the walk is animated");
+    }
+    // Hidden with the evaluation.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    click(c, "#hide-eval").await;
+    assert_eq!(js(c, "return document.getElementById('eval-bar').hidden").await, true);
+    click(c, "#hide-eval").await;
+    click(c, "[data-mode='analysis']").await;
 }

@@ -277,6 +277,7 @@ function redraw() {
   if (!shown) return;
   drawBoard(shown.position, shown, false);
   drawMoves(shown);
+  drawEvalBar(shown);
   drawHistory();
   drawEvalGraph();
   drawGameSummary();
@@ -300,9 +301,68 @@ function lastMove(text) {
   if (!before || mv === "pass") return null;
   const p = parsePosition(before);
   const k = Number(mv);
+  const a = cache.get(before);
+  const m = a && a.moves.find((x) => x.move === mv);
+  const captures = m && m.captures ? m.captures : null;
   const from = p.slots.indexOf(k) + 1;
-  if (from === 0) return { from: null, to: k }; // placed from the hand
-  return { from, to: ((from + k - 1) % p.n) + 1 };
+  if (from === 0) return { from: null, to: k, piece: k, captures }; // placed from the hand
+  return { from, to: ((from + k - 1) % p.n) + 1, piece: k, captures, off: k === p.n };
+}
+
+/** The position whose last move was last animated: a move is animated
+ * once, when it is first drawn. */
+let animated = null;
+
+/** Draws the last move `last` on `svg` (issue 59): a walk as an arrow
+ * along the rim from its slot to its target (round to the hand for piece
+ * N), a placement as a dashed arrow from the centre, the piece it took
+ * faded where it stood; the walk animated once, unless the reader asks
+ * for less motion. `at(s, radius)` gives a slot's point. */
+function drawLastMove(svg, text, last, at, n, pieceR) {
+  const c = 200;
+  const rArc = 138 - pieceR - 12;
+  const angle = (s) => (2 * Math.PI * s) / n;
+  const point = (s, rad) => [c + rad * Math.sin(angle(s)), c - rad * Math.cos(angle(s))];
+  let d;
+  if (last.from !== null) {
+    // Clockwise, k slots; piece N goes round, off the board.
+    const steps = last.off ? n - 0.35 : last.piece;
+    const a0 = angle(last.from) + 0.18, a1 = angle(last.from) + (2 * Math.PI * steps) / n - 0.18;
+    const [x0, y0] = [c + rArc * Math.sin(a0), c - rArc * Math.cos(a0)];
+    const [x1, y1] = [c + rArc * Math.sin(a1), c - rArc * Math.cos(a1)];
+    const large = a1 - a0 > Math.PI ? 1 : 0;
+    d = `M${x0.toFixed(1)},${y0.toFixed(1)} A${rArc},${rArc} 0 ${large} 1 ${x1.toFixed(1)},${y1.toFixed(1)}`;
+  } else {
+    const [x1, y1] = point(last.to, 138 - pieceR - 6);
+    const [x0, y0] = point(last.to, 52);
+    d = `M${x0.toFixed(1)},${y0.toFixed(1)} L${x1.toFixed(1)},${y1.toFixed(1)}`;
+  }
+  const kind = last.from === null ? "place" : "walk";
+  el("path", { d, id: "last-move-arrow", class: `last-arrow ${kind}`, "data-kind": kind, "marker-end": "url(#lasthead)" }, svg);
+  if (last.captures) {
+    // The piece taken, faded, beside the slot where it stood (half a slot
+    // back, on the ring: clear of the pieces and the numbers).
+    const back = angle(last.to) - Math.PI / n;
+    const [gx, gy] = [c + 138 * Math.sin(back), c - 138 * Math.cos(back)];
+    const g = el("g", { class: `captured ${last.captures % 2 ? "jia" : "yi"}`, "data-captured": last.captures }, svg);
+    el("circle", { cx: gx, cy: gy, r: pieceR * 0.5 }, g);
+    el("text", { x: gx, y: gy }, g).textContent = last.captures;
+    el("title", {}, g).textContent = t("captured", last.captures);
+  }
+  // The walk, animated once along its arc.
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (kind === "walk" && !last.off && animated !== text && !still) {
+    const piece = svg.querySelector(`g.piece[data-slot="${last.to}"]`);
+    if (piece) {
+      const [tx, ty] = at(last.to);
+      const [fx, fy] = at(last.from);
+      const large = last.piece > n / 2 ? 1 : 0;
+      const path = `M${(fx - tx).toFixed(1)},${(fy - ty).toFixed(1)} A138,138 0 ${large} 1 0,0`;
+      el("animateMotion", { dur: "0.35s", path, fill: "remove" }, piece);
+      piece.classList.add("walking");
+    }
+  }
+  animated = text;
 }
 
 /** Whether the evaluation is hidden: in play mode with the option on,
@@ -340,6 +400,8 @@ function drawBoard(text, a, preview) {
   const defs = el("defs", {}, svg);
   const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
   el("path", { d: "M0,0 L10,5 L0,10 z", class: "hint-head" }, marker);
+  const lastHead = el("marker", { id: "lasthead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 z", class: "last-head" }, lastHead);
   const c = 200, rFace = 192, r = 138, rNum = 178;
   el("circle", { cx: c, cy: c, r: rFace, class: "face" }, svg);
   const walks = new Map(), places = new Map();
@@ -384,6 +446,7 @@ function drawBoard(text, a, preview) {
       actionable(g, notation(p, walks.get(piece)), () => play(String(piece)), "board");
     }
   }
+  if (last) drawLastMove(svg, text, last, at, p.n, pieceR);
   // The hint: an arrow from each best walk's piece to where it lands.
   for (const [from, to] of arrows) {
     const [x1, y1] = at(from), [x2, y2] = at(to);
@@ -406,6 +469,10 @@ function drawBoard(text, a, preview) {
       span.className = `pc ${side}`;
       span.textContent = q;
       span.dataset.hand = q;
+      if (last && last.captures === q) {
+        span.classList.add("captured");
+        span.title = t("captured", q);
+      }
       if (places.has(q) && p.side === side) {
         span.classList.add("movable");
         if (hint.has(String(q))) span.classList.add("hint");
@@ -479,6 +546,23 @@ function drawMoves(a) {
   $("bestline").disabled = hidden || !!a.over;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.moves.length;
+}
+
+/** The evaluation bar above the board (issue 59): the value for the
+ * side to move, filled from self-lose (empty) to self-win (full), and the
+ * plies to the end; hidden with the evaluation and at the end. */
+function drawEvalBar(a) {
+  const bar = $("eval-bar");
+  bar.hidden = !a || !!a.over || evalHidden(a);
+  if (bar.hidden) return;
+  const share = { 4: 1, 3: 0.75, 0: 0.5, 2: 0.25, 1: 0.04 }[a.value];
+  const fill = bar.querySelector(".fill");
+  fill.style.width = `${Math.round(share * 100)}%`;
+  fill.className = `fill b${a.value}`;
+  bar.dataset.value = a.value;
+  bar.dataset.depth = a.depth ?? "";
+  const depth = a.depth === null ? "" : ` · ${t("plies", a.depth)}`;
+  bar.querySelector(".text").textContent = `${t(a.side)}${t("colon")}${t(`v.${a.value}`)}${depth}`;
 }
 
 /** The mark of a move played in a position answered `a`. */
