@@ -887,6 +887,26 @@ async fn failed_requests(c: &Client, server: &Server) {
         assert_eq!(drawn, json!([0, 0, false, ""]), "{}...", &pos[..pos.len().min(20)]);
     }
     screenshot(c, "59-04-impossible").await;
+    // A page address over 4 KB: a page saying so, in both languages, with
+    // a link back to the board (not the JSON of the API).
+    let long = (1..=2000).map(|i| (i % 12 + 1).to_string()).collect::<Vec<_>>().join(",");
+    c.goto(&server.url(&format!("/?pos={long}"))).await.unwrap();
+    let page = js(
+        c,
+        "return [document.body.innerText, document.querySelectorAll('a[href=\"/\"]').length]",
+    )
+    .await;
+    let text = page[0].as_str().unwrap();
+    assert!(
+        text.contains("4096") && text.contains("回到分析棋盘") && !text.contains("{"),
+        "{page}"
+    );
+    assert_eq!(page[1], 2, "{page}");
+    for (bytes, target) in [(4100, "/?pos="), (4100, "/api/position?pos=")] {
+        let (status, body) = server.get(&format!("{target}{}", "1,".repeat(bytes / 2)));
+        assert_eq!(status, 414);
+        assert_eq!(body.starts_with("<!doctype html>"), target == "/?pos=", "{target}: {body}");
+    }
     // Defect 11: `moves=2,,3` refused at its empty second move, as the API
     // refuses it.
     c.goto(&server.url("/?pos=2,1,4,3,6,5&moves=2,,3")).await.unwrap();
