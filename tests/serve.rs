@@ -337,3 +337,107 @@ fn play_analyse_marks_the_documented_first_move_as_the_only_one() {
     assert!(first.contains("乙 walk 6") && first.ends_with("共赢 both-win, only move"), "{first}");
     assert!(text.trim_end().ends_with("mistakes: 4"), "{text}");
 }
+
+/// `count` 12-slot openings, seeded shuffles of 1..12 with no piece on
+/// its own slot (a fixed piece makes a small solve).
+fn random_openings(count: usize, mut seed: u64) -> Vec<String> {
+    let mut openings = Vec::new();
+    while openings.len() < count {
+        let mut pieces: Vec<u64> = (1..=12).collect();
+        for i in (1..pieces.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pieces.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        if pieces.iter().zip(1..).all(|(&p, slot)| p != slot) {
+            openings.push(pieces.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+        }
+    }
+    openings
+}
+
+/// Sends a GET of `path` on a new connection and closes it after `wait`,
+/// without reading the answer (as a page does when a new request replaces
+/// its last one). Returns whether an answer came first.
+fn abandon(server: &Server, path: &str, wait: Duration) -> bool {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.addr);
+    s.write_all(req.as_bytes()).unwrap();
+    s.set_read_timeout(Some(wait)).unwrap();
+    let mut byte = [0u8; 1];
+    matches!(s.read(&mut byte), Ok(1))
+}
+
+/// Issue 59: six random 12-slot openings asked for and abandoned within
+/// 3 s leave the server idle (under 5% of a core) within 2 s of the last;
+/// none of them is refused as busy (abandoned solves leave the queue at
+/// once), and each solve stops when its client goes.
+#[test]
+fn abandoned_solves_stop_and_leave_the_server_idle() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--tables", "none"]);
+    let openings = random_openings(6, 59);
+    let mut stops = Vec::new();
+    for (i, opening) in openings.iter().enumerate() {
+        let path = format!("/api/position?pos={opening}");
+        assert!(!abandon(&server, &path, Duration::from_millis(450)), "{opening} answered at once");
+        // The solve of this opening stops once its client has gone.
+        let gone = Instant::now();
+        let deadline = gone + Duration::from_secs(5);
+        loop {
+            let p = server.ok("/api/progress");
+            if p["cancelled"] == i + 1 && p["solving"] == false {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the solve of {opening} goes on: {p}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stops.push(gone.elapsed());
+    }
+    let last = Instant::now();
+    let p = server.ok("/api/progress");
+    assert_eq!((p["solves"].as_u64(), p["cancelled"].as_u64()), (Some(6), Some(6)), "{p}");
+    // Idle within 2 s of the last: measured over the next second.
+    std::thread::sleep(Duration::from_secs(2).saturating_sub(last.elapsed()));
+    let before = server.cpu_ticks();
+    std::thread::sleep(Duration::from_secs(1));
+    let used = server.cpu_ticks() - before;
+    eprintln!("stopped after {stops:?}; CPU in the second after: {used} ticks of 100");
+    assert!(used < 5, "the server used {used}% of a core after the last solve was abandoned");
+    // Each stop within 1 s of its client going (2 s on a loaded machine).
+    let slowest = stops.iter().max().unwrap();
+    assert!(*slowest < Duration::from_secs(2), "a solve stopped after {slowest:?}");
+}
+
+/// Issue 59: 8 clients asking the same position at once share one solve,
+/// even with no room in the queue (`--queue 0`); the answers are the same.
+#[test]
+fn identical_requests_share_one_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--tables", "none", "--queue", "0"]);
+    // 3,484,458 states: about a second.
+    let path = "/api/position?pos=2,1,6,10,4,3,5,7,8,9";
+    let answers: Vec<(u16, Json)> = std::thread::scope(|s| {
+        let clients: Vec<_> = (0..8).map(|_| s.spawn(|| server.json(path))).collect();
+        clients.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    for (status, json) in &answers {
+        assert_eq!(*status, 200, "{json}");
+        assert_eq!(json, &answers[0].1);
+    }
+    let p = server.ok("/api/progress");
+    assert_eq!((p["solves"].as_u64(), p["cancelled"].as_u64()), (Some(1), Some(0)), "{p}");
+    // A client that goes does not cancel the solve the others wait for.
+    let other = "/api/position?pos=2,1,6,10,4,3,5,7,9,8";
+    std::thread::scope(|s| {
+        let stays = s.spawn(|| server.json(other));
+        std::thread::sleep(Duration::from_millis(100));
+        abandon(&server, other, Duration::from_millis(100));
+        let (status, json) = stays.join().unwrap();
+        assert_eq!(status, 200, "{json}");
+    });
+    let p = server.ok("/api/progress");
+    assert_eq!((p["solves"].as_u64(), p["cancelled"].as_u64()), (Some(2), Some(0)), "{p}");
+}

@@ -665,8 +665,8 @@ async fn players(c: &Client, server: &Server) {
     assert!(c.find(Locator::Id("retry")).await.is_ok(), "a retry after the cancel");
 }
 
-/// Issue 22's defect 2: when the first answer fails, "solving…" clears,
-/// the error shows, and a retry button asks again.
+/// Issue 22's defect 2: when the first answer fails, "solving…" clears
+/// and the error shows (with no retry for a 422: issue 59).
 async fn first_load_fails(c: &Client, server: &Server) {
     c.goto(&server.url("/?pos=2,1,6,10,4,3,5,7,8,9")).await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -680,15 +680,477 @@ async fn first_load_fails(c: &Client, server: &Server) {
         assert!(Instant::now() < deadline, "no error shown: {s:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    c.find(Locator::Id("retry")).await.unwrap().click().await.unwrap();
+    // Issue 59: asking again cannot help a position over the budget, so no
+    // retry is offered (a busy solver's 503 has one), and the board is empty.
+    assert!(c.find(Locator::Id("retry")).await.is_err(), "a retry that cannot succeed");
+    let pieces = c.find_all(Locator::Css("#board g.piece")).await.unwrap();
+    assert!(pieces.is_empty(), "a board drawn for a failed first answer");
+    screenshot(c, "8-first-load-failed").await;
+}
+
+/// Runs `script` (its value is `return`ed) and gives its value.
+async fn js(c: &Client, script: &str) -> serde_json::Value {
+    c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+/// Waits until `script` returns true.
+async fn wait_for(c: &Client, what: &str, script: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
+    while js(c, script).await != json!(true) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}: {:?}", shown(c).await);
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Whether the board shows the position of `#position`, not a preview.
+const BOARD_IS_POSITION: &str = "
+    const board = document.getElementById('board');
+    const text = document.getElementById('position').textContent.split(';')[0].split(',');
+    const drawn = [...board.querySelectorAll('g.piece')].map((g) => [g.dataset.slot, g.dataset.piece]);
+    const want = text.map((p, i) => [String(i + 1), p]).filter(([, p]) => p !== '0');
+    return !board.classList.contains('preview') && JSON.stringify(drawn) === JSON.stringify(want);";
+
+/// Clicks the element `css`.
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).click().await.unwrap();
+}
+
+/// Taps the element `css` with a finger (a touch pointer).
+async fn tap(c: &Client, css: &str) {
+    use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+    let element = c.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
+    let finger = TouchActions::new("finger".into())
+        .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 })
+        .then(PointerAction::Down { button: fantoccini::actions::MOUSE_BUTTON_LEFT })
+        .then(PointerAction::Up { button: fantoccini::actions::MOUSE_BUTTON_LEFT });
+    c.perform_actions(finger).await.unwrap();
+    c.release_actions().await.unwrap();
+}
+
+/// Issue 59's defects, each as its steps say, at 1280 × 900 and on a
+/// phone (390 × 844, touch); screenshots in both languages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue_59_defects_in_a_real_browser() {
+    let profile = tempfile::tempdir().unwrap();
+    let (driver, c) = match browser(profile.path()).await {
+        Ok(b) => b,
+        Err(why) => return unavailable(&why),
+    };
+    let t = Instant::now();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--tables", "none"]);
+    c.set_window_size(1280, 900).await.unwrap();
+    review_and_modes(&c, &server).await;
+    failed_requests(&c, &server).await;
+    solving_locks_and_hides(&c, &server).await;
+    let tiny = Server::start(dir.path(), &["--tables", "none", "--budget", "1000"]);
+    failed_new_game(&c, &tiny).await;
+    last_move_and_bar(&c, &server).await;
+    phone(&c, &server).await;
+    eprintln!("issue 59's browser test took {:?}", t.elapsed());
+    let _ = c.close().await;
+    drop(driver);
+}
+
+/// Defects 1, 3 and 11 (the result said once, its colon).
+async fn review_and_modes(c: &Client, server: &Server) {
+    let game = "/?pos=6,1,7,2,4,8,5,3&mode=play-jia&moves=3,4,6,5,2,5,1,4,5,8,7";
+    c.goto(&server.url(game)).await.unwrap();
+    wait_for(c, "the summary", "return !!document.getElementById('analyse-game')").await;
+    // At the end: the result under the board, on it and in the summary
+    // of the game, not in the moves panel too; a full-width colon.
+    let over = js(
+        c,
+        "return [document.getElementById('summary').textContent,
+        document.querySelector('#game-summary h3').textContent]",
+    )
+    .await;
+    assert_eq!(over[0], "", "{over}");
+    assert!(over[1].as_str().unwrap().starts_with("对局结束："), "{over}");
+    screenshot(c, "59-01-game-over").await;
+    // Defect 1: 分析这盘, the pointer still over the page, ← twice.
+    click(c, "#analyse-game").await;
+    wait_until(c, "analysis", |s| !s.busy && !s.position.is_empty()).await;
+    key(c, "ArrowLeft").await;
+    wait_until(c, "ply 10", |s| !s.busy && s.moves > 0).await;
+    // A real pointer move onto a row previews it ...
+    use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+    let row = c.find(Locator::Css("#moves tr.move")).await.unwrap();
+    let onto = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+        element: row,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    c.perform_actions(onto).await.unwrap();
+    assert_eq!(
+        js(c, "return document.getElementById('board').classList.contains('preview')").await,
+        true
+    );
+    // ... and a keyboard step under the still pointer shows the real board.
+    key(c, "ArrowLeft").await;
+    wait_until(c, "ply 9", |s| !s.busy && s.moves > 0).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(js(c, BOARD_IS_POSITION).await, true, "a preview after a keyboard step");
+    screenshot(c, "59-02-keyboard-review").await;
+    c.release_actions().await.unwrap();
+    // Defect 3: at ply 3, 分析 clicked, then →: still analysis, ply 4.
+    key(c, "Home").await;
+    for _ in 0..3 {
+        key(c, "ArrowRight").await;
+        wait_until(c, "a step", |s| !s.busy).await;
+    }
+    click(c, "[data-mode='analysis']").await;
+    wait_until(c, "analysis", |s| !s.busy).await;
+    let radio = c.find(Locator::Css("[data-mode='analysis']")).await.unwrap();
+    radio.send_keys("\u{E014}").await.unwrap(); // → on the focused radio
+    wait_until(c, "ply 4", |s| !s.busy).await;
+    let state = js(
+        c,
+        "return [document.querySelector('input[name=mode]:checked').value,
+        document.querySelector('#history li.current').dataset.ply,
+        document.querySelectorAll('#history li').length, location.search.includes('mode=')]",
+    )
+    .await;
+    assert_eq!(state, json!(["analysis", "4", 11, false]), "→ on the radio");
+    // Choosing a play mode mid-game keeps the later moves (redo).
+    click(c, "[data-mode='play-jia']").await;
+    wait_until(c, "play", |s| !s.busy).await;
+    let kept = js(
+        c,
+        "return [document.querySelectorAll('#history li').length,
+        document.getElementById('redo').disabled]",
+    )
+    .await;
+    assert_eq!(kept, json!([11, false]), "the moves after ply 4");
+    click(c, "[data-mode='analysis']").await;
+}
+
+/// Defects 4, 8, 9 and 11 (one parser of `moves`, the copy feedback, a
+/// readable URL).
+async fn failed_requests(c: &Client, server: &Server) {
+    // Defect 4: a failed load leaves 不走 as it was.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5;1;0&moves=2")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    // The URL is readable: `,` and `;` as they are.
+    let href = js(c, "return location.href").await;
+    assert!(href.as_str().unwrap().ends_with("/?pos=2,1,4,3,6,5;1;0&moves=2"), "{href}");
+    assert_eq!(js(c, "return document.getElementById('pass').disabled").await, false);
+    let paste = c.find(Locator::Css("#paste")).await.unwrap();
+    paste.send_keys("1,2,3\u{E007}").await.unwrap();
+    wait_for(c, "the error", "return !document.getElementById('error').hidden").await;
+    let after = js(
+        c,
+        "return [document.getElementById('pass').disabled,
+        !!document.querySelector('#moves tr[data-move=pass]'), !!document.getElementById('retry')]",
+    )
+    .await;
+    assert_eq!(after, json!([false, true, false]), "不走 after a 400 (and no retry for it)");
+    // The copy buttons say what they did.
+    click(c, "#copy-link").await;
+    wait_for(
+        c,
+        "the copy's feedback",
+        "return !!document.getElementById('copy-link').dataset.copied",
+    )
+    .await;
+    let copied = js(
+        c,
+        "const b = document.getElementById('copy-link');
+        return [b.dataset.copied || '', b.textContent, document.getElementById('paste').value]",
+    )
+    .await;
+    let how = copied[0].as_str().unwrap();
+    assert!(how == "ok" || how == "failed", "no feedback: {copied}");
+    if how == "failed" {
+        assert_eq!(copied[2], href, "the link goes to the box");
+    }
+    assert_ne!(copied[1], "复制链接", "{copied}");
+    screenshot(c, "59-03-copied").await;
+    // Defect 8: impossible positions are not drawn, with no retry.
+    let bad = ["2,1,4,6,3,5;0;4".to_string(), "1,1".to_string(), vec!["1"; 1500].join(",")];
+    for pos in &bad {
+        c.goto(&server.url(&format!("/?pos={pos}"))).await.unwrap();
+        wait_for(
+            c,
+            "the error",
+            "return !!document.getElementById('error') && !document.getElementById('error').hidden",
+        )
+        .await;
+        let drawn = js(
+            c,
+            "return [document.querySelectorAll('#board *').length,
+            document.querySelectorAll('.hand .pc').length, !!document.getElementById('retry'),
+            document.getElementById('status').textContent]",
+        )
+        .await;
+        assert_eq!(drawn, json!([0, 0, false, ""]), "{}...", &pos[..pos.len().min(20)]);
+    }
+    screenshot(c, "59-04-impossible").await;
+    // A page address over 4 KB: a page saying so, in both languages, with
+    // a link back to the board (not the JSON of the API).
+    let long = (1..=2000).map(|i| (i % 12 + 1).to_string()).collect::<Vec<_>>().join(",");
+    c.goto(&server.url(&format!("/?pos={long}"))).await.unwrap();
+    let page = js(
+        c,
+        "return [document.body.innerText, document.querySelectorAll('a[href=\"/\"]').length]",
+    )
+    .await;
+    let text = page[0].as_str().unwrap();
+    assert!(
+        text.contains("4096") && text.contains("回到分析棋盘") && !text.contains("{"),
+        "{page}"
+    );
+    assert_eq!(page[1], 2, "{page}");
+    for (bytes, target) in [(4100, "/?pos="), (4100, "/api/position?pos=")] {
+        let (status, body) = server.get(&format!("{target}{}", "1,".repeat(bytes / 2)));
+        assert_eq!(status, 414);
+        assert_eq!(body.starts_with("<!doctype html>"), target == "/?pos=", "{target}: {body}");
+    }
+    // Defect 11: `moves=2,,3` refused at its empty second move, as the API
+    // refuses it.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5&moves=2,,3")).await.unwrap();
+    wait_for(c, "the error", "return !document.getElementById('error').hidden").await;
+    let refused = js(
+        c,
+        "return [document.getElementById('error').textContent,
+        document.querySelectorAll('#history li').length]",
+    )
+    .await;
+    assert!(refused[0].as_str().unwrap().contains("第 2 步 ''"), "{refused}");
+    assert_eq!(refused[1], 1, "{refused}");
+    let (status, _) = server.get("/api/analyse?pos=2,1,4,3,6,5&moves=2,,3");
+    assert_eq!(status, 400);
+    // Defect 9: a 4-slot fair start says why it fails.
+    c.goto(&server.url("/?pos=2,1,4,3")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    js(c, "document.getElementById('slots').value = '4'; return 0").await;
+    click(c, "#fair").await;
+    wait_for(c, "the error", "return !document.getElementById('error').hidden").await;
+    let said = js(c, "return document.getElementById('error').textContent").await;
+    let said = said.as_str().unwrap();
+    assert!(said.contains("没有 4 格的共赢开局") && !said.contains("预算"), "{said}");
+}
+
+/// Defects 2 and 10: while a 12-slot opening solves, 随机开局, 公平开局 and
+/// 载入 are locked and the book's value stays hidden with the evaluation;
+/// 取消 cancels the request, and the server stops the solve.
+async fn solving_locks_and_hides(c: &Client, server: &Server) {
+    c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    click(c, "#hide-eval").await;
+    js(c, "document.getElementById('slots').value = '12'; return 0").await;
+    let before = server.ok("/api/progress");
+    let (solves, cancelled) =
+        (before["solves"].as_u64().unwrap(), before["cancelled"].as_u64().unwrap());
+    click(c, "#random").await;
+    // The server's progress shows after half a second, with the book.
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let s = shown(c).await;
-        if !s.error.is_empty() && !s.busy {
+        let p = server.ok("/api/progress");
+        if p["solving"] == true && p["book"].is_object() {
             break;
         }
-        assert!(Instant::now() < deadline, "the retry shows nothing: {s:?}");
+        assert!(Instant::now() < deadline, "no solve: {p}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    screenshot(c, "8-first-load-failed").await;
+    wait_for(
+        c,
+        "the progress",
+        "return document.getElementById('progress').textContent.includes('枚举')",
+    )
+    .await;
+    let locked = js(c, "return ['random', 'fair', 'load', 'cfg-file'].map((id) => document.getElementById(id).disabled)
+        .concat([document.getElementById('book-value').hidden])")
+    .await;
+    assert_eq!(locked, json!([true, true, true, true, true]), "locked, the value hidden");
+    screenshot(c, "59-05-solving-hidden").await;
+    click(c, "#random").await; // locked: nothing happens
+    assert_eq!(server.ok("/api/progress")["solves"], solves + 1);
+    click(c, "#cancel").await;
+    let gone = Instant::now();
+    loop {
+        let p = server.ok("/api/progress");
+        if p["solving"] == false {
+            assert_eq!(p["cancelled"], cancelled + 1, "{p}");
+            break;
+        }
+        assert!(gone.elapsed() < Duration::from_secs(2), "the solve goes on: {p}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eprintln!("the server stopped the cancelled solve in {:?}", gone.elapsed());
+    let unlocked = js(
+        c,
+        "return ['random', 'fair', 'load'].map((id) => document.getElementById(id).disabled)",
+    )
+    .await;
+    assert_eq!(unlocked, json!([false, false, false]));
+    // Defect 11: with the evaluation hidden, no result or depth columns
+    // and no hint to tick.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    let hidden = js(c, "return [document.getElementById('hide-eval').checked,
+        [...document.querySelectorAll('#moves th, #moves td')].filter((e) => e.offsetWidth > 0).length,
+        document.querySelectorAll('#moves tr.move').length, document.getElementById('hint').disabled]")
+    .await;
+    // The check box is not kept across loads: tick it again.
+    if hidden[0] == false {
+        click(c, "#hide-eval").await;
+    }
+    let hidden = js(c, "return [[...document.querySelectorAll('#moves th, #moves td')].filter((e) => e.offsetWidth > 0).length,
+        document.querySelectorAll('#moves tr.move').length, document.getElementById('hint').disabled]")
+    .await;
+    let rows = hidden[1].as_u64().unwrap();
+    assert_eq!(hidden, json!([rows + 1, rows, true]), "one column, the hint off");
+    screenshot(c, "59-06-eval-hidden").await;
+    click(c, "#hide-eval").await;
+}
+
+/// Defect 7: after a 422 the URL, 悔棋 and 格数 are the new game's.
+async fn failed_new_game(c: &Client, server: &Server) {
+    c.goto(&server.url("/?pos=2,1,4,3&moves=2")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && !s.position.is_empty()).await;
+    assert_eq!(js(c, "return document.getElementById('undo').disabled").await, false);
+    js(c, "document.getElementById('slots').value = '10'; return 0").await;
+    click(c, "#random").await;
+    wait_for(c, "the error", "return !document.getElementById('error').hidden").await;
+    let state = js(c, "const pos = new URLSearchParams(location.search).get('pos');
+        return [pos.split(';')[0].split(',').length, document.getElementById('undo').disabled,
+        document.getElementById('slots').value, document.querySelectorAll('#board circle.slot').length,
+        !!document.getElementById('retry'), location.search.includes('moves=')]")
+    .await;
+    assert_eq!(state, json!([10, true, "10", 10, false, false]), "after a 422");
+    screenshot(c, "59-07-failed-new-game").await;
+}
+
+/// Defect 6 and the phone bar: at 390 × 844 every control is 40 × 40 px
+/// or more, 悔棋 重做 不走 and the first move are in the first screen, and
+/// a tapped best-line entry plays the line up to it (no preview stays).
+async fn phone(c: &Client, server: &Server) {
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&server.url("/?pos=6,1,7,2,4,8,5,3&moves=3")).await.unwrap();
+    wait_until(c, "the moves on a phone", |s| !s.busy && s.moves > 0).await;
+    let small = js(c, "
+        const out = [];
+        const big = (e) => { const r = e.getBoundingClientRect(); return r.width >= 40 && r.height >= 40; };
+        for (const e of document.querySelectorAll('button, select, textarea, .hand .pc, #moves tr.move')) {
+            if (e.offsetParent !== null && !big(e)) out.push(e.id || e.className || e.tagName);
+        }
+        for (const e of document.querySelectorAll('input')) {
+            const target = e.closest('label') || e;
+            if (!big(target)) out.push(`${e.id || e.value} ${target.getBoundingClientRect().height}`);
+        }
+        return out;")
+    .await;
+    assert_eq!(small, json!([]), "controls under 40 px");
+    let first = js(
+        c,
+        "const r = (q) => document.querySelector(q).getBoundingClientRect();
+        return [innerHeight, r('#back').bottom, r('#pass').bottom, r('#moves tr.move').bottom]",
+    )
+    .await;
+    let f: Vec<f64> = first.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!(f[1] <= f[0] && f[2] <= f[0] && f[3] <= f[0], "first screen {f:?}");
+    screenshot(c, "59-08-phone").await;
+    // ◀ and ▶ step through the game.
+    tap(c, "#back").await;
+    wait_until(c, "the start", |s| !s.busy && s.position.starts_with("6,1,7,2,4,8,5,3;")).await;
+    tap(c, "#forward").await;
+    wait_until(c, "ply 1", |s| !s.busy && !s.position.starts_with("6,1,7,2,4,8,5,3;")).await;
+    // A tapped best-line entry plays the line up to it.
+    tap(c, "#bestline").await;
+    wait_for(
+        c,
+        "the best line",
+        "return document.querySelectorAll('#line li[data-line-move]').length >= 2",
+    )
+    .await;
+    tap(c, "#line li:nth-child(2)").await;
+    wait_until(c, "the line played", |s| !s.busy).await;
+    wait_for(c, "3 plies", "return document.querySelectorAll('#history li').length === 3").await;
+    assert_eq!(js(c, BOARD_IS_POSITION).await, true, "a preview stayed after a tap");
+    // In English the side names and values do not break across lines.
+    click(c, "[data-lang='en']").await;
+    let broken = js(
+        c,
+        "return [...document.querySelectorAll('.side, .badge')]
+        .filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)",
+    )
+    .await;
+    assert_eq!(broken, json!([]), "broken across lines");
+    screenshot(c, "59-09-phone-en").await;
+    c.set_window_size(1280, 900).await.unwrap();
+    screenshot(c, "59-10-desktop-en").await;
+    click(c, "[data-lang='zh']").await;
+    screenshot(c, "59-11-desktop-zh").await;
+}
+
+/// The last move: an arrow `#last-move-arrow` along the rim for a walk,
+/// dashed from the centre for a placement, in its own colour (not the
+/// fixed pieces' gold); the piece taken faded beside its slot and marked
+/// in the hand it went to; a clicked walk animated. The evaluation bar
+/// with the API's value and depth, hidden with the evaluation.
+async fn last_move_and_bar(c: &Client, server: &Server) {
+    // 乙 walks 3, which takes 1 (the documented 6-slot game).
+    c.goto(&server.url("/?pos=2,1,4,6,3,5&moves=3")).await.unwrap();
+    wait_until(c, "the walk", |s| !s.busy && s.moves > 0).await;
+    let walk = js(
+        c,
+        "const a = document.getElementById('last-move-arrow');
+        const to = document.querySelector('#board .slot[data-last-move=to]');
+        return [a && a.dataset.kind, !!document.querySelector('#board [data-captured=\"1\"]'),
+            document.querySelector('[data-hand=\"1\"]').classList.contains('captured'),
+            getComputedStyle(to).stroke, getComputedStyle(a).stroke]",
+    )
+    .await;
+    assert_eq!(walk[0], "walk", "{walk}");
+    assert_eq!(
+        (walk[1].clone(), walk[2].clone()),
+        (json!(true), json!(true)),
+        "the capture: {walk}"
+    );
+    assert_eq!(walk[3], "rgb(124, 58, 237)", "the last move's colour: {walk}");
+    assert_eq!(walk[4], walk[3]);
+    let api = server.ok("/api/position?pos=2,3,4,6,0,5;0;3");
+    let bar = js(
+        c,
+        "const b = document.getElementById('eval-bar');
+        return [b.hidden, Number(b.dataset.value), b.dataset.depth, b.textContent]",
+    )
+    .await;
+    assert_eq!(bar[0], false, "{bar}");
+    assert_eq!(bar[1], api["value"], "{bar}");
+    assert_eq!(bar[2], api["depth"].to_string(), "{bar}");
+    tokio::time::sleep(Duration::from_millis(400)).await; // the walk's animation
+    screenshot(c, "59-12-last-walk").await;
+    // 甲 places 1, which takes 2, and moves again.
+    let row = c.find(Locator::Css("#moves tr[data-move='1']")).await.unwrap();
+    row.click().await.unwrap();
+    wait_until(c, "the placement", |s| !s.busy && s.position.starts_with("1,3,4,6,0,5;")).await;
+    let place = js(
+        c,
+        "const a = document.getElementById('last-move-arrow');
+        return [a && a.dataset.kind, getComputedStyle(a).strokeDasharray !== 'none',
+            !!document.querySelector('#board [data-captured=\"2\"]'),
+            document.querySelectorAll('#board .slot[data-last-move=from]').length]",
+    )
+    .await;
+    assert_eq!(place, json!(["place", true, true, 0]), "a placement");
+    screenshot(c, "59-13-last-placement").await;
+    // A walk played by a click is animated (reduced motion is not asked).
+    let piece = c.find(Locator::Css("#board g.piece.movable")).await.unwrap();
+    piece.click().await.unwrap();
+    wait_until(c, "the walk", |s| !s.busy && s.moves > 0).await;
+    let moving = js(c, "return document.querySelectorAll('#board animateMotion').length").await;
+    let kind = js(c, "return document.getElementById('last-move-arrow').dataset.kind").await;
+    if kind == "walk" {
+        assert_eq!(moving, 1, "the walk is animated");
+    }
+    // Hidden with the evaluation.
+    c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    click(c, "#hide-eval").await;
+    assert_eq!(js(c, "return document.getElementById('eval-bar').hidden").await, true);
+    click(c, "#hide-eval").await;
+    click(c, "[data-mode='analysis']").await;
 }

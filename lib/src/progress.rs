@@ -2,7 +2,8 @@
 //! the generator, the solver and `verify` call a [`Progress`], and the
 //! program decides what to show (the `chaosclock` binary draws bars on a
 //! terminal and writes lines to a log; its server counts a solve for the
-//! page).
+//! page). Work that can be abandoned asks [`Progress::cancelled`]: the
+//! solver stops soon after it turns true ([`crate::solve::SolveError::Cancelled`]).
 
 /// Receives the progress of long work, from any thread. Every method does
 /// nothing unless implemented.
@@ -33,5 +34,13 @@ pub trait Progress: Sync {
     /// to be done again).
     fn lengthen(&self, units: u64) {
         let _ = units;
+    }
+
+    /// Whether the work is no longer wanted. The solver asks before each
+    /// signature it enumerates or solves (on a 12-slot opening, many times
+    /// a second) and stops with [`crate::solve::SolveError::Cancelled`]
+    /// once it is true; it must stay true once it has turned true.
+    fn cancelled(&self) -> bool {
+        false
     }
 }

@@ -366,6 +366,11 @@ pub struct ProgressJson {
     states: u64,
     total: Option<u64>,
     seconds: f64,
+    /// Solves started since the server started (requests sharing one
+    /// count once).
+    solves: u64,
+    /// Solves stopped because every request waiting for them had gone.
+    cancelled: u64,
 }
 
 /// A value from the openings book.
@@ -383,6 +388,7 @@ pub async fn progress_handler(
     RawQuery(raw): RawQuery,
 ) -> ApiResult<ProgressJson> {
     query(raw, &[])?;
+    let (solves, cancelled) = state.engine.solves();
     let json = match state.engine.progress() {
         Some(p) => ProgressJson {
             solving: true,
@@ -395,6 +401,8 @@ pub async fn progress_handler(
             states: p.states,
             total: p.total,
             seconds: (p.seconds * 10.0).round() / 10.0,
+            solves,
+            cancelled,
         },
         None => ProgressJson {
             solving: false,
@@ -404,6 +412,8 @@ pub async fn progress_handler(
             states: 0,
             total: None,
             seconds: 0.0,
+            solves,
+            cancelled,
         },
     };
     Ok(Json(json))

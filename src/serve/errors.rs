@@ -41,6 +41,13 @@ pub enum ServeError {
         /// The bound.
         max: usize,
     },
+    /// The page's address (`/?pos=...`) longer than `max` bytes: a 414 as
+    /// a small page in both languages, linking to the board (issue 59: a
+    /// browser showed the JSON).
+    PageTooLong {
+        /// The bound.
+        max: usize,
+    },
     /// A `Host` that is not one of the server's names, or none.
     ForeignHost(Option<String>),
     /// Header bytes (names and values) over `max`.
@@ -97,7 +104,9 @@ impl ServeError {
             ServeError::NotFound(_) => StatusCode::NOT_FOUND,
             ServeError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ServeError::Body => StatusCode::PAYLOAD_TOO_LARGE,
-            ServeError::TargetTooLong { .. } => StatusCode::URI_TOO_LONG,
+            ServeError::TargetTooLong { .. } | ServeError::PageTooLong { .. } => {
+                StatusCode::URI_TOO_LONG
+            }
             ServeError::ForeignHost(_) => StatusCode::MISDIRECTED_REQUEST,
             ServeError::HeadersTooLong { .. }
             | ServeError::HeadTooLong { .. }
@@ -122,7 +131,9 @@ impl ServeError {
             ServeError::NotFound(path) => format!("no such page or endpoint: {}", shown(path)),
             ServeError::MethodNotAllowed => "only GET is served: every endpoint is a GET".into(),
             ServeError::Body => "requests have no body: every endpoint is a GET".into(),
-            ServeError::TargetTooLong { max } => format!("request target longer than {max} bytes"),
+            ServeError::TargetTooLong { max } | ServeError::PageTooLong { max } => {
+                format!("request target longer than {max} bytes")
+            }
             ServeError::ForeignHost(None) => {
                 "no Host header: this server answers only to its own address".into()
             }
@@ -158,16 +169,36 @@ impl ServeError {
     /// (`head.rs`): status line, headers, JSON body; the connection closes.
     pub fn raw_response(&self) -> Vec<u8> {
         let status = self.status();
-        let body = serde_json::to_string(&ErrorJson { error: self.message() })
-            .expect("a string serializes");
+        let (kind, body) = match self.page() {
+            Some(html) => ("text/html; charset=utf-8", html),
+            None => (
+                "application/json",
+                serde_json::to_string(&ErrorJson { error: self.message() })
+                    .expect("a string serializes"),
+            ),
+        };
         format!(
-            "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\n\
+            "HTTP/1.1 {} {}\r\ncontent-type: {kind}\r\n\
              content-length: {}\r\nconnection: close\r\n\r\n{body}",
             status.as_u16(),
             status.canonical_reason().unwrap_or(""),
             body.len()
         )
         .into_bytes()
+    }
+
+    /// The page a browser shows for an error of the page itself (not the
+    /// API), in both languages; `None` for every other error (JSON).
+    fn page(&self) -> Option<String> {
+        let ServeError::PageTooLong { max } = self else { return None };
+        Some(format!(
+            "<!doctype html><html lang=\"zh-Hans\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>混乱时钟 · 414</title></head><body>\
+             <p>这个地址超过 {max} 字节，服务器不读。<a href=\"/\">回到分析棋盘</a></p>\
+             <p lang=\"en\">This address is longer than {max} bytes: the server does not read it. \
+             <a href=\"/\">Back to the analysis board</a></p></body></html>\n"
+        ))
     }
 }
 
@@ -190,6 +221,10 @@ impl IntoResponse for ServeError {
         if status.is_server_error() {
             eprintln!("serve: internal error: {}", self.message());
         }
+        if let Some(html) = self.page() {
+            let kind = [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")];
+            return (status, kind, html).into_response();
+        }
         (status, Json(ErrorJson { error: self.message() })).into_response()
     }
 }
@@ -209,6 +244,7 @@ mod tests {
             (ServeError::MethodNotAllowed, 405),
             (ServeError::Body, 413),
             (ServeError::TargetTooLong { max: 4096 }, 414),
+            (ServeError::PageTooLong { max: 4096 }, 414),
             (ServeError::ForeignHost(None), 421),
             (ServeError::ForeignHost(Some("a\u{7}".repeat(300))), 421),
             (ServeError::HeadersTooLong { max: 1 }, 431),

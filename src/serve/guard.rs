@@ -98,6 +98,9 @@ pub async fn check_request(State(guard): State<Guard>, req: Request, next: Next)
     }
     let uri_len = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if uri_len > MAX_URI_BYTES {
+        if req.uri().path() == "/" {
+            return ServeError::PageTooLong { max: MAX_URI_BYTES }.into_response();
+        }
         return ServeError::TargetTooLong { max: MAX_URI_BYTES }.into_response();
     }
     let header_bytes: usize =

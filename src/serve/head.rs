@@ -59,6 +59,16 @@ enum Head {
     Partial,
 }
 
+/// The refusal of a request whose target is too long: a page for a GET of
+/// the page (`/?...`), JSON for the rest.
+fn too_long(bytes: &[u8]) -> ServeError {
+    if bytes.starts_with(b"GET /?") {
+        ServeError::PageTooLong { max: MAX_URI_BYTES }
+    } else {
+        ServeError::TargetTooLong { max: MAX_URI_BYTES }
+    }
+}
+
 /// Checks the head at the start of `bytes`.
 fn check(bytes: &[u8]) -> Result<Head, ServeError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
@@ -68,7 +78,7 @@ fn check(bytes: &[u8]) -> Result<Head, ServeError> {
             Err(ServeError::HeadTooLong { max: MAX_HEAD_BYTES })
         }
         Ok(httparse::Status::Complete(_)) if req.path.is_some_and(|p| p.len() > MAX_URI_BYTES) => {
-            Err(ServeError::TargetTooLong { max: MAX_URI_BYTES })
+            Err(too_long(bytes))
         }
         Ok(httparse::Status::Complete(len)) => {
             let body = req.headers.iter().any(|h| {
@@ -79,7 +89,7 @@ fn check(bytes: &[u8]) -> Result<Head, ServeError> {
         }
         // A request line this long cannot hold a target of the bound.
         Ok(httparse::Status::Partial) if !bytes.contains(&b'\n') && bytes.len() > LINE_BYTES => {
-            Err(ServeError::TargetTooLong { max: MAX_URI_BYTES })
+            Err(too_long(bytes))
         }
         Ok(httparse::Status::Partial) if bytes.len() > MAX_HEAD_BYTES => {
             Err(ServeError::HeadTooLong { max: MAX_HEAD_BYTES })
@@ -309,6 +319,10 @@ mod tests {
             fed(&[target.as_bytes()]).refusal,
             Some(ServeError::TargetTooLong { .. })
         ));
+        let page = format!("GET /?pos={} HTTP/1.1\r\n\r\n", "1,".repeat(MAX_URI_BYTES));
+        let refused = fed(&[page.as_bytes()]).refusal.expect("refused");
+        assert!(matches!(refused, ServeError::PageTooLong { .. }), "the page's address");
+        assert!(String::from_utf8(refused.raw_response()).unwrap().contains("text/html"));
         let fits = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(MAX_URI_BYTES - 1));
         assert!(fed(&[fits.as_bytes()]).refusal.is_none());
         let header = format!("x: {}\r\n", "a".repeat(1000));

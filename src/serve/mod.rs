@@ -16,6 +16,7 @@
 pub mod access_log;
 pub mod api;
 pub mod errors;
+pub mod flight;
 pub mod guard;
 pub mod head;
 pub mod health;

@@ -6,15 +6,17 @@
 //!   `&self` and opens each file once, so many requests probe at once with
 //!   no lock (the list of tablebases is locked only to find one).
 //! - Solves: at most one at a time (a solve uses every core), at most
-//!   `queue` requests waiting for it, the others get "busy" at once; each
-//!   solve stops once it has enumerated more than `budget` states.
+//!   `queue` more waiting for it, the others get "busy" at once; each
+//!   solve stops once it has enumerated more than `budget` states. A solve
+//!   is shared by every request asking for its root, and stops within a
+//!   second once they have all gone (`flight.rs`).
 //! - Kept solves: the solutions of recent roots, least recently used first
 //!   out, at most `cache_states` states in all. Every position of a game
 //!   lies inside the solution of its start, so later positions of a game
 //!   are answered from it without solving again.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -29,6 +31,7 @@ use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
 use crate::serve::errors::ServeError;
+use crate::serve::flight::{Boarded, Flight, Flights, Landed};
 
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +96,31 @@ impl Progress for Counts {
     }
 }
 
+/// The progress of a flight's solve: its counts, cancelled once every
+/// client of the flight has gone.
+struct Watched<'a> {
+    counts: &'a Counts,
+    flight: &'a Flight<Solved>,
+}
+
+impl Progress for Watched<'_> {
+    fn start(&self, total: u64, what: &str) {
+        self.counts.start(total, what);
+    }
+
+    fn advance(&self, units: u64) {
+        self.counts.advance(units);
+    }
+
+    fn counted(&self, done: u64, what: &str) {
+        self.counts.counted(done, what);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.flight.is_cancelled()
+    }
+}
+
 /// How far the solve under way has come.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolveProgress {
@@ -129,8 +157,8 @@ pub struct Engine {
     /// The solve under way, if any.
     current: Mutex<Option<Current>>,
     solver: Arc<Semaphore>,
-    /// Requests solving or waiting for the solver.
-    waiting: AtomicUsize,
+    /// The solves asked for and not landed yet.
+    flights: Arc<Flights<Solved>>,
     limits: Limits,
     /// Answers taken from a kept solution (`/metrics`).
     cache_hits: AtomicU64,
@@ -147,26 +175,6 @@ pub struct SolverLoad {
     pub cache_hits: u64,
 }
 
-/// A place among the requests that need the solver (the one solving and
-/// those waiting), given back when dropped.
-struct Waiting<'a>(&'a AtomicUsize);
-
-impl<'a> Waiting<'a> {
-    /// Takes a place if fewer than `max` are taken.
-    fn enter(count: &'a AtomicUsize, max: usize) -> Result<Waiting<'a>, ServeError> {
-        count
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1))
-            .map(|_| Waiting(count))
-            .map_err(|_| ServeError::Busy)
-    }
-}
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
 /// A panic in a request never leaves a lock poisoned for the next ones.
 fn unpoison<T>(e: PoisonError<T>) -> T {
     e.into_inner()
@@ -181,7 +189,7 @@ impl Engine {
             kept: Mutex::new(Vec::new()),
             current: Mutex::new(None),
             solver: Arc::new(Semaphore::new(1)),
-            waiting: AtomicUsize::new(0),
+            flights: Arc::new(Flights::default()),
             limits,
             cache_hits: AtomicU64::new(0),
         }
@@ -253,13 +261,15 @@ impl Engine {
     /// The solver's load and the kept solutions' hits (`/metrics`).
     pub fn load(&self) -> SolverLoad {
         let running = usize::from(self.current.lock().unwrap_or_else(unpoison).is_some());
-        let waiting = self.waiting.load(Ordering::SeqCst);
+        let open = self.flights.open();
         let cache_hits = self.cache_hits.load(Ordering::Relaxed);
-        SolverLoad { running, queued: waiting.saturating_sub(running), cache_hits }
+        SolverLoad { running, queued: open.saturating_sub(running), cache_hits }
     }
 
-    /// A solution holding `pos`: a kept one, else a new solve (waiting for
-    /// the solver, or busy if too many wait).
+    /// A solution holding `pos`: a kept one, else the solve of `pos`
+    /// under way, else a new solve (waiting for the solver, or busy if too
+    /// many wait). Dropping the future gives its place on the solve back:
+    /// the last to go cancels it.
     ///
     /// # Errors
     /// Busy, over the state budget.
@@ -271,48 +281,83 @@ impl Engine {
         if let Some(s) = self.kept(pos, rule) {
             return Ok(s);
         }
-        // Wait for the solver, unless it is busy and the queue is full.
-        let _slot = Waiting::enter(&self.waiting, self.limits.queue + 1)?;
-        let permit = Arc::clone(&self.solver)
-            .acquire_owned()
-            .await
-            .map_err(|_| ServeError::Internal("the solver is closed".into()))?;
-        // Another request may have solved it meanwhile.
-        if let Some(s) = self.kept(pos, rule) {
-            return Ok(s);
-        }
-        let engine = Arc::clone(self);
-        let root = *pos;
-        // The permit goes with the solve: if the client goes away, the solve
-        // still finishes before another starts.
-        let solved = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let budget = engine.limits.budget.states;
-            let counts = Arc::new(Counts::default());
-            let current = Current {
-                position: root,
-                rule,
-                counts: Arc::clone(&counts),
-                started: Instant::now(),
-            };
-            *engine.current.lock().unwrap_or_else(unpoison) = Some(current);
-            let underway = Underway(&engine.current);
-            let variant = Variant::new(root.slots(), rule);
-            let solution = solve_bounded(variant, &[root], None, budget, Some(&*counts))?;
-            drop(underway);
-            let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
-            engine.keep(Arc::clone(&solved));
-            Ok::<_, SolveError>(solved)
-        })
-        .await
-        .map_err(|e| ServeError::Internal(format!("the solver stopped: {e}")))?;
-        let solved = solved.map_err(|e| match e {
-            SolveError::TooLarge { states, .. } => {
-                ServeError::TooLarge { states, budget: self.limits.budget }
+        let max = self.limits.queue + 1;
+        let ticket = match self.flights.board(pos, rule, max, || self.kept(pos, rule)) {
+            Err(kept) => return Ok(kept),
+            Ok(Boarded::Full) => return Err(ServeError::Busy),
+            Ok(Boarded::Joined(ticket)) => ticket,
+            Ok(Boarded::Opened(ticket)) => {
+                self.launch(Arc::clone(ticket.flight()));
+                ticket
             }
-            SolveError::Table(e) => ServeError::Table(ProbeError::Table(e)),
-        })?;
+        };
+        match ticket.landed().await {
+            Landed::Solved(s) => Ok(s),
+            Landed::TooLarge(states) => {
+                Err(ServeError::TooLarge { states, budget: self.limits.budget })
+            }
+            Landed::Failed(message) => Err(ServeError::Internal(message)),
+        }
+    }
+
+    /// Starts the solve of `flight` once the solver is free, unless the
+    /// flight is cancelled first; keeps its solution, then lands it.
+    fn launch(self: &Arc<Self>, flight: Arc<Flight<Solved>>) {
+        let engine = Arc::clone(self);
+        tokio::spawn(async move {
+            let permit = tokio::select! {
+                permit = Arc::clone(&engine.solver).acquire_owned() => permit,
+                () = flight.until_cancelled() => return,
+            };
+            let Ok(permit) = permit else {
+                engine.flights.land(&flight, Landed::Failed("the solver is closed".into()));
+                return;
+            };
+            let (e, f) = (Arc::clone(&engine), Arc::clone(&flight));
+            // The permit goes with the solve: a cancelled solve holds it
+            // until it stops (within a second).
+            let solved = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                e.solve(&f)
+            })
+            .await;
+            let landed = match solved {
+                Ok(Ok(s)) => Landed::Solved(s),
+                // Nobody waits for a cancelled flight: it left the list.
+                Ok(Err(SolveError::Cancelled)) => return,
+                Ok(Err(SolveError::TooLarge { states, .. })) => Landed::TooLarge(states),
+                Ok(Err(e)) => Landed::Failed(e.to_string()),
+                Err(e) => Landed::Failed(format!("the solver stopped: {e}")),
+            };
+            engine.flights.land(&flight, landed);
+        });
+    }
+
+    /// Solves the root of `flight` (blocking), and keeps the solution.
+    fn solve(&self, flight: &Flight<Solved>) -> Result<Arc<Solved>, SolveError> {
+        if flight.is_cancelled() {
+            return Err(SolveError::Cancelled);
+        }
+        let (root, rule) = (flight.root, flight.rule);
+        let counts = Arc::new(Counts::default());
+        let current =
+            Current { position: root, rule, counts: Arc::clone(&counts), started: Instant::now() };
+        *self.current.lock().unwrap_or_else(unpoison) = Some(current);
+        let underway = Underway(&self.current);
+        let variant = Variant::new(root.slots(), rule);
+        let watched = Watched { counts: &counts, flight };
+        let solution =
+            solve_bounded(variant, &[root], None, self.limits.budget.states, Some(&watched))?;
+        drop(underway);
+        let solved = Arc::new(Solved { slots: root.slots(), rule, solution });
+        self.keep(Arc::clone(&solved));
         Ok(solved)
+    }
+
+    /// Solves started since the server started (a request joining a solve
+    /// under way starts none), and those cancelled when their clients went.
+    pub fn solves(&self) -> (u64, u64) {
+        self.flights.counts()
     }
 
     /// How far the solve under way has come, if one is.

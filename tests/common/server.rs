@@ -138,6 +138,22 @@ impl Server {
         json
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The CPU time the process has used so far (user and system), from
+    /// `/proc/PID/stat`, in clock ticks (100 a second on Linux).
+    pub fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap();
+        // The fields after the command name in parentheses: utime is the
+        // 12th after it, stime the 13th.
+        let rest = &stat[stat.rfind(')').unwrap() + 2..];
+        let fields: Vec<&str> = rest.split(' ').collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    }
+
     /// Whether the process still runs.
     pub fn alive(&mut self) -> bool {
         self.child.try_wait().expect("the server can be waited on").is_none()

@@ -107,10 +107,39 @@ pub fn solve_with(
     tables: Option<Tablebase>,
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, TableError> {
+    let bar = bar.map(Uncancellable);
+    let bar = bar.as_ref().map(|b| b as &dyn Progress);
     solve_bounded(variant, roots, tables, usize::MAX, bar).map_err(|e| match e {
         SolveError::Table(e) => e,
         SolveError::TooLarge { .. } => unreachable!("no state budget was set"),
+        SolveError::Cancelled => unreachable!("the progress is never cancelled"),
     })
+}
+
+/// A [`Progress`] passed on without its [`Progress::cancelled`]: a solve
+/// that cannot fail ([`solve_with`]) is never cancelled.
+struct Uncancellable<'a>(&'a dyn Progress);
+
+impl Progress for Uncancellable<'_> {
+    fn start(&self, total: u64, what: &str) {
+        self.0.start(total, what);
+    }
+
+    fn advance(&self, units: u64) {
+        self.0.advance(units);
+    }
+
+    fn counted(&self, done: u64, what: &str) {
+        self.0.counted(done, what);
+    }
+
+    fn shorten(&self, units: u64) {
+        self.0.shorten(units);
+    }
+
+    fn lengthen(&self, units: u64) {
+        self.0.lengthen(units);
+    }
 }
 
 /// Why a bounded solve ([`solve_bounded`]) gave no solution.
@@ -125,6 +154,9 @@ pub enum SolveError {
         /// The budget.
         budget: usize,
     },
+    /// The progress said the solve was no longer wanted
+    /// ([`Progress::cancelled`]).
+    Cancelled,
 }
 
 impl std::fmt::Display for SolveError {
@@ -135,6 +167,7 @@ impl std::fmt::Display for SolveError {
                 f,
                 "more than {budget} states are reachable (at least {states}): the position is too large to solve within the state budget"
             ),
+            SolveError::Cancelled => f.write_str("the solve was cancelled"),
         }
     }
 }
@@ -143,17 +176,20 @@ impl std::error::Error for SolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SolveError::Table(e) => Some(e),
-            SolveError::TooLarge { .. } => None,
+            SolveError::TooLarge { .. } | SolveError::Cancelled => None,
         }
     }
 }
 
 /// [`solve_with`] that gives up, before solving anything, once more than
 /// `budget` states have been enumerated (checked after each level of
-/// signatures, so the memory used may pass the budget by one level).
+/// signatures, so the memory used may pass the budget by one level). It
+/// stops as well once `bar` says it is [cancelled](Progress::cancelled),
+/// asked before each signature it enumerates or solves.
 ///
 /// # Errors
-/// [`SolveError::TooLarge`] over the budget, or a damaged table record.
+/// [`SolveError::TooLarge`] over the budget, [`SolveError::Cancelled`] when
+/// cancelled, or a damaged table record.
 pub fn solve_bounded(
     variant: Variant,
     roots: &[Position],
@@ -179,8 +215,9 @@ pub fn solve_bounded(
             })
         })
     };
+    let cancelled = || bar.is_some_and(|p| p.cancelled());
     let mut last = 0;
-    let reached = reach::reach(variant, roots, &covered, |total| {
+    let reached = reach::reach(variant, roots, &covered, &cancelled, |total| {
         last = total;
         if let Some(p) = bar {
             p.counted(total as u64, &format!("enumerating: {total} states"));
@@ -191,6 +228,9 @@ pub fn solve_bounded(
         return Err(SolveError::Table(e));
     }
     let Some(mut reached) = reached else {
+        if cancelled() {
+            return Err(SolveError::Cancelled);
+        }
         return Err(SolveError::TooLarge { states: last, budget });
     };
     let enumerated = start.elapsed();
@@ -217,6 +257,9 @@ pub fn solve_bounded(
             error: &error,
         };
         let solve_one = |sig: &mut SigStates| {
+            if cancelled() {
+                return;
+            }
             let states = solve_signature(sig, variant, &view);
             if let Some(p) = bar {
                 p.advance(states as u64);
@@ -229,6 +272,9 @@ pub fn solve_bounded(
             head[begin..].par_iter_mut().for_each(solve_one);
         }
         end = begin;
+        if cancelled() {
+            return Err(SolveError::Cancelled);
+        }
     }
     if let Some(e) = error.into_inner() {
         return Err(SolveError::Table(e));
@@ -329,5 +375,99 @@ impl ScoreSource for Solution {
 
     fn score(&self, pos: &Position) -> Result<Score, NotReached> {
         Solution::score(self, pos).ok_or(NotReached(*pos))
+    }
+}
+
+#[cfg(test)]
+mod cancel_tests {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    use super::*;
+
+    /// Cancels once the solver has reported `after` calls of the phase
+    /// named (`counted` while enumerating, `advance` while solving).
+    struct CancelAfter {
+        enumerating: bool,
+        after: u64,
+        calls: AtomicU64,
+        cancelled: AtomicBool,
+        /// Calls of the phase after it was cancelled.
+        late: AtomicU64,
+    }
+
+    impl CancelAfter {
+        fn new(enumerating: bool, after: u64) -> CancelAfter {
+            CancelAfter {
+                enumerating,
+                after,
+                calls: AtomicU64::new(0),
+                cancelled: AtomicBool::new(false),
+                late: AtomicU64::new(0),
+            }
+        }
+
+        fn call(&self, enumerating: bool) {
+            if enumerating != self.enumerating {
+                return;
+            }
+            if self.cancelled.load(Ordering::SeqCst) {
+                self.late.fetch_add(1, Ordering::SeqCst);
+            }
+            if self.calls.fetch_add(1, Ordering::SeqCst) + 1 >= self.after {
+                self.cancelled.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    impl Progress for CancelAfter {
+        fn counted(&self, _: u64, _: &str) {
+            self.call(true);
+        }
+
+        fn advance(&self, _: u64) {
+            self.call(false);
+        }
+
+        fn cancelled(&self) -> bool {
+            self.cancelled.load(Ordering::SeqCst)
+        }
+    }
+
+    /// 8 slots: thousands of signatures, a few hundred levels.
+    fn root() -> Position {
+        "6,1,7,2,4,8,5,3".parse().unwrap()
+    }
+
+    fn solve(bar: &CancelAfter) -> Result<Solution, SolveError> {
+        let root = root();
+        solve_bounded(Variant::new(8, PassRule::Always), &[root], None, usize::MAX, Some(bar))
+    }
+
+    #[test]
+    fn a_solve_cancelled_while_enumerating_stops_at_the_end_of_the_level() {
+        let bar = CancelAfter::new(true, 3);
+        assert!(matches!(solve(&bar), Err(SolveError::Cancelled)));
+        assert_eq!(bar.calls.load(Ordering::SeqCst), 3, "no level after the cancel");
+    }
+
+    #[test]
+    fn a_solve_cancelled_while_solving_solves_no_further_signature() {
+        let bar = CancelAfter::new(false, 5);
+        assert!(matches!(solve(&bar), Err(SolveError::Cancelled)));
+        // Signatures already started on other threads may finish.
+        let late = bar.late.load(Ordering::SeqCst);
+        assert!(late <= rayon::current_num_threads() as u64, "{late} signatures after the cancel");
+        let all = CancelAfter::new(false, u64::MAX);
+        let whole = solve(&all).expect("never cancelled");
+        assert!(all.calls.load(Ordering::SeqCst) > 5 + late + 10, "the solve had more to do");
+        assert!(whole.score(&root()).is_some());
+    }
+
+    #[test]
+    fn a_solve_that_cannot_fail_ignores_cancellation() {
+        let bar = CancelAfter::new(true, 1);
+        let solution = solve_with(Variant::new(8, PassRule::Always), &[root()], None, Some(&bar));
+        assert!(solution.expect("no tables").score(&root()).is_some());
+        assert_eq!(SolveError::Cancelled.to_string(), "the solve was cancelled");
     }
 }

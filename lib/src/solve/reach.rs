@@ -70,6 +70,8 @@ impl Reached {
 /// the signatures that are `covered` (by tables) and beyond them. `progress`
 /// is called with the number of states closed so far after each level;
 /// when it breaks, the enumeration stops there and `None` is returned.
+/// Once `stop` is true, the signatures left are not closed and `None` is
+/// returned after the level.
 ///
 /// Signatures with the same [`order_key`] (a level) never lead to each
 /// other, so each level is closed in parallel, every worker adding the
@@ -80,6 +82,7 @@ pub fn reach(
     variant: Variant,
     roots: &[Position],
     covered: &(dyn Fn(SigKey) -> bool + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
     mut progress: impl FnMut(usize) -> ControlFlow<()>,
 ) -> Option<Reached> {
     let Variant { slots: n, rule } = variant;
@@ -97,6 +100,9 @@ pub fn reach(
     let mut total = 0;
     while let Some(mut level) = open.next_level() {
         let close_one = |(key, table): &mut (SigKey, NodeTable)| {
+            if stop() {
+                return (0, 0);
+            }
             let mut exits = EXITS.take();
             let mut queue = QUEUE.take();
             close(n, rule, *key, table, &mut queue, &mut |child| {
@@ -122,7 +128,7 @@ pub fn reach(
             reached.index.insert(key, reached.sigs.len());
             reached.sigs.push(SigStates { key, table });
         }
-        if progress(total).is_break() {
+        if stop() || progress(total).is_break() {
             return None;
         }
     }

@@ -22,6 +22,9 @@ let previews = true;
 let keyFocus = null;
 // The request under way (its AbortController) and what it asks for.
 let request = null;
+// A play mode was just chosen: the engine may move in the middle of the
+// game (`maybeEngineMove`).
+let modeSwitched = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,6 +33,23 @@ function parsePosition(text) {
   const [board, side, last] = text.split(";");
   const slots = board.split(",").map(Number);
   return { slots, n: slots.length, side: side === "0" ? "jia" : "yi", last: Number(last || 0) };
+}
+
+/** Whether `text` can be drawn before the server has checked it: 4 to 12
+ * slots (even), each empty or a piece of the board once, a side and a
+ * last piece in range (issue 59: `1,1` drew a 2-slot dial, a 1,500-entry
+ * board 1,499 hand pieces). The server's check decides the rest. */
+function drawable(text) {
+  const parts = text.split(";");
+  if (parts.length > 3 || !/^[0-9]+(,[0-9]+)*$/.test(parts[0])) return false;
+  const slots = parts[0].split(",").map(Number);
+  const n = slots.length;
+  if (n < 4 || n > 12 || n % 2) return false;
+  const on = slots.filter((x) => x);
+  if (on.some((x) => x > n) || new Set(on).size !== on.length) return false;
+  if (parts.length > 1 && !["0", "1"].includes(parts[1])) return false;
+  const last = parts.length > 2 ? Number(parts[2]) : 0;
+  return Number.isInteger(last) && last >= -1 && last <= n;
 }
 
 /** The position after `k` moves of the game, if its answers are known. */
@@ -58,11 +78,17 @@ function normalMove(text) {
 /** An error the page can say in either language: a key of i18n.js and
  * its arguments, and the server's own words (English), if any. */
 class PageError extends Error {
-  constructor(key, args = [], detail = "") {
+  constructor(key, args = [], detail = "", status = 0) {
     super(detail || key);
     this.key = key;
     this.args = args;
     this.detail = detail;
+    this.status = status;
+  }
+  /** Whether asking again can succeed: not for bad input (400), a
+   * position over the budget (422) and the like (issue 59). */
+  retryable() {
+    return !(this.status >= 400 && this.status < 500);
   }
   text() {
     const head = t(this.key, ...this.args);
@@ -75,6 +101,9 @@ class PageError extends Error {
 /** GETs `path` of the API; the request can be cancelled (`cancelRequest`).
  * Throws a PageError naming the status, with the server's message. */
 async function api(path) {
+  // A new request replaces the one under way: cancel it, so the server
+  // stops a solve nobody waits for (issue 59).
+  if (request) request.ctl.abort();
   const ctl = new AbortController();
   request = { ctl, path };
   let r;
@@ -89,7 +118,7 @@ async function api(path) {
   const body = await r.json().catch(() => ({}));
   if (!r.ok) {
     const key = WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other";
-    throw new PageError(key, [r.status], body.error || "");
+    throw new PageError(key, [r.status], body.error || "", r.status);
   }
   return body;
 }
@@ -106,6 +135,7 @@ async function answer(pos) {
  * button. */
 let errorShown = null;
 function showError(e, retry) {
+  if (e instanceof PageError && !e.retryable()) retry = null;
   errorShown = e ? { e, retry } : null;
   const box = $("error");
   box.hidden = !e;
@@ -131,7 +161,11 @@ function setBusy(on) {
   $("busy").hidden = !on;
   $("board").classList.toggle("locked", on);
   $("moves").classList.toggle("locked", on);
-  $("pass").disabled = on || $("pass").disabled;
+  // A new game, a fair start or a load waits for this one (issue 59).
+  for (const id of ["random", "fair", "load", "cfg-file"]) $(id).disabled = on;
+  // 不走 as the position shown allows, once nothing is solving (issue 59:
+  // it stayed grey after a failed or cancelled request).
+  $("pass").disabled = on || !passable(shown);
   clearInterval(progressTimer);
   progressTimer = null;
   $("progress").textContent = "";
@@ -140,6 +174,12 @@ function setBusy(on) {
     const began = performance.now();
     progressTimer = setInterval(() => showProgress(began), 500);
   }
+}
+
+/** Whether 不走 can be clicked in the position answered `a`. */
+function passable(a) {
+  return !!a && a.moves.some((m) => m.kind === "pass") && !isEngineTurn(a) &&
+    positionAt(game.cursor) === a.position;
 }
 
 /** Asks the server how far its solve has come, and shows it. */
@@ -160,7 +200,8 @@ async function showProgress(began) {
       what = p.phase === "enumerating" ? t("progress.enumerating", count(p.states))
         : t("progress.solving", Math.floor((100 * p.states) / Math.max(1, p.total)), count(p.total));
       // An opening's value is known at once; the solve is for its moves.
-      if (p.book) book = valueBadge(p.book.value);
+      // Not while the evaluation is hidden (issue 59: it leaked).
+      if (p.book && !evalHidden(shown)) book = valueBadge(p.book.value);
     }
   }
   $("progress").textContent = what ? `${what} · ${secs}` : secs;
@@ -236,6 +277,7 @@ function redraw() {
   if (!shown) return;
   drawBoard(shown.position, shown, false);
   drawMoves(shown);
+  drawEvalBar(shown);
   drawHistory();
   drawEvalGraph();
   drawGameSummary();
@@ -259,9 +301,68 @@ function lastMove(text) {
   if (!before || mv === "pass") return null;
   const p = parsePosition(before);
   const k = Number(mv);
+  const a = cache.get(before);
+  const m = a && a.moves.find((x) => x.move === mv);
+  const captures = m && m.captures ? m.captures : null;
   const from = p.slots.indexOf(k) + 1;
-  if (from === 0) return { from: null, to: k }; // placed from the hand
-  return { from, to: ((from + k - 1) % p.n) + 1 };
+  if (from === 0) return { from: null, to: k, piece: k, captures }; // placed from the hand
+  return { from, to: ((from + k - 1) % p.n) + 1, piece: k, captures, off: k === p.n };
+}
+
+/** The position whose last move was last animated: a move is animated
+ * once, when it is first drawn. */
+let animated = null;
+
+/** Draws the last move `last` on `svg` (issue 59): a walk as an arrow
+ * along the rim from its slot to its target (round to the hand for piece
+ * N), a placement as a dashed arrow from the centre, the piece it took
+ * faded where it stood; the walk animated once, unless the reader asks
+ * for less motion. `at(s, radius)` gives a slot's point. */
+function drawLastMove(svg, text, last, at, n, pieceR) {
+  const c = 200;
+  const rArc = 138 - pieceR - 12;
+  const angle = (s) => (2 * Math.PI * s) / n;
+  const point = (s, rad) => [c + rad * Math.sin(angle(s)), c - rad * Math.cos(angle(s))];
+  let d;
+  if (last.from !== null) {
+    // Clockwise, k slots; piece N goes round, off the board.
+    const steps = last.off ? n - 0.35 : last.piece;
+    const a0 = angle(last.from) + 0.18, a1 = angle(last.from) + (2 * Math.PI * steps) / n - 0.18;
+    const [x0, y0] = [c + rArc * Math.sin(a0), c - rArc * Math.cos(a0)];
+    const [x1, y1] = [c + rArc * Math.sin(a1), c - rArc * Math.cos(a1)];
+    const large = a1 - a0 > Math.PI ? 1 : 0;
+    d = `M${x0.toFixed(1)},${y0.toFixed(1)} A${rArc},${rArc} 0 ${large} 1 ${x1.toFixed(1)},${y1.toFixed(1)}`;
+  } else {
+    const [x1, y1] = point(last.to, 138 - pieceR - 6);
+    const [x0, y0] = point(last.to, 52);
+    d = `M${x0.toFixed(1)},${y0.toFixed(1)} L${x1.toFixed(1)},${y1.toFixed(1)}`;
+  }
+  const kind = last.from === null ? "place" : "walk";
+  el("path", { d, id: "last-move-arrow", class: `last-arrow ${kind}`, "data-kind": kind, "marker-end": "url(#lasthead)" }, svg);
+  if (last.captures) {
+    // The piece taken, faded, beside the slot where it stood (half a slot
+    // back, on the ring: clear of the pieces and the numbers).
+    const back = angle(last.to) - Math.PI / n;
+    const [gx, gy] = [c + 138 * Math.sin(back), c - 138 * Math.cos(back)];
+    const g = el("g", { class: `captured ${last.captures % 2 ? "jia" : "yi"}`, "data-captured": last.captures }, svg);
+    el("circle", { cx: gx, cy: gy, r: pieceR * 0.5 }, g);
+    el("text", { x: gx, y: gy }, g).textContent = last.captures;
+    el("title", {}, g).textContent = t("captured", last.captures);
+  }
+  // The walk, animated once along its arc.
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (kind === "walk" && !last.off && animated !== text && !still) {
+    const piece = svg.querySelector(`g.piece[data-slot="${last.to}"]`);
+    if (piece) {
+      const [tx, ty] = at(last.to);
+      const [fx, fy] = at(last.from);
+      const large = last.piece > n / 2 ? 1 : 0;
+      const path = `M${(fx - tx).toFixed(1)},${(fy - ty).toFixed(1)} A138,138 0 ${large} 1 0,0`;
+      el("animateMotion", { dur: "0.35s", path, fill: "remove" }, piece);
+      piece.classList.add("walking");
+    }
+  }
+  animated = text;
 }
 
 /** Whether the evaluation is hidden: in play mode with the option on,
@@ -299,6 +400,8 @@ function drawBoard(text, a, preview) {
   const defs = el("defs", {}, svg);
   const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
   el("path", { d: "M0,0 L10,5 L0,10 z", class: "hint-head" }, marker);
+  const lastHead = el("marker", { id: "lasthead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0,0 L10,5 L0,10 z", class: "last-head" }, lastHead);
   const c = 200, rFace = 192, r = 138, rNum = 178;
   el("circle", { cx: c, cy: c, r: rFace, class: "face" }, svg);
   const walks = new Map(), places = new Map();
@@ -343,6 +446,7 @@ function drawBoard(text, a, preview) {
       actionable(g, notation(p, walks.get(piece)), () => play(String(piece)), "board");
     }
   }
+  if (last) drawLastMove(svg, text, last, at, p.n, pieceR);
   // The hint: an arrow from each best walk's piece to where it lands.
   for (const [from, to] of arrows) {
     const [x1, y1] = at(from), [x2, y2] = at(to);
@@ -365,6 +469,10 @@ function drawBoard(text, a, preview) {
       span.className = `pc ${side}`;
       span.textContent = q;
       span.dataset.hand = q;
+      if (last && last.captures === q) {
+        span.classList.add("captured");
+        span.title = t("captured", q);
+      }
       if (places.has(q) && p.side === side) {
         span.classList.add("movable");
         if (hint.has(String(q))) span.classList.add("hint");
@@ -381,7 +489,7 @@ function drawBoard(text, a, preview) {
     $("status").textContent = over
       ? t("game-over", t(`over.${over}`))
       : `${t("to-move", t(p.side))}${banned ? ` · ${t("banned", banned)}` : ""}`;
-    $("pass").disabled = !(a && a.moves.some((m) => m.kind === "pass")) || isEngineTurn(a);
+    $("pass").disabled = busy || !passable(a);
     $("pass").classList.toggle("hint", hint.has("pass"));
   }
 }
@@ -395,15 +503,19 @@ function valueBadge(v) {
 function drawMoves(a) {
   const hidden = evalHidden(a);
   const p = parsePosition(a.position);
+  const who = `<span class="side">${t(a.side)}</span>${t("colon")}`;
   if (a.over) {
-    $("summary").textContent = t("game-over", t(`over.${a.over}`));
+    // The result shows under the board and on it (issue 59: said 3-4 times).
+    $("summary").textContent = "";
   } else if (hidden) {
-    $("summary").textContent = `${t(a.side)}: ${t("eval-hidden")}`;
+    $("summary").innerHTML = `${who}${t("eval-hidden")}`;
   } else {
     const depth = a.depth === null ? "" : ` · ${t("plies", a.depth)}`;
-    $("summary").innerHTML = `${t(a.side)}: ${valueBadge(a.value)}${depth} <span class="source">(${t(`source.${a.source}`)})</span>`;
+    $("summary").innerHTML = `${who}${valueBadge(a.value)}${depth} <span class="source">(${t(`source.${a.source}`)})</span>`;
   }
   document.body.classList.toggle("eval-hidden", hidden);
+  // The hint shows nothing while the evaluation is hidden: no ticking it.
+  $("hint").disabled = hidden;
   const body = document.querySelector("#moves tbody");
   body.replaceChildren();
   let moves = a.moves;
@@ -420,6 +532,8 @@ function drawMoves(a) {
     const depth = hidden ? "" : m.depth ?? "–";
     tr.innerHTML = `<td>${notation(p, m)}</td><td>${result}</td><td>${depth}</td>`;
     tr.addEventListener("mouseenter", () => { if (previews && !busy) drawBoard(m.position, null, true); });
+    // A touch is no hover: no preview stays behind it.
+    tr.addEventListener("touchstart", () => { previews = false; }, { passive: true });
     tr.addEventListener("mouseleave", () => shown && !busy && drawBoard(shown.position, shown, false));
     actionable(tr, notation(p, m), () => {
       if (isEngineTurn(a)) return;
@@ -432,6 +546,23 @@ function drawMoves(a) {
   $("bestline").disabled = hidden || !!a.over;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.moves.length;
+}
+
+/** The evaluation bar above the board (issue 59): the value for the
+ * side to move, filled from self-lose (empty) to self-win (full), and the
+ * plies to the end; hidden with the evaluation and at the end. */
+function drawEvalBar(a) {
+  const bar = $("eval-bar");
+  bar.hidden = !a || !!a.over || evalHidden(a);
+  if (bar.hidden) return;
+  const share = { 4: 1, 3: 0.75, 0: 0.5, 2: 0.25, 1: 0.04 }[a.value];
+  const fill = bar.querySelector(".fill");
+  fill.style.width = `${Math.round(share * 100)}%`;
+  fill.className = `fill b${a.value}`;
+  bar.dataset.value = a.value;
+  bar.dataset.depth = a.depth ?? "";
+  const depth = a.depth === null ? "" : ` · ${t("plies", a.depth)}`;
+  bar.querySelector(".text").textContent = `${t(a.side)}${t("colon")}${t(`v.${a.value}`)}${depth}`;
 }
 
 /** The mark of a move played in a position answered `a`. */
@@ -467,7 +598,7 @@ function drawHistory() {
   for (const p of plies()) {
     const li = document.createElement("li");
     const mark = hidden ? "" : p.mark;
-    li.innerHTML = `${t(p.a.side)} ${p.text}` +
+    li.innerHTML = `<span class="side">${t(p.a.side)}</span> ${p.text}` +
       (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
       (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
     li.dataset.mark = mark;
@@ -509,7 +640,7 @@ function drawGameSummary() {
     : over === `${you}-wins` ? t("summary.won") : t("summary.lost");
   const mine = plies().filter((p) => p.a.side === you);
   const list = (mark) => mine.filter((p) => p.mark === mark).map((p) => `${t("ply", p.ply)} ${p.text}`).join("，") || t("summary.none");
-  box.innerHTML = `<h3>${t("summary.title")}: <span class="result">${result}</span></h3>`;
+  box.innerHTML = `<h3>${t("summary.title")}${t("colon")}<span class="result">${result}</span></h3>`;
   for (const [key, mark] of [["summary.mistakes", "mistake"], ["summary.only", "only"]]) {
     const line = document.createElement("p");
     line.className = `summary-${mark}`;
@@ -540,16 +671,40 @@ function restoreFocus() {
   if (target) target.focus();
 }
 
+/** The URL of the game: `pos`, `moves` (up to the cursor), `mode` and
+ * `lang`, with `,` and `;` as they are (issue 59: a readable link). */
+function gameUrl() {
+  const q = [`pos=${encodeURIComponent(game.start)}`];
+  if (game.cursor > 0) q.push(`moves=${game.moves.slice(0, game.cursor).join(",")}`);
+  if (mode !== "analysis") q.push(`mode=${mode}`);
+  if (lang !== "zh") q.push(`lang=${lang}`);
+  const query = q.join("&").replace(/%2C/gi, ",").replace(/%3B/gi, ";");
+  return `${location.origin}${location.pathname}?${query}`;
+}
+
 function writeUrl() {
-  const u = new URL(location.href);
-  u.searchParams.set("pos", game.start);
-  if (mode === "analysis") u.searchParams.delete("mode");
-  else u.searchParams.set("mode", mode);
-  if (game.moves.length) u.searchParams.set("moves", game.moves.slice(0, game.cursor).join(","));
-  else u.searchParams.delete("moves");
-  if (lang === "zh") u.searchParams.delete("lang");
-  else u.searchParams.set("lang", lang);
-  history.replaceState(null, "", u);
+  if (game.start) history.replaceState(null, "", gameUrl());
+}
+
+/** Copies `text` and says so on `button` for a moment; if the browser
+ * refuses, the text goes to the box, selected, and the button says that. */
+async function copyText(button, text) {
+  let ok = true;
+  // A browser may neither copy nor refuse (no permission asked): after a
+  // second, it counts as refused.
+  const late = new Promise((_, no) => setTimeout(() => no(new Error("no answer")), 1000));
+  try { await Promise.race([navigator.clipboard.writeText(text), late]); } catch (_) { ok = false; }
+  if (!ok) {
+    $("paste").value = text;
+    $("paste").select();
+  }
+  button.dataset.copied = ok ? "ok" : "failed";
+  button.textContent = ok ? `✓ ${t("copied")}` : t("copy-failed");
+  clearTimeout(button.copyTimer);
+  button.copyTimer = setTimeout(() => {
+    delete button.dataset.copied;
+    button.textContent = t(button.dataset.i18n);
+  }, 2000);
 }
 
 /** Plays `move` at the cursor (dropping the moves after it). */
@@ -559,6 +714,16 @@ function play(move) {
   game.marks = game.marks.slice(0, game.cursor);
   game.moves.push(move);
   game.cursor++;
+  refresh();
+}
+
+/** Plays `moves` one after the other at the cursor. */
+function playLine(moves) {
+  if (busy || !moves.length) return;
+  previews = false;
+  game.moves = game.moves.slice(0, game.cursor).concat(moves);
+  game.marks = game.marks.slice(0, game.cursor);
+  game.cursor = game.moves.length;
   refresh();
 }
 
@@ -580,9 +745,19 @@ function isEngineTurn(a) {
 /** In play mode, the engine answers with its best move: its best value,
  * the fastest win or slowest loss among equals (the API's order). */
 function maybeEngineMove(a) {
-  if (!isEngineTurn(a) || game.cursor !== game.moves.length || !a.moves.length) return;
+  const switched = modeSwitched;
+  modeSwitched = false;
+  if (!isEngineTurn(a) || !a.moves.length) return;
+  // Mid-game only right after the mode was chosen: its move is the game's
+  // next one (a step forward, the later moves kept) or replaces them.
+  if (game.cursor !== game.moves.length && !switched) return;
   const my = token;
-  setTimeout(() => { if (my === token) play(a.moves[0].move); }, 250);
+  const best = a.moves[0].move;
+  setTimeout(() => {
+    if (my !== token) return;
+    if (game.moves[game.cursor] === best) goTo(game.cursor + 1);
+    else play(best);
+  }, 250);
 }
 
 /** The side to move after `k` moves, if known. */
@@ -620,8 +795,27 @@ function newGame(start) {
   $("history").replaceChildren();
   $("graph").replaceChildren();
   $("game-summary").hidden = true;
-  if (/^[0-9,;-]+$/.test(start)) drawBoard(start, null, false);
+  // The URL, the size, undo and redo are the new game's at once (issue
+  // 59: after a failed answer they still named the old one).
+  $("undo").disabled = true;
+  $("redo").disabled = true;
+  if (drawable(start)) {
+    $("slots").value = String(parsePosition(start).n);
+    drawBoard(start, null, false);
+  }
+  writeUrl();
   refresh();
+}
+
+/** An empty board: no dial, no hands, no moves. */
+function clearBoard() {
+  $("board").replaceChildren();
+  for (const side of ["jia", "yi"]) document.querySelector(`#hand-${side} .pieces`).replaceChildren();
+  $("status").textContent = "";
+  $("position").textContent = "";
+  $("undo").disabled = true;
+  $("redo").disabled = true;
+  $("pass").disabled = true;
 }
 
 /** A random opening of `n` slots: every piece on the board, none fixed. */
@@ -648,6 +842,10 @@ async function fairStart() {
   } catch (e) {
     if (my !== token || e.name === "AbortError") return;
     setBusy(false);
+    // 422 here is no both-win opening of the size, not the budget (issue 59).
+    if (e instanceof PageError && e.status === 422) {
+      e = new PageError("fair.none", [$("slots").value], e.detail, e.status);
+    }
     showError(e);
   }
 }
@@ -687,8 +885,14 @@ async function showBestLine() {
     for (const p of l.line) {
       const li = document.createElement("li");
       li.innerHTML = `${t(p.side)} ${notation(parsePosition(before), p)} ${valueBadge(p.value)}`;
-      li.addEventListener("mouseenter", () => drawBoard(p.position, null, true));
-      li.addEventListener("mouseleave", () => shown && drawBoard(shown.position, shown, false));
+      li.dataset.lineMove = p.move;
+      li.addEventListener("mouseenter", () => { if (previews && !busy) drawBoard(p.position, null, true); });
+      li.addEventListener("mouseleave", () => shown && !busy && drawBoard(shown.position, shown, false));
+      li.addEventListener("touchstart", () => { previews = false; }, { passive: true });
+      // A click or a tap plays the line up to this entry (issue 59: a tap
+      // left the board in preview).
+      const upTo = l.line.slice(0, l.line.indexOf(p) + 1).map((x) => x.move);
+      actionable(li, notation(parsePosition(before), p), () => playLine(upTo), "moves");
       ol.appendChild(li);
       before = p.position;
     }
@@ -710,11 +914,9 @@ function setMode(m) {
   document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
-  // Playing goes on from the position shown: the moves after it go.
-  if (mode !== "analysis") {
-    game.moves = game.moves.slice(0, game.cursor);
-    game.marks = game.marks.slice(0, game.cursor);
-  }
+  // The moves after the position shown stay (issue 59: they were lost);
+  // a move played here replaces them.
+  modeSwitched = true;
   refresh();
 }
 
@@ -752,10 +954,10 @@ function wire() {
     $("paste").value = text;
     loadText(text);
   });
-  $("copy").addEventListener("click", async () => {
-    const text = $("position").textContent;
-    try { await navigator.clipboard.writeText(text); } catch (_) { $("paste").value = text; }
-  });
+  $("copy").addEventListener("click", () => copyText($("copy"), $("position").textContent));
+  $("copy-link").addEventListener("click", () => game.start && copyText($("copy-link"), gameUrl()));
+  $("back").addEventListener("click", () => goTo(game.cursor - 1));
+  $("forward").addEventListener("click", () => goTo(game.cursor + 1));
   $("bestline").addEventListener("click", showBestLine);
   for (const r of document.querySelectorAll('input[name="mode"]')) {
     r.addEventListener("change", () => setMode(r.value));
@@ -765,10 +967,27 @@ function wire() {
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.addEventListener("click", () => setLang(b.dataset.lang));
   }
-  document.addEventListener("mousemove", () => { previews = true; });
-  // ← → Home End move through the game, Escape cancels a solve.
+  // Previews follow the pointer only while it moves (issue 59: a move
+  // the browser makes up when the page changes under a still pointer, at
+  // the same place, is no move).
+  let pointer = null;
+  document.addEventListener("mousemove", (e) => {
+    const at = `${e.screenX},${e.screenY}`;
+    const moved = pointer !== at && !previews;
+    if (pointer !== at) previews = true;
+    pointer = at;
+    // The row the pointer came onto before it moved is previewed now.
+    const row = moved && e.target.closest ? e.target.closest("#moves tr.move, #line li") : null;
+    if (row) row.dispatchEvent(new MouseEvent("mouseenter"));
+  });
+  // ← → Home End move through the game wherever the focus is but in text
+  // (issue 59: on a mode's radio button they changed the mode), Escape
+  // cancels a solve.
   document.addEventListener("keydown", (e) => {
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    const tg = e.target;
+    const text = tg.tagName === "TEXTAREA" || tg.tagName === "SELECT" ||
+      (tg.tagName === "INPUT" && !["radio", "checkbox"].includes(tg.type));
+    if (text) return;
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     const keys = {
       ArrowLeft: () => (mode === "analysis" ? goTo(game.cursor - 1) : undo()),
@@ -779,6 +998,8 @@ function wire() {
     };
     if (!keys[e.key]) return;
     e.preventDefault();
+    // A keyboard step shows the real position, never a preview.
+    previews = false;
     keys[e.key]();
   });
 }
@@ -792,9 +1013,13 @@ async function start() {
     $("hint").checked = m === "analysis";
   }
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
-  const asked = (u.searchParams.get("moves") || "").split(",").filter((x) => x.trim());
-  // Draw the board at once; the moves come when the server answers.
-  if (!asked.length && /^[0-9,;-]+$/.test(pos)) drawBoard(pos, null, false);
+  // The moves as the API reads them: `2,,3` has an empty second move
+  // (issue 59: the page dropped it, the API refused it).
+  const movesText = u.searchParams.get("moves") || "";
+  const asked = movesText === "" ? [] : movesText.split(",");
+  // Draw the board at once if it can be one; the moves come when the
+  // server answers.
+  if (!asked.length && drawable(pos)) drawBoard(pos, null, false);
   const my = ++token;
   setBusy(true);
   try {
@@ -805,10 +1030,12 @@ async function start() {
     $("slots").value = String(parsePosition(a.position).n);
   } catch (e) {
     if (my !== token || e.name === "AbortError") return;
-    // The first answer failed (busy, over the budget): say so, and offer
-    // to ask again.
+    // The first answer failed: an empty board and the error (issue 59:
+    // an impossible position was drawn as a game), and a retry when
+    // asking again can help (busy, not bad input).
     setBusy(false);
-    showError(e, () => { showError(null); $("board").replaceChildren(); start(); });
+    clearBoard();
+    showError(e, () => { showError(null); start(); });
     return;
   }
   // The legal moves of the URL, up to the first that is not (issue 22:

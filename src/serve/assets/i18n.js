@@ -79,6 +79,15 @@ const WORDS = {
     "file-too-large": "{0} 超过 65536 字节，不是 chaosclock.cfg",
     "ply": "第 {0} 步",
     "summary.title": "对局结束",
+    colon: "：",
+    copied: "已复制",
+    captured: "上一步吃掉的 {0}",
+    "copy-link": "复制链接",
+    back: "后退一步",
+    forward: "前进一步",
+    "copy-failed": "未能复制，链接在输入框里",
+    "fair.none": "没有 {0} 格的共赢开局",
+    "pos.invalid": "局面 '{0}' 不成立：{1}",
     "summary.won": "你赢了",
     "summary.lost": "你输了",
     "summary.both-win": "共赢",
@@ -167,6 +176,15 @@ const WORDS = {
     "file-too-large": "{0} is larger than 65536 bytes: not a chaosclock.cfg",
     "ply": "ply {0}",
     "summary.title": "Game over",
+    colon: ": ",
+    copied: "Copied",
+    captured: "{0}, taken by the last move",
+    "copy-link": "Copy link",
+    back: "Back one move",
+    forward: "Forward one move",
+    "copy-failed": "could not copy: the link is in the box",
+    "fair.none": "no {0}-slot opening is both-win",
+    "pos.invalid": "position '{0}' is impossible: {1}",
     "summary.won": "You won",
     "summary.lost": "You lost",
     "summary.both-win": "Both win",
@@ -222,6 +240,10 @@ function applyWords() {
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-placeholder]")) {
     e.placeholder = t(e.dataset.i18nPlaceholder);
+  }
+  for (const e of document.querySelectorAll("[data-i18n-title]")) {
+    e.title = t(e.dataset.i18nTitle);
+    e.setAttribute("aria-label", e.title);
   }
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
