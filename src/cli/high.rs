@@ -519,6 +519,8 @@ pub struct ServeHigh {
     pub allow_host: Vec<String>,
     /// `--quiet`: no access log.
     pub quiet: bool,
+    /// `--grace`.
+    pub grace: Duration,
     /// The pass rule.
     pub rule: PassRule,
 }
@@ -541,6 +543,7 @@ impl ServeHigh {
             header_timeout: Duration::from_secs(low.header_timeout),
             allow_host: low.allow_host,
             quiet: low.quiet,
+            grace: Duration::from_secs(low.grace),
             rule,
         })
     }

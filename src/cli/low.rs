@@ -585,6 +585,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
 
+    /// Seconds the requests under way may take to finish after SIGTERM or
+    /// Ctrl-C; then the server exits (code 0) all the same.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub grace: u64,
+
     /// No access log: without it, each request answered gets one line on
     /// stderr (method, path, status, milliseconds).
     #[arg(long, short = 'q')]

@@ -15,7 +15,7 @@
 //! - Once `stop` is set (`shutdown.rs`), the loop stops accepting and
 //!   closes the listening socket; each connection ends after the request
 //!   under way (an idle one at once), and [`serve`] returns when all have
-//!   ended, or after [`GRACE`].
+//!   ended, or after `--grace` seconds.
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -30,7 +30,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::serve::head::{HeadCheck, MAX_HEAD_BYTES, MAX_HEADERS};
-use crate::serve::shutdown::{GRACE, Stop, stopped};
+use crate::serve::shutdown::{Stop, stopped};
 
 /// The limits on connections.
 #[derive(Debug, Clone, Copy)]
@@ -39,11 +39,13 @@ pub struct ConnLimits {
     pub max_connections: usize,
     /// The time allowed for a request head.
     pub header_timeout: Duration,
+    /// The time the open connections have to finish once the server stops.
+    pub grace: Duration,
 }
 
 /// Serves `app` on `listener` until `stop` is set, then lets the open
-/// connections finish for at most [`GRACE`]; returns how many were still
-/// open then.
+/// connections finish for at most `limits.grace`; returns how many were
+/// still open then.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
@@ -112,7 +114,7 @@ pub async fn serve(
     // Stop accepting: new connections are refused by the kernel.
     drop(listener);
     let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
-    match tokio::time::timeout(GRACE, permits.acquire_many(all)).await {
+    match tokio::time::timeout(limits.grace, permits.acquire_many(all)).await {
         Ok(_) => 0,
         Err(_) => limits.max_connections - permits.available_permits(),
     }

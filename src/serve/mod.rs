@@ -40,7 +40,7 @@ use crate::serve::guard::Guard;
 use crate::serve::health::Health;
 use crate::serve::listen::ConnLimits;
 use crate::serve::metrics::Metrics;
-use crate::serve::shutdown::{GRACE, Signals};
+use crate::serve::shutdown::Signals;
 use crate::serve::state::{Engine, Limits};
 
 /// What the operator's routes and the access log share.
@@ -70,8 +70,11 @@ pub fn run(args: &ServeHigh) -> Result<()> {
     if !args.quiet {
         access_log::init();
     }
-    let conn =
-        ConnLimits { max_connections: args.max_connections, header_timeout: args.header_timeout };
+    let conn = ConnLimits {
+        max_connections: args.max_connections,
+        header_timeout: args.header_timeout,
+        grace: args.grace,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(16)
@@ -94,11 +97,14 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         out.flush()?;
         drop(out);
         let app = router(state, Guard::new(addr, &args.allow_host), ops);
-        let stop = shutdown::on_signal(signals);
+        let stop = shutdown::on_signal(signals, args.grace);
         anyhow::Ok(listen::serve(listener, app, conn, stop).await)
     })?;
     if open > 0 {
-        eprintln!("serve: stopped after {} s with {open} connections still open", GRACE.as_secs());
+        eprintln!(
+            "serve: stopped after {} s with {open} connections still open",
+            args.grace.as_secs()
+        );
     } else {
         eprintln!("serve: stopped");
     }

@@ -1,6 +1,7 @@
 //! Graceful shutdown: on SIGTERM or Ctrl-C (SIGINT) the server stops
 //! accepting connections, lets the requests under way finish for at most
-//! [`GRACE`], and exits with code 0 (`listen.rs` does the stopping).
+//! `--grace` seconds (10 by default), and exits with code 0 (`listen.rs`
+//! does the stopping).
 //!
 //! The signals are caught from [`Signals::catch`] on, which `serve` calls
 //! before it prints its address, so a signal sent once the address is
@@ -10,9 +11,6 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use tokio::sync::watch;
-
-/// How long the requests under way may take to finish after a signal.
-pub const GRACE: Duration = Duration::from_secs(10);
 
 /// The signals that stop the server, caught.
 #[derive(Debug)]
@@ -65,14 +63,15 @@ pub async fn stopped(stop: &mut Stop) {
     let _ = stop.wait_for(|&s| s).await;
 }
 
-/// A flag set when one of `signals` arrives, with a line on stderr.
-pub fn on_signal(signals: Signals) -> Stop {
+/// A flag set when one of `signals` arrives, with a line on stderr that
+/// names the `grace` the requests under way have.
+pub fn on_signal(signals: Signals, grace: Duration) -> Stop {
     let (tx, rx) = watch::channel(false);
     tokio::spawn(async move {
         let name = signals.recv().await;
         eprintln!(
             "serve: {name}: no new connections; the requests under way have {} s to finish",
-            GRACE.as_secs()
+            grace.as_secs()
         );
         let _ = tx.send(true);
         // Keep the flag's sender: a closed channel would also read as set.
