@@ -14,15 +14,18 @@ use axum::http::Uri;
 use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
 use chaosclock::draw::Draw;
+use chaosclock::policy::AnswerError;
 use chaosclock::review::{play_all, review_all};
 use chaosclock::scored::ScoredMove;
-use chaosclock::{PassRule, Position, Value, escape_control, parse_cfg};
+use chaosclock::{
+    InputError, PassRule, Position, PositionText, Value, escape_control, read_position,
+};
 use serde::Serialize;
 
 use crate::cli::Slots;
 use crate::serve::errors::ServeError;
 use crate::serve::query::Query;
-use crate::serve::state::{Engine, Solved};
+use crate::serve::state::{Engine, Known, Solved};
 use crate::view::answer::{AnswerJson, to_json};
 use crate::view::moves::{MoveJson, depth};
 use crate::view::review::{AnalyseJson, analyse_json};
@@ -39,18 +42,20 @@ pub struct AppState {
 /// A handler's result.
 type ApiResult<T> = Result<Json<T>, ServeError>;
 
-/// Reads `pos` as the CLI reads POS (the same message for a bad one), or
-/// `cfg`, the text (never a path) of a `chaosclock.cfg`, where allowed.
+/// Reads `pos` as the CLI reads POS, or `cfg`, the text (never a path) of
+/// a `chaosclock.cfg`, where allowed: both through the library's one
+/// reader ([`read_position`]), so the messages are the CLI's.
 fn position(q: &Query) -> Result<Position, ServeError> {
-    match (q.get("pos"), q.get("cfg")) {
-        (Some(text), None) => text.parse::<Position>().map_err(|e| {
-            ServeError::bad(format!("position '{}': {e}", escape_control(text.trim())))
-        }),
-        (None, Some(text)) => parse_cfg(text)
-            .map_err(|e| ServeError::bad(format!("cfg text: {:#}", anyhow::Error::new(e)))),
-        (Some(_), Some(_)) => Err(ServeError::bad("give either pos or cfg, not both")),
-        (None, None) => Err(ServeError::bad("missing parameter 'pos'")),
-    }
+    let text = match (q.get("pos"), q.get("cfg")) {
+        (Some(text), None) => PositionText::Notation(text),
+        (None, Some(text)) => PositionText::Cfg(text),
+        (Some(_), Some(_)) => return Err(ServeError::bad("give either pos or cfg, not both")),
+        (None, None) => return Err(ServeError::bad("missing parameter 'pos'")),
+    };
+    read_position(text).map_err(|e| match e {
+        InputError::Cfg(_) => ServeError::bad(format!("cfg text: {:#}", anyhow::Error::new(e))),
+        e => ServeError::bad(e.to_string()),
+    })
 }
 
 /// Reads `rule`, else the server's default.
@@ -88,20 +93,29 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))?
 }
 
-/// The answer for `pos` with its scorer: the tables when they cover it,
-/// else a (kept or new) solve.
+/// The answer for `pos` with its scorer, as the library's answering
+/// policy orders the sources: the tables when they cover it, else a (kept
+/// or new) solve, which must agree with the openings book's value.
 async fn answer(
     state: &AppState,
     pos: Position,
     rule: PassRule,
 ) -> Result<(Answer, Scorer), ServeError> {
     let engine = Arc::clone(&state.engine);
-    if let Some(a) = blocking(move || engine.table_answer(&pos, rule)).await? {
-        return Ok((a, Scorer::Tables));
-    }
+    let book = match blocking(move || engine.known(&pos, rule)).await? {
+        Known::Tables(a) => return Ok((a, Scorer::Tables)),
+        Known::Book(value) => Some(value),
+        Known::Nothing => None,
+    };
     let solved = state.engine.solved(&pos, rule).await?;
     let s = Arc::clone(&solved);
     let answer = blocking(move || Ok(Answer::from_solution(s.solution(), &pos, rule))).await?;
+    if let Some(book) = book.filter(|&v| v != answer.score.value) {
+        let solved = answer.score.value;
+        return Err(ServeError::Internal(
+            AnswerError::BookDisagrees { pos, book, solved }.to_string(),
+        ));
+    }
     Ok((answer, Scorer::Solve(solved)))
 }
 
@@ -334,7 +348,10 @@ async fn fair_start_from_book(
     // The moves from the tables, or up to 8 slots from a solve (a few
     // milliseconds); larger boards leave them to the position's request.
     let engine = Arc::clone(&state.engine);
-    let mut answered = blocking(move || engine.table_answer(&opening, rule)).await?;
+    let mut answered = match blocking(move || engine.known(&opening, rule)).await? {
+        Known::Tables(a) => Some(a),
+        Known::Book(_) | Known::Nothing => None,
+    };
     if answered.is_none() && n <= SOLVE_MOVES_MAX_SLOTS {
         answered = Some(answer(state, opening, rule).await?.0);
     }

@@ -20,13 +20,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use chaosclock::answer::Answer;
+use chaosclock::answer::{Answer, Source};
+use chaosclock::book::Book;
+use chaosclock::policy::{AnswerError, Policy};
 use chaosclock::probe::{self, ProbeError};
 use chaosclock::progress::Progress;
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Variant};
+use chaosclock::{PassRule, Position, Value, Variant};
 use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
@@ -175,6 +177,17 @@ pub struct SolverLoad {
     pub cache_hits: u64,
 }
 
+/// What is known of a position before any solve ([`Engine::known`]).
+#[derive(Debug)]
+pub enum Known {
+    /// The tables' answer.
+    Tables(Answer),
+    /// The openings book's value: a solve must give the same.
+    Book(Value),
+    /// Nothing: a solve answers.
+    Nothing,
+}
+
 /// A panic in a request never leaves a lock poisoned for the next ones.
 fn unpoison<T>(e: PoisonError<T>) -> T {
     e.into_inner()
@@ -195,22 +208,29 @@ impl Engine {
         }
     }
 
-    /// The answer for `pos` from the tables, if they cover it (blocking:
-    /// run it off the async threads).
+    /// What the library's answering policy ([`Policy`]) knows of `pos`
+    /// without a solve (blocking: run it off the async threads): the
+    /// answer from the tables when they cover it, else the openings book's
+    /// value, which a solve must then agree with. A finished position is
+    /// left to the solve, whose solution also scores the moves around it.
     ///
     /// # Errors
     /// A damaged table.
-    pub fn table_answer(
-        &self,
-        pos: &Position,
-        rule: PassRule,
-    ) -> Result<Option<Answer>, ServeError> {
-        let Some(root) = &self.root else { return Ok(None) };
-        let tb = self.tablebase(root, pos.slots(), rule);
-        match Answer::from_tables(&tb, pos, rule) {
-            Ok(answer) => Ok(Some(answer)),
-            Err(ProbeError::Missing { .. }) => Ok(None),
-            Err(e) => Err(ServeError::Table(e)),
+    pub fn known(&self, pos: &Position, rule: PassRule) -> Result<Known, ServeError> {
+        let tb = self.root.as_ref().map(|root| self.tablebase(root, pos.slots(), rule));
+        let book = Book::embedded().ok();
+        let policy = Policy { tables: tb.as_deref(), book, solver: None };
+        match policy.answer(pos, rule) {
+            Ok(found) => Ok(match found.answer.source {
+                Source::Tables => Known::Tables(found.answer),
+                Source::Book => Known::Book(found.answer.score.value),
+                Source::Rules | Source::Solve => Known::Nothing,
+            }),
+            Err(AnswerError::Unanswered { book, .. }) => {
+                Ok(book.map_or(Known::Nothing, Known::Book))
+            }
+            Err(AnswerError::Tables(e)) => Err(ServeError::Table(e)),
+            Err(e) => Err(ServeError::Internal(e.to_string())),
         }
     }
 
