@@ -738,12 +738,12 @@ async fn issue_59_defects_in_a_real_browser() {
     };
     let t = Instant::now();
     let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), &["--tables", "none"]);
+    let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
     review_and_modes(&c, &server).await;
     failed_requests(&c, &server).await;
     solving_locks_and_hides(&c, &server).await;
-    let tiny = Server::start(dir.path(), &["--tables", "none", "--budget", "1000"]);
+    let tiny = Server::start(dir.path(), &["--tables", ".", "--budget", "1000"]);
     failed_new_game(&c, &tiny).await;
     last_move_and_bar(&c, &server).await;
     phone(&c, &server).await;

@@ -68,9 +68,10 @@ fn query(raw: Option<String>, known: &[&str]) -> Result<Query, ServeError> {
     Query::parse(raw.as_deref().unwrap_or(""), known).map_err(ServeError::bad)
 }
 
-/// How the positions of a question are scored: the tables, or a solution
-/// holding them all.
+/// How the positions of a question are scored: the rules (a finished
+/// game, which has no moves), the tables, or a solution holding them all.
 enum Scorer {
+    Rules,
     Tables,
     Solve(Arc<Solved>),
 }
@@ -78,6 +79,7 @@ enum Scorer {
 impl Scorer {
     fn source(&self) -> &'static str {
         match self {
+            Scorer::Rules => Source::Rules.name(),
             Scorer::Tables => Source::Tables.name(),
             Scorer::Solve(_) => Source::Solve.name(),
         }
@@ -103,6 +105,7 @@ async fn answer(
 ) -> Result<(Answer, Scorer), ServeError> {
     let engine = Arc::clone(&state.engine);
     let book = match blocking(move || engine.known(&pos, rule)).await? {
+        Known::Rules(a) => return Ok((a, Scorer::Rules)),
         Known::Tables(a) => return Ok((a, Scorer::Tables)),
         Known::Book(value) => Some(value),
         Known::Nothing => None,
@@ -128,7 +131,7 @@ async fn moves_of(
 ) -> Result<Vec<Vec<ScoredMove>>, ServeError> {
     let engine = Arc::clone(&state.engine);
     let solved = match scorer {
-        Scorer::Tables => None,
+        Scorer::Rules | Scorer::Tables => None,
         Scorer::Solve(s) => Some(Arc::clone(s)),
     };
     blocking(move || {
@@ -136,6 +139,8 @@ async fn moves_of(
             .iter()
             .map(|p| match &solved {
                 Some(s) => Ok(s.solution().moves(p)),
+                // A finished game has no moves, whatever scores it.
+                None if p.outcome().is_some() => Ok(Vec::new()),
                 None => engine.table_moves(p, rule)?.ok_or_else(|| {
                     ServeError::Internal(format!("the tables cover the start but not {p}"))
                 }),
@@ -349,7 +354,7 @@ async fn fair_start_from_book(
     // milliseconds); larger boards leave them to the position's request.
     let engine = Arc::clone(&state.engine);
     let mut answered = match blocking(move || engine.known(&opening, rule)).await? {
-        Known::Tables(a) => Some(a),
+        Known::Rules(a) | Known::Tables(a) => Some(a),
         Known::Book(_) | Known::Nothing => None,
     };
     if answered.is_none() && n <= SOLVE_MOVES_MAX_SLOTS {

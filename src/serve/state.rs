@@ -180,6 +180,8 @@ pub struct SolverLoad {
 /// What is known of a position before any solve ([`Engine::known`]).
 #[derive(Debug)]
 pub enum Known {
+    /// The game is over: the rules' answer.
+    Rules(Answer),
     /// The tables' answer.
     Tables(Answer),
     /// The openings book's value: a solve must give the same.
@@ -211,8 +213,7 @@ impl Engine {
     /// What the library's answering policy ([`Policy`]) knows of `pos`
     /// without a solve (blocking: run it off the async threads): the
     /// answer from the tables when they cover it, else the openings book's
-    /// value, which a solve must then agree with. A finished position is
-    /// left to the solve, whose solution also scores the moves around it.
+    /// value, which a solve must then agree with.
     ///
     /// # Errors
     /// A damaged table.
@@ -222,9 +223,10 @@ impl Engine {
         let policy = Policy { tables: tb.as_deref(), book, solver: None };
         match policy.answer(pos, rule) {
             Ok(found) => Ok(match found.answer.source {
+                Source::Rules => Known::Rules(found.answer),
                 Source::Tables => Known::Tables(found.answer),
                 Source::Book => Known::Book(found.answer.score.value),
-                Source::Rules | Source::Solve => Known::Nothing,
+                Source::Solve => Known::Nothing,
             }),
             Err(AnswerError::Unanswered { book, .. }) => {
                 Ok(book.map_or(Known::Nothing, Known::Book))
