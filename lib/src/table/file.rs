@@ -46,6 +46,9 @@ pub struct TableFile {
     /// forgotten, added up with other files' where they share the counter
     /// ([`TableFile::count_models_in`]).
     models_held: Arc<AtomicUsize>,
+    /// The shared model sets already read, of the [`crate::table::Tablebase`]
+    /// the file belongs to (its own if it was opened alone).
+    shared: Arc<shared::SharedSets>,
 }
 
 /// Where a file's checksummed blocks are (byte offsets in the file).
@@ -217,6 +220,7 @@ impl TableFile {
             verified,
             id: fresh_id(),
             models_held: Arc::default(),
+            shared: Arc::default(),
         })
     }
 
@@ -225,6 +229,12 @@ impl TableFile {
     /// of its own.
     pub(crate) fn count_models_in(&mut self, counter: Arc<AtomicUsize>) {
         self.models_held = counter;
+    }
+
+    /// Reads the directory's shared model sets through `sets`, with the
+    /// other files of one tablebase.
+    pub(crate) fn share_sets_with(&mut self, sets: Arc<shared::SharedSets>) {
+        self.shared = sets;
     }
 
     /// The checksum the file ends its header part with: it covers the
@@ -324,10 +334,10 @@ impl TableFile {
             return Ok(Arc::clone(m));
         }
         if let Some(sum) = shared::referenced(layout.models[k]) {
-            // The directory's set: read once a process, held by the files
-            // that use it; not counted here, as it is not the file's.
+            // The directory's set: read once a tablebase, held by the
+            // files that use it; not counted here, as it is not the file's.
             let path = shared::path_beside(&self.path, sum);
-            let m = shared::load(&path, self.header.n, self.header.rule, sum)?;
+            let m = self.shared.load(&path, self.header.n, self.header.rule, sum)?;
             *held = Some(Arc::clone(&m));
             return Ok(m);
         }

@@ -27,8 +27,9 @@
 //! checksum, which is checked when the set is read; a set's file is
 //! written whole under another name, synced and renamed into place, never
 //! changed after, and removed only when no file of the directory names it
-//! ([`remove_unused`]). Each set is read once a process and kept while
-//! any file uses it.
+//! ([`remove_unused`]). Each set is read once a tablebase
+//! ([`SharedSets`], which each `Tablebase` owns) and kept while any of its
+//! files uses it.
 
 use std::collections::HashMap;
 use std::fs;
@@ -247,34 +248,46 @@ pub fn write(
 /// Sets read, by file and checksum.
 type Held = HashMap<(PathBuf, u64), Weak<Models>>;
 
-/// The sets read by this process: each is read once and shared by the
-/// files that name it while any of them holds it.
-static READ: Mutex<Option<Held>> = Mutex::new(None);
+/// The shared model sets one [`crate::table::Tablebase`] has read: each is
+/// read once and shared by the files that name it while any of them holds
+/// it. Each `Tablebase` owns one (no process-wide state: two tablebases
+/// read their own).
+#[derive(Debug, Default)]
+pub(crate) struct SharedSets {
+    held: Mutex<Held>,
+}
 
-/// The shared set of checksum `sum` (the one a file names) for `n` slots
-/// and `rule`, from its file at `path`.
-///
-/// # Errors
-/// The file is missing or damaged, or holds another set.
-pub fn load(path: &Path, n: u8, rule: PassRule, sum: u64) -> Result<Arc<Models>, TableError> {
-    let key = (path.to_path_buf(), sum);
-    // Held while the set is read, so that it is read once.
-    let mut held = READ.lock().unwrap_or_else(PoisonError::into_inner);
-    let held = held.get_or_insert_default();
-    if let Some(m) = held.get(&key).and_then(Weak::upgrade) {
-        return Ok(m);
+impl SharedSets {
+    /// The shared set of checksum `sum` (the one a file names) for `n`
+    /// slots and `rule`, from its file at `path`.
+    ///
+    /// # Errors
+    /// The file is missing or damaged, or holds another set.
+    pub(crate) fn load(
+        &self,
+        path: &Path,
+        n: u8,
+        rule: PassRule,
+        sum: u64,
+    ) -> Result<Arc<Models>, TableError> {
+        let key = (path.to_path_buf(), sum);
+        // Held while the set is read, so that it is read once.
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(m) = held.get(&key).and_then(Weak::upgrade) {
+            return Ok(m);
+        }
+        let set = read(path, n, rule)?;
+        if set.sum != sum {
+            return Err(TableError::Corrupt {
+                path: path.to_path_buf(),
+                what: format!("holds the model set {:016x}, not {sum:016x}", set.sum),
+            });
+        }
+        let models = Arc::new(set.models);
+        held.retain(|_, m| m.strong_count() > 0);
+        held.insert(key, Arc::downgrade(&models));
+        Ok(models)
     }
-    let set = read(path, n, rule)?;
-    if set.sum != sum {
-        return Err(TableError::Corrupt {
-            path: path.to_path_buf(),
-            what: format!("holds the model set {:016x}, not {sum:016x}", set.sum),
-        });
-    }
-    let models = Arc::new(set.models);
-    held.retain(|_, m| m.strong_count() > 0);
-    held.insert(key, Arc::downgrade(&models));
-    Ok(models)
 }
 
 #[cfg(test)]
@@ -322,17 +335,22 @@ mod tests {
         let m = models();
         let sum = write(&dir, (8, PassRule::Always, 64), &m).unwrap();
         let path = dir.join(file_name(sum));
-        let a = load(&path, 8, PassRule::Always, sum).unwrap();
-        let b = load(&path, 8, PassRule::Always, sum).unwrap();
+        let sets = SharedSets::default();
+        let a = sets.load(&path, 8, PassRule::Always, sum).unwrap();
+        let b = sets.load(&path, 8, PassRule::Always, sum).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
+        // Another tablebase's sets are its own.
+        let c = SharedSets::default().load(&path, 8, PassRule::Always, sum).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c) && *c == *a);
         assert_eq!(*a, m);
         assert_eq!(find(&dir, 8, PassRule::Always, 64).unwrap().unwrap().sum, sum);
         assert_eq!(find(&dir, 8, PassRule::Always, 16).unwrap(), None);
         let other = dir.join(file_name(sum ^ 1));
         fs::copy(&path, &other).unwrap();
-        let e = load(&other, 8, PassRule::Always, sum ^ 1).unwrap_err().to_string();
+        let e = sets.load(&other, 8, PassRule::Always, sum ^ 1).unwrap_err().to_string();
         assert!(e.contains(&format!("holds the model set {sum:016x}")), "{e}");
-        let e = load(&dir.join("none.cctm"), 8, PassRule::Always, sum).unwrap_err().to_string();
+        let e =
+            sets.load(&dir.join("none.cctm"), 8, PassRule::Always, sum).unwrap_err().to_string();
         assert!(e.contains("a model set this table's files are coded with"), "{e}");
         assert_eq!(remove_unused(&dir, &[sum]).unwrap(), 1);
         assert!(path.exists() && !other.exists());

@@ -82,6 +82,8 @@ pub struct Tablebase {
     models_held: Arc<AtomicUsize>,
     /// Above this many, reads forget them all ([`Tablebase::forget_models`]).
     model_budget: usize,
+    /// The directory's shared model sets read by its files.
+    shared: Arc<crate::table::shared::SharedSets>,
 }
 
 /// The memory the model sets of a [`Tablebase`] may take before they are
@@ -107,6 +109,7 @@ impl Tablebase {
             depths: OnceLock::new(),
             models_held: Arc::default(),
             model_budget: MODEL_BUDGET,
+            shared: Arc::default(),
         }
     }
 
@@ -282,6 +285,7 @@ impl Tablebase {
     pub(crate) fn insert(&mut self, fixed: u16, mut file: TableFile) -> Result<(), TableError> {
         self.check_kind(&file)?;
         file.count_models_in(Arc::clone(&self.models_held));
+        file.share_sets_with(Arc::clone(&self.shared));
         let side = match file.stored_side() {
             Some(Side::Jia) => self.open_side(fixed)?,
             _ => None,
@@ -296,6 +300,7 @@ impl Tablebase {
     fn open(&self, path: &Path, fixed: u16) -> Result<TableFile, TableError> {
         let mut file = TableFile::open(path, self.n, self.rule, fixed)?;
         file.count_models_in(Arc::clone(&self.models_held));
+        file.share_sets_with(Arc::clone(&self.shared));
         Ok(file)
     }
 
