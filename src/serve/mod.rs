@@ -14,6 +14,7 @@ pub mod guard;
 pub mod head;
 pub mod listen;
 pub mod page;
+pub mod puzzle;
 pub mod query;
 pub mod state;
 
@@ -84,6 +85,8 @@ pub fn router(state: AppState, guard: Guard) -> Router {
         .route("/api/analyse", get(api::analyse_handler))
         .route("/api/fair-start", get(api::fair_start_handler))
         .route("/api/progress", get(api::progress_handler))
+        .route("/api/puzzle", get(puzzle::puzzle_handler))
+        .route("/api/engine-move", get(puzzle::engine_move_handler))
         .fallback(api::not_found)
         .method_not_allowed_fallback(guard::method_not_allowed)
         .layer(middleware::from_fn_with_state(guard, guard::check_request))
