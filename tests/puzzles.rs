@@ -261,3 +261,37 @@ fn bad_input_is_one_line() {
     let args = ["puzzles", "--slots", "8", "--file", "bad.csv"];
     common::bin::check_fails(&args, run_in(dir.path(), &args), "line 2");
 }
+
+#[test]
+fn the_server_serves_puzzles_and_engine_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::server::Server::start(dir.path(), &[]);
+    let schema = schema();
+    let fields = schema.get("Puzzles: `puzzles --json` and API `/api/puzzle`").unwrap();
+    let doc = server.ok("/api/puzzle?slots=10&theme=block&rating=1000&seed=4");
+    check_object(&doc, "", fields, "/api/puzzle");
+    assert!(doc["themes"].as_array().unwrap().iter().any(|t| t == "block"));
+    // The same puzzle as the command prints.
+    let cli = json(&[
+        "puzzles", "--slots", "10", "--theme", "block", "--rating", "1000", "--seed", "4", "--json",
+    ]);
+    assert_eq!(doc, cli);
+    let (status, err) = server.json("/api/puzzle?slots=6");
+    assert_eq!(status, 400, "{err}");
+    let (status, err) = server.json("/api/puzzle?slots=8&theme=mate");
+    assert_eq!(status, 400, "{err}");
+    let moves = schema.get("API `/api/engine-move`").unwrap();
+    let m = server.ok("/api/engine-move?pos=2,1,4,3,6,5,8,7&level=8&seed=1");
+    check_object(&m, "", moves, "/api/engine-move");
+    // Level 8 plays the command's move.
+    let play = json(&["play", "2,1,4,3,6,5,8,7", "--level", "8", "--json"]);
+    assert_eq!(m["move"], play["engine"]["move"]);
+    let over = server.ok("/api/engine-move?pos=1,0,3,0;0;0&level=3&seed=1");
+    assert!(over["move"].is_null());
+    for bad in ["level=9", "level=x", "pos=1,1&level=2"] {
+        let query =
+            if bad.starts_with("pos") { bad.to_string() } else { format!("pos=2,1,4,3&{bad}") };
+        let (status, err) = server.json(&format!("/api/engine-move?{query}"));
+        assert_eq!(status, 400, "{bad}: {err}");
+    }
+}

@@ -4,7 +4,8 @@
 //! of a move clearly only when it comes soon, and otherwise judges the
 //! position the move leads to by the strategy notes' rules of thumb:
 //!
-//! - each legal move has its exact score from a [`ScoreSource`];
+//! - each legal move has its exact score from a
+//!   [`ScoreSource`](crate::scored::ScoreSource);
 //! - the engine sees a move's exact value in full when the game ends
 //!   within its horizon (`depth ≤ horizon` plies, the move included), and
 //!   less and less of it beyond, blending in its judgement ([`judge`]) of

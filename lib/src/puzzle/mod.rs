@@ -347,7 +347,7 @@ fn blocks(before: &Position, after: &Position) -> bool {
 }
 
 /// The key of `pos` up to the game's symmetry (the smallest key of its
-/// images, [`crate::symmetry`]): two positions with the same key are the
+/// images under the symmetry of docs/symmetry.md): two positions with the same key are the
 /// same puzzle.
 pub fn canonical_key(pos: &Position) -> u64 {
     symmetry::units(pos.slots()).map(|u| symmetry::position(pos, u).key()).min().unwrap_or(0)
