@@ -155,6 +155,8 @@ fn run(cli: Cli) -> Result<()> {
         HiArgs::Recode(args) => cmd::recode::run(&args),
         HiArgs::Openings(args) => cmd::openings::run(&args),
         HiArgs::Serve(args) => serve::run(&args),
+        HiArgs::Puzzles(args) => cmd::puzzles::run(&args),
+        HiArgs::Match(args) => cmd::match_::run(&args),
     }
 }
 

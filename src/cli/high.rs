@@ -62,6 +62,10 @@ pub enum HiArgs {
     Book(BookHigh),
     /// `recode`.
     Recode(RecodeHigh),
+    /// `puzzles`.
+    Puzzles(crate::cli::games::PuzzlesHigh),
+    /// `match`.
+    Match(crate::cli::games::MatchHigh),
 }
 
 impl HiArgs {
@@ -83,6 +87,8 @@ impl HiArgs {
             Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)?),
             Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
             Command::Recode(a) => HiArgs::Recode(RecodeHigh::validate(a, rule)?),
+            Command::Puzzles(a) => HiArgs::Puzzles(crate::cli::games::PuzzlesHigh::validate(a)?),
+            Command::Match(a) => HiArgs::Match(crate::cli::games::MatchHigh::validate(a)?),
         })
     }
 }
@@ -123,6 +129,10 @@ pub struct PlayHigh {
     pub analyse: bool,
     /// `--json`.
     pub json: bool,
+    /// `--level`: the engine that plays the next move.
+    pub level: Option<chaosclock::engine::Level>,
+    /// `--seed`.
+    pub seed: u64,
 }
 
 impl PlayHigh {
@@ -132,7 +142,16 @@ impl PlayHigh {
     /// As [`position`].
     pub fn validate(low: PlayArgs, rule: PassRule) -> Result<PlayHigh> {
         let start = position(low.position.pos.as_deref(), low.position.cfg)?;
-        Ok(PlayHigh { start, moves: low.moves, rule, analyse: low.analyse, json: low.json })
+        let level = low.level.and_then(chaosclock::engine::Level::new);
+        Ok(PlayHigh {
+            start,
+            moves: low.moves,
+            rule,
+            analyse: low.analyse,
+            json: low.json,
+            level,
+            seed: low.seed,
+        })
     }
 }
 

@@ -125,6 +125,16 @@ pub enum Command {
     /// it holds; --build makes a book file from complete tables; --verify
     /// compares the book with complete tables, opening by opening.
     Book(BookArgs),
+    /// Puzzles (docs/puzzles.md): positions where one move, and only one,
+    /// keeps the value, proven by the solver. Without flags, print one from
+    /// the set built into the binary (by --theme, near --rating); --csv
+    /// prints the set in lichess's columns, --verify checks it with the
+    /// solver, --build makes a set from engine games.
+    Puzzles(PuzzlesArgs),
+    /// Play engines of levels 1 to 8 against each other from fair starts
+    /// and random openings, both sides in turn, and print a cross table with
+    /// Elo and 95% error bars (docs/levels.md).
+    Match(MatchArgs),
 }
 
 /// Where the position comes from: POS or `--cfg FILE`, exactly one.
@@ -175,6 +185,15 @@ pub struct PlayArgs {
     /// Print JSON instead of one line per position.
     #[arg(long)]
     pub json: bool,
+
+    /// After the moves, let an engine of this level (1 weakest to 8
+    /// perfect, docs/levels.md) choose the next move and play it.
+    #[arg(long, value_name = "1..8", value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub level: Option<u8>,
+
+    /// The seed of the engine's choices with --level.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "level")]
+    pub seed: u64,
 }
 
 /// Arguments of `solve`.
@@ -654,6 +673,102 @@ pub struct BookArgs {
     pub tables: Option<TablesDir>,
 
     /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `puzzles`.
+#[derive(Debug, Args)]
+pub struct PuzzlesArgs {
+    /// The board size: 8, 10 or 12.
+    #[arg(long, value_name = "N", default_value = "12", value_parser = slots_parser())]
+    pub slots: Slots,
+
+    /// Only puzzles with this theme (win, both-win, both-lose, extra-move,
+    /// pass, walk-n, block, finish, one-move, short, long, very-long).
+    #[arg(long, value_name = "THEME")]
+    pub theme: Option<String>,
+
+    /// A puzzle rated near R (the nearest ones, within 100 if any).
+    #[arg(long, value_name = "R")]
+    pub rating: Option<u16>,
+
+    /// The puzzle with this id.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["theme", "rating"])]
+    pub id: Option<String>,
+
+    /// The seed: which puzzle is printed (from the clock without it), or
+    /// the set --build makes.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Print the (filtered) set as CSV in lichess's puzzle columns.
+    #[arg(long, conflicts_with_all = ["json", "id"])]
+    pub csv: bool,
+
+    /// Check every puzzle of the set (or --sample K of them) with the
+    /// solver: exit code 1 if one differs.
+    #[arg(long, conflicts_with_all = ["csv", "json", "id"])]
+    pub verify: bool,
+
+    /// With --verify, check K puzzles drawn by --seed.
+    #[arg(long, value_name = "K", requires = "verify")]
+    pub sample: Option<usize>,
+
+    /// Read the set from FILE instead of the built-in one.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Make a set of --count puzzles from engine games, reproducibly from
+    /// --seed (default 1), into --out FILE (default puzzles/nN.csv). An
+    /// interrupted build resumes from FILE.rounds.
+    #[arg(long, conflicts_with_all = ["verify", "csv", "json", "id", "theme", "rating", "file"])]
+    pub build: bool,
+
+    /// With --build, the puzzles to make (default 2000 for 8 and 10 slots,
+    /// 5000 for 12).
+    #[arg(long, value_name = "K", requires = "build")]
+    pub count: Option<usize>,
+
+    /// With --build, the file to write.
+    #[arg(long, value_name = "FILE", requires = "build")]
+    pub out: Option<PathBuf>,
+
+    /// With --build on 12 slots, the most states one solve may take.
+    #[arg(long, value_name = "STATES", default_value_t = 4_000_000, requires = "build")]
+    pub budget: usize,
+}
+
+/// Arguments of `match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The board size (4 to 10; each opening is solved in memory).
+    #[arg(long, value_name = "N", default_value = "8", value_parser = slots_parser())]
+    pub slots: Slots,
+
+    /// The levels that play, each against each.
+    #[arg(long, value_name = "K,...", value_delimiter = ',', default_values = ["1", "2", "3", "4", "5", "6", "7", "8"],
+          value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub levels: Vec<u8>,
+
+    /// Openings: half fair starts (both-win by the openings book), half
+    /// random; each pair of levels plays each twice, sides swapped.
+    #[arg(long, value_name = "K", default_value_t = 20)]
+    pub openings: usize,
+
+    /// Only adjacent levels play each other (1-2, 2-3, ...): the ladder.
+    #[arg(long)]
+    pub ladder: bool,
+
+    /// The seed of the openings and of the engines.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Print JSON instead of the tables.
     #[arg(long)]
     pub json: bool,
 }

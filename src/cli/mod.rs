@@ -10,6 +10,7 @@
 //! from here, never the other way.
 
 pub mod files;
+pub mod games;
 pub mod high;
 pub mod low;
 pub mod slots;

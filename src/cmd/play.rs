@@ -8,6 +8,7 @@
 //! `/api/analyse` answers with the same JSON ([`AnalyseJson`]).
 
 use anyhow::Result;
+use chaosclock::engine::{Engine, Level};
 use chaosclock::review::{Ply, PlyReview, play_all, review_all};
 use chaosclock::solve::solve;
 use chaosclock::{Move, PassRule, Position};
@@ -29,6 +30,37 @@ struct PlayJson {
     /// The pass rule the moves were checked under.
     pass_rule: &'static str,
     moves: Vec<MoveJson>,
+    /// With `--level`: the move the engine plays next.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<EngineJson>,
+}
+
+/// The engine's move of `play --level`.
+#[derive(Debug, Serialize)]
+struct EngineJson {
+    level: u8,
+    seed: u64,
+    /// The move, or `null` when the game is over.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// The position after it.
+    position: Option<String>,
+}
+
+/// The move an engine of `level` plays in `pos` (solved in memory), with
+/// the position after it; `None` when the game is over.
+fn engine_move(
+    pos: &Position,
+    rule: PassRule,
+    level: Level,
+    seed: u64,
+) -> Option<(Move, Position)> {
+    if pos.outcome().is_some() {
+        return None;
+    }
+    let solution = solve(pos, rule, None);
+    let mv = Engine::new(level, seed).choose(pos, &solution.moves(pos))?;
+    Some((mv, pos.play_unchecked(mv)))
 }
 
 /// Plays `args.moves` from the position given in `args` under its pass
@@ -51,10 +83,26 @@ pub fn run(args: &PlayHigh) -> Result<()> {
             print(&analyse_text(&start, &plies, &reviews))
         };
     }
+    let last = plies.last().map_or(start, |p| p.next);
+    let engine = args.level.map(|level| (level, engine_move(&last, rule, level, args.seed)));
     if args.json {
-        print_json(&to_json(&start, &plies, rule))
+        let mut json = to_json(&start, &plies, rule);
+        json.engine = engine.map(|(level, m)| EngineJson {
+            level: level.get(),
+            seed: args.seed,
+            mv: m.map(|(mv, _)| mv.to_string()),
+            position: m.map(|(_, p)| p.to_string()),
+        });
+        print_json(&json)
     } else {
-        print(&to_text(&start, &plies))
+        let mut text = to_text(&start, &plies);
+        if let Some((level, m)) = engine {
+            text.push_str(&match m {
+                Some((mv, next)) => format!("\nlevel {level} plays {mv}: {next}"),
+                None => format!("\nlevel {level}: the game is over"),
+            });
+        }
+        print(&text)
     }
 }
 
@@ -129,6 +177,7 @@ fn to_json(start: &Position, plies: &[Ply], rule: PassRule) -> PlayJson {
         over: last.outcome().map(|o| o.name()),
         side: last.side().name(),
         pass_rule: rule.name(),
+        engine: None,
         moves: std::iter::once(start)
             .chain(plies.iter().map(|p| &p.next))
             .zip(plies)

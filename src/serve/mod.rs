@@ -23,6 +23,7 @@ pub mod health;
 pub mod listen;
 pub mod metrics;
 pub mod page;
+pub mod puzzle;
 pub mod query;
 pub mod shutdown;
 pub mod state;
@@ -132,6 +133,8 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/api/progress", get(api::progress_handler))
         .route("/healthz", get(health::handler))
         .route("/metrics", get(metrics::handler))
+        .route("/api/puzzle", get(puzzle::puzzle_handler))
+        .route("/api/engine-move", get(puzzle::engine_move_handler))
         .fallback(api::not_found)
         .method_not_allowed_fallback(guard::method_not_allowed)
         .layer(middleware::from_fn_with_state(guard, guard::check_request))

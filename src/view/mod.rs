@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod moves;
+pub mod puzzle;
 pub mod review;
 
 use chaosclock::{Move, Side};

@@ -1,0 +1,366 @@
+//! `chaosclock match`: engines of several levels play each other from fair
+//! starts and random openings, both sides in turn, and a cross table with
+//! Elo and 95% error bars is printed, as cutechess-cli and fastchess do
+//! (docs/levels.md).
+//!
+//! Scoring per game, for each engine: 1 when its side wins alone, 0 when
+//! the other side wins alone, ½ for both-win, both-lose and a game not
+//! over after [`MAX_PLIES`] plies (the two sides share those ends). Each
+//! opening is solved once in memory and every position of its games is
+//! answered from that solution.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use chaosclock::engine::{Engine, GameEnd, MAX_PLIES, opening, play_game};
+use chaosclock::solve::solve;
+use chaosclock::{Outcome, PassRule, Side, Value};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::cli::games::MatchHigh;
+use crate::cmd::{print, print_json};
+
+/// The results of one pair of levels, from the first's view.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+struct PairResult {
+    /// Games the first level won alone.
+    wins: u32,
+    /// Games the second won alone.
+    losses: u32,
+    /// Both-win ends.
+    both_win: u32,
+    /// Both-lose ends.
+    both_lose: u32,
+    /// Games not over after the ply limit.
+    unfinished: u32,
+}
+
+impl PairResult {
+    fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws()
+    }
+
+    fn draws(&self) -> u32 {
+        self.both_win + self.both_lose + self.unfinished
+    }
+
+    /// The first level's score, 0 to 1.
+    fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws())) / f64::from(self.games().max(1))
+    }
+
+    /// The Elo difference and its 95% interval (from the trinomial
+    /// variance of the per-game score, as cutechess-cli); scores of 0 or
+    /// 1 are taken half a game from the edge.
+    fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let p = self.score();
+        let var = (f64::from(self.wins) * (1.0 - p).powi(2)
+            + f64::from(self.draws()) * (0.5 - p).powi(2)
+            + f64::from(self.losses) * p.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        let edge = 0.5 / n;
+        let clamp = |x: f64| x.clamp(edge, 1.0 - edge);
+        (
+            elo_of(clamp(p)) + 0.0,
+            elo_of(clamp(p - 1.96 * se)) + 0.0,
+            elo_of(clamp(p + 1.96 * se)) + 0.0,
+        )
+    }
+
+    fn add(&mut self, end: GameEnd, first_side: Side) {
+        match end {
+            GameEnd::Over(Outcome::Win(s)) if s == first_side => self.wins += 1,
+            GameEnd::Over(Outcome::Win(_)) => self.losses += 1,
+            GameEnd::Over(Outcome::BothWin) => self.both_win += 1,
+            GameEnd::Over(Outcome::BothLose) => self.both_lose += 1,
+            GameEnd::Unfinished => self.unfinished += 1,
+        }
+    }
+}
+
+/// The Elo difference of a score `p` in (0, 1).
+fn elo_of(p: f64) -> f64 {
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+/// How often a level threw away a won position.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+struct Blunders {
+    /// Its moves in a position it could win (己赢).
+    won_positions: u32,
+    /// Those that did not keep the win.
+    lost_wins: u32,
+    /// Its moves in a position where both could win (共赢).
+    both_win_positions: u32,
+    /// Those that let the opponent win alone.
+    both_win_to_loss: u32,
+    /// All its moves.
+    moves: u32,
+}
+
+/// The JSON of `match`.
+#[derive(Debug, Serialize)]
+struct MatchJson {
+    slots: u8,
+    levels: Vec<u8>,
+    openings: usize,
+    seed: u64,
+    games: u32,
+    seconds: f64,
+    /// One entry per pair played: the levels, the results of the first.
+    pairs: Vec<PairJson>,
+    /// Fitted ratings, level 1 at 800.
+    ratings: Vec<f64>,
+    blunders: Vec<Blunders>,
+}
+
+#[derive(Debug, Serialize)]
+struct PairJson {
+    first: u8,
+    second: u8,
+    #[serde(flatten)]
+    result: PairResult,
+    score: f64,
+    elo: f64,
+    elo_low: f64,
+    elo_high: f64,
+}
+
+/// Runs `match`.
+///
+/// # Errors
+/// stdout cannot be written.
+pub fn run(args: &MatchHigh) -> Result<()> {
+    let started = Instant::now();
+    let levels = &args.levels;
+    let k = levels.len();
+    let pairs: Vec<(usize, usize)> = if args.ladder {
+        (1..k).map(|i| (i - 1, i)).collect()
+    } else {
+        (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
+    };
+    let rule = PassRule::Always;
+    // Each opening is solved once; its games are played from the solution.
+    let per_opening: Vec<(Vec<PairResult>, Vec<Blunders>)> = (0..args.openings as u64)
+        .into_par_iter()
+        .map(|o| {
+            let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let start = opening(args.slots, seed, o % 2 == 0);
+            let solution = solve(&start, rule, None);
+            let mut results = vec![PairResult::default(); pairs.len()];
+            let mut blunders = vec![Blunders::default(); k];
+            for (pi, &(i, j)) in pairs.iter().enumerate() {
+                for swap in [false, true] {
+                    // 乙 moves first: the first level plays 乙, then 甲.
+                    let (yi, jia) = if swap { (j, i) } else { (i, j) };
+                    let s = mix(seed ^ (pi as u64) << 8 ^ u64::from(swap));
+                    let mut e_yi = Engine::new(levels[yi], s);
+                    let mut e_jia = Engine::new(levels[jia], s.rotate_left(17));
+                    let game = play_game(&solution, start, [&mut e_jia, &mut e_yi])
+                        .expect("a solution holds its games");
+                    results[pi].add(game.end, if swap { Side::Jia } else { Side::Yi });
+                    for ply in &game.plies {
+                        let who = if ply.before.side() == Side::Yi { yi } else { jia };
+                        let b = &mut blunders[who];
+                        b.moves += 1;
+                        match ply.best.value {
+                            Value::SelfWin => {
+                                b.won_positions += 1;
+                                b.lost_wins += u32::from(ply.played.value != Value::SelfWin);
+                            }
+                            Value::BothWin => {
+                                b.both_win_positions += 1;
+                                b.both_win_to_loss +=
+                                    u32::from(ply.played.value == Value::SelfLose);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            (results, blunders)
+        })
+        .collect();
+    let mut results = vec![PairResult::default(); pairs.len()];
+    let mut blunders = vec![Blunders::default(); k];
+    for (r, b) in &per_opening {
+        for (acc, x) in results.iter_mut().zip(r) {
+            acc.wins += x.wins;
+            acc.losses += x.losses;
+            acc.both_win += x.both_win;
+            acc.both_lose += x.both_lose;
+            acc.unfinished += x.unfinished;
+        }
+        for (acc, x) in blunders.iter_mut().zip(b) {
+            acc.won_positions += x.won_positions;
+            acc.lost_wins += x.lost_wins;
+            acc.both_win_positions += x.both_win_positions;
+            acc.both_win_to_loss += x.both_win_to_loss;
+            acc.moves += x.moves;
+        }
+    }
+    let ratings = fit(k, &pairs, &results);
+    let games: u32 = results.iter().map(PairResult::games).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let pairs_json = pairs
+            .iter()
+            .zip(&results)
+            .map(|(&(i, j), r)| {
+                let (elo, elo_low, elo_high) = r.elo();
+                PairJson {
+                    first: levels[i].get(),
+                    second: levels[j].get(),
+                    result: *r,
+                    score: r.score(),
+                    elo,
+                    elo_low,
+                    elo_high,
+                }
+            })
+            .collect();
+        return print_json(&MatchJson {
+            slots: args.slots,
+            levels: levels.iter().map(|l| l.get()).collect(),
+            openings: args.openings,
+            seed: args.seed,
+            games,
+            seconds,
+            pairs: pairs_json,
+            ratings,
+            blunders,
+        });
+    }
+    print(&to_text(args, &pairs, &results, &ratings, &blunders, games, seconds))
+}
+
+/// The tables of `match`.
+fn to_text(
+    args: &MatchHigh,
+    pairs: &[(usize, usize)],
+    results: &[PairResult],
+    ratings: &[f64],
+    blunders: &[Blunders],
+    games: u32,
+    seconds: f64,
+) -> String {
+    let levels = &args.levels;
+    let k = levels.len();
+    let mut t = format!(
+        "match: {} slots, levels {}, {} openings ({} fair starts, {} random), {games} games, seed {}, {seconds:.1} s\n",
+        args.slots,
+        levels.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(","),
+        args.openings,
+        args.openings.div_ceil(2),
+        args.openings / 2,
+        args.seed
+    );
+    t.push_str(&format!(
+        "scoring: winning alone 1, losing alone 0; both-win, both-lose and unfinished (not over after {MAX_PLIES} plies) ½ each\n\n"
+    ));
+    // The cross table: the row level's score against the column level.
+    t.push_str("score of the row against the column (%), and the fitted rating (level 1 = 800)\n");
+    t.push_str("level ");
+    for l in levels {
+        t.push_str(&format!("{:>6}", l.get()));
+    }
+    t.push_str("   rating\n");
+    for (i, l) in levels.iter().enumerate() {
+        t.push_str(&format!("{:>5} ", l.get()));
+        for j in 0..k {
+            let cell = pairs.iter().position(|&p| p == (i, j) || p == (j, i)).map(|pi| {
+                let s = results[pi].score();
+                if pairs[pi].0 == i { s } else { 1.0 - s }
+            });
+            match cell {
+                Some(s) => t.push_str(&format!("{:>6.1}", 100.0 * s)),
+                None => t.push_str(&format!("{:>6}", "-")),
+            }
+        }
+        t.push_str(&format!("   {:>6.0}\n", ratings[i]));
+    }
+    t.push_str("\nhead to head (games: +wins =shared -losses of the higher level; Elo with 95% interval)\n");
+    for (pi, &(i, j)) in pairs.iter().enumerate() {
+        // From the higher (second) level's view.
+        let r = results[pi];
+        let flipped = PairResult { wins: r.losses, losses: r.wins, ..r };
+        let (elo, lo, hi) = flipped.elo();
+        let apart = if lo > 0.0 { "apart" } else { "overlap" };
+        t.push_str(&format!(
+            "{} vs {}: {:>4} games  +{} ={} -{}  ({} both-win, {} both-lose, {} unfinished)  score {:5.1}%  Elo {:+5.0} [{:+.0}, {:+.0}]  {apart}\n",
+            levels[j],
+            levels[i],
+            r.games(),
+            flipped.wins,
+            r.draws(),
+            flipped.losses,
+            r.both_win,
+            r.both_lose,
+            r.unfinished,
+            100.0 * flipped.score(),
+            elo,
+            lo,
+            hi
+        ));
+    }
+    t.push_str("\nwon positions thrown away (moves in a 己赢 position that do not keep the win), and both-win positions turned into a loss\n");
+    for (l, b) in levels.iter().zip(blunders) {
+        let share = |a: u32, b: u32| if b == 0 { 0.0 } else { 100.0 * f64::from(a) / f64::from(b) };
+        t.push_str(&format!(
+            "level {l}: {} of {} won positions ({:.1}%), {} of {} both-win positions ({:.1}%), {} moves\n",
+            b.lost_wins,
+            b.won_positions,
+            share(b.lost_wins, b.won_positions),
+            b.both_win_to_loss,
+            b.both_win_positions,
+            share(b.both_win_to_loss, b.both_win_positions),
+            b.moves
+        ));
+    }
+    t.truncate(t.trim_end().len());
+    t
+}
+
+/// Ratings of the `k` levels that explain the pair results best
+/// (Bradley–Terry by minorization–maximization, a shared end as half a
+/// win each, one shared end added to each pair so that a clean sweep stays
+/// finite), on the Elo scale with the first level at 800.
+fn fit(k: usize, pairs: &[(usize, usize)], results: &[PairResult]) -> Vec<f64> {
+    let mut gamma = vec![1.0f64; k];
+    let wins = |pi: usize, first: bool| {
+        let r = results[pi];
+        let w = if first { r.wins } else { r.losses };
+        f64::from(w) + 0.5 * f64::from(r.draws()) + 0.5
+    };
+    for _ in 0..2000 {
+        let mut next = gamma.clone();
+        for (x, g) in next.iter_mut().enumerate() {
+            let (mut w, mut d) = (0.0, 0.0);
+            for (pi, &(i, j)) in pairs.iter().enumerate() {
+                if i != x && j != x {
+                    continue;
+                }
+                let other = if i == x { j } else { i };
+                w += wins(pi, i == x);
+                d += f64::from(results[pi].games() + 1) / (gamma[x] + gamma[other]);
+            }
+            if d > 0.0 {
+                *g = w / d;
+            }
+        }
+        let base = next[0];
+        gamma = next.into_iter().map(|g| g / base).collect();
+    }
+    gamma.iter().map(|g| 800.0 + 400.0 * g.log10()).collect()
+}
+
+/// splitmix64: spreads a seed over all bits.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}

@@ -1,0 +1,122 @@
+//! The puzzles and the engines of every level on the API (docs/json.md):
+//! `/api/puzzle` serves a puzzle of the sets built into the binary, and
+//! `/api/engine-move` the move an engine of a level plays in a position,
+//! from the tables or a (kept or new) solve, as `/api/position`.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{RawQuery, State};
+use chaosclock::engine::{Engine, Level};
+use chaosclock::puzzle::{Theme, embedded, pick};
+use chaosclock::{Position, escape_control};
+use serde::Serialize;
+
+use crate::serve::api::AppState;
+use crate::serve::errors::ServeError;
+use crate::serve::query::Query;
+use crate::view::puzzle::PuzzleJson;
+
+/// A whole number parameter `key` of `q`, if given.
+fn number<T: std::str::FromStr>(q: &Query, key: &str) -> Result<Option<T>, ServeError> {
+    q.get(key)
+        .map(|text| {
+            text.parse::<T>().map_err(|_| {
+                ServeError::bad(format!(
+                    "invalid value '{}' for {key}: expected a whole number",
+                    escape_control(text)
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// `GET /api/puzzle?slots=N[&theme=T][&rating=R][&seed=S]`, or
+/// `&id=ID`: a puzzle of the built-in set of N slots (8, 10 or 12).
+pub async fn puzzle_handler(RawQuery(raw): RawQuery) -> Result<Json<PuzzleJson>, ServeError> {
+    let q = Query::parse(raw.as_deref().unwrap_or(""), &["slots", "theme", "rating", "seed", "id"])
+        .map_err(ServeError::bad)?;
+    let slots: u8 = number(&q, "slots")?.unwrap_or(12);
+    if !matches!(slots, 8 | 10 | 12) {
+        return Err(ServeError::bad(format!("puzzles exist for 8, 10 and 12 slots, not {slots}")));
+    }
+    let theme = q.get("theme").map(str::parse::<Theme>).transpose().map_err(ServeError::bad)?;
+    let rating: Option<u16> = number(&q, "rating")?;
+    let seed = number(&q, "seed")?.unwrap_or_else(clock_seed);
+    let set = embedded(slots).map_err(|e| ServeError::Internal(e.to_string()))?;
+    let found = match q.get("id") {
+        Some(id) => set.iter().find(|p| p.id == id),
+        None => pick(set, theme, rating, seed),
+    };
+    match found {
+        Some(p) => Ok(Json(PuzzleJson::new(p))),
+        None => Err(ServeError::bad(match q.get("id") {
+            Some(id) => format!("no puzzle with id '{}'", escape_control(id)),
+            None => format!("no puzzle of {slots} slots with this theme"),
+        })),
+    }
+}
+
+/// `/api/engine-move`.
+#[derive(Debug, Serialize)]
+pub struct EngineMoveJson {
+    level: u8,
+    seed: u64,
+    /// The move, `null` when the game is over.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// The position after it, `null` when the game is over.
+    position: Option<String>,
+}
+
+/// `GET /api/engine-move?pos=POS&level=K[&seed=S]`: the move an engine of
+/// level K (1 to 8, docs/levels.md) plays in POS.
+pub async fn engine_move_handler(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<EngineMoveJson>, ServeError> {
+    let q = Query::parse(raw.as_deref().unwrap_or(""), &["pos", "level", "seed"])
+        .map_err(ServeError::bad)?;
+    let text = q.require("pos").map_err(ServeError::bad)?;
+    let pos: Position = text
+        .parse()
+        .map_err(|e| ServeError::bad(format!("position '{}': {e}", escape_control(text.trim()))))?;
+    let k: u8 = number(&q, "level")?.ok_or_else(|| ServeError::bad("missing parameter 'level'"))?;
+    let level = Level::new(k).ok_or_else(|| {
+        ServeError::bad(format!("invalid value '{k}' for level: expected 1 to 8"))
+    })?;
+    let seed = number(&q, "seed")?.unwrap_or_else(clock_seed);
+    let rule = state.rule;
+    let none = EngineMoveJson { level: k, seed, mv: None, position: None };
+    if pos.outcome().is_some() {
+        return Ok(Json(none));
+    }
+    let engine = Arc::clone(&state.engine);
+    let from_tables = tokio::task::spawn_blocking(move || engine.table_moves(&pos, rule))
+        .await
+        .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))??;
+    let moves = match from_tables {
+        Some(m) => m,
+        None => {
+            let solved = state.engine.solved(&pos, rule).await?;
+            tokio::task::spawn_blocking(move || solved.solution().moves(&pos))
+                .await
+                .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))?
+        }
+    };
+    let chosen = Engine::new(level, seed).choose(&pos, &moves);
+    Ok(Json(match chosen {
+        Some(mv) => EngineMoveJson {
+            mv: Some(mv.to_string()),
+            position: Some(pos.play_unchecked(mv).to_string()),
+            ..none
+        },
+        None => none,
+    }))
+}

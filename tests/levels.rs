@@ -1,0 +1,112 @@
+//! The engines of levels 1 to 8 (docs/levels.md): level 8 plays a best
+//! move, every level is deterministic given its seed and never plays an
+//! illegal move, the levels are ordered in play, and `match` and
+//! `play --level` work from the command line.
+
+mod common;
+
+use chaosclock::engine::{Engine, GameEnd, Level, opening, play_game};
+use chaosclock::solve::solve;
+use chaosclock::{Outcome, PassRule, Side};
+use common::bin::{fails, json, ok};
+use common::{Rng, random_position};
+
+#[test]
+fn levels_are_one_to_eight() {
+    assert_eq!(Level::new(0), None);
+    assert_eq!(Level::new(9), None);
+    assert_eq!(Level::all().map(Level::get).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+}
+
+#[test]
+fn level_8_plays_a_best_move_and_every_level_a_legal_one() {
+    let mut rng = Rng(11);
+    for _ in 0..40 {
+        let pos = random_position(&mut rng, 8, 2);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let solution = solve(&pos, PassRule::Always, None);
+        let moves = solution.moves(&pos);
+        let best = moves[0].score;
+        for level in Level::all() {
+            for seed in 0..3 {
+                let mv = Engine::new(level, seed).choose(&pos, &moves).expect("a move");
+                let m = moves.iter().find(|m| m.mv == mv).expect("one of the legal moves");
+                if level == Level::PERFECT {
+                    assert_eq!(m.score, best, "{pos}: level 8 played {mv}");
+                }
+                // The same seed, the same move.
+                assert_eq!(Engine::new(level, seed).choose(&pos, &moves), Some(mv));
+            }
+        }
+    }
+}
+
+/// Level `a`'s score against level `b` over `openings` openings of 8
+/// slots, both sides in turn, scored as `match` scores.
+fn score(a: Level, b: Level, openings: u64) -> f64 {
+    let mut points = 0.0;
+    let mut games = 0.0;
+    for o in 0..openings {
+        let start = opening(8, 1000 + o, o % 2 == 0);
+        let solution = solve(&start, PassRule::Always, None);
+        for a_side in [Side::Yi, Side::Jia] {
+            let mut ea = Engine::new(a, o * 7 + 1);
+            let mut eb = Engine::new(b, o * 7 + 2);
+            let engines = if a_side == Side::Jia { [&mut ea, &mut eb] } else { [&mut eb, &mut ea] };
+            let game = play_game(&solution, start, engines).unwrap();
+            points += match game.end {
+                GameEnd::Over(Outcome::Win(s)) if s == a_side => 1.0,
+                GameEnd::Over(Outcome::Win(_)) => 0.0,
+                _ => 0.5,
+            };
+            games += 1.0;
+        }
+    }
+    points / games
+}
+
+#[test]
+fn stronger_levels_score_more() {
+    // Far apart levels, so that 60 games decide it whatever the seeds.
+    let s81 = score(Level::PERFECT, Level::MIN, 30);
+    assert!(s81 > 0.8, "level 8 against level 1: {s81}");
+    let s61 = score(Level::new(6).unwrap(), Level::MIN, 30);
+    let s36 = score(Level::new(3).unwrap(), Level::new(6).unwrap(), 30);
+    assert!(s61 > 0.65 && s36 < 0.35, "6 vs 1: {s61}, 3 vs 6: {s36}");
+}
+
+#[test]
+fn match_prints_a_table_and_json() {
+    let text = ok(&["match", "--slots", "6", "--openings", "4", "--levels", "1,4,8"]);
+    assert!(text.contains("score of the row against the column"), "{text}");
+    assert!(text.contains("8 vs 1:"), "{text}");
+    let doc = json(&["match", "--slots", "6", "--openings", "4", "--levels", "1,8", "--json"]);
+    assert_eq!(doc["games"], 8);
+    assert_eq!(doc["pairs"][0]["first"], 1);
+    assert_eq!(doc["ratings"].as_array().unwrap().len(), 2);
+    // The ladder: adjacent levels only.
+    let ladder = json(&["match", "--slots", "6", "--openings", "2", "--ladder", "--json"]);
+    assert_eq!(ladder["pairs"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn play_level_plays_a_move() {
+    let text = ok(&["play", "2,1,4,3,6,5,8,7", "--moves", "2", "--level", "3"]);
+    assert!(text.trim_end().lines().last().unwrap().starts_with("level 3 plays "), "{text}");
+    let doc = json(&["play", "2,1,4,3,6,5,8,7", "--level", "8", "--json"]);
+    assert_eq!(doc["engine"]["level"], 8);
+    assert!(doc["engine"]["move"].is_string());
+    let over = ok(&["play", "1,0,3,0;0;0", "--level", "8"]);
+    assert!(over.trim_end().ends_with("level 8: the game is over"), "{over}");
+}
+
+#[test]
+fn bad_levels_are_one_line() {
+    fails(&["play", "2,1,4,3", "--level", "9"], "9");
+    fails(&["play", "2,1,4,3", "--level", "0"], "0");
+    fails(&["match", "--slots", "12"], "at most 10 slots");
+    fails(&["match", "--levels", "3"], "at least two different levels");
+    fails(&["match", "--openings", "0"], "at least 1");
+}

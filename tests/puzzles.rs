@@ -1,0 +1,297 @@
+//! The puzzle sets built into the binary (docs/puzzles.md): their sizes,
+//! a sample of each checked against the solver by a separate, plain
+//! reading of the definition, and the `puzzles` command (printing, JSON
+//! by docs/json.md, CSV, `--verify`, a reproducible `--build`, bad input).
+
+mod common;
+
+use std::collections::HashSet;
+
+use chaosclock::puzzle::{CSV_HEADER, Puzzle, Theme, canonical_key, embedded, parse_csv};
+use chaosclock::scored::ScoredMove;
+use chaosclock::solve::solve;
+use chaosclock::{Move, PassRule, Position, Value};
+use common::bin::{fails, json, ok, ok_in, run_in};
+use common::schema::{check_object, schema};
+
+/// The sets, with the least each must hold.
+const SETS: [(u8, usize); 3] = [(8, 2000), (10, 2000), (12, 5000)];
+
+#[test]
+fn the_sets_are_large_small_and_without_duplicates() {
+    let mut bytes = 0;
+    for (n, least) in SETS {
+        let set = embedded(n).expect("the built-in set reads");
+        assert!(set.len() >= least, "{n} slots: {} puzzles", set.len());
+        let path = format!("{}/puzzles/n{n}.csv", env!("CARGO_MANIFEST_DIR"));
+        bytes += std::fs::metadata(path).unwrap().len();
+        let mut ids = HashSet::new();
+        let mut keys = HashSet::new();
+        for p in set {
+            assert_eq!(p.start.slots(), n);
+            assert!(ids.insert(p.id.clone()), "id {} twice", p.id);
+            assert!(keys.insert(canonical_key(&p.start)), "{} repeats a position", p.id);
+            assert!((1..=12).contains(&p.length()), "{}: length {}", p.id, p.length());
+            assert!(
+                p.themes.iter().any(|t| matches!(t, Theme::Win | Theme::BothWin | Theme::BothLose))
+            );
+        }
+    }
+    assert!(bytes <= 4_000_000, "the sets take {bytes} bytes");
+}
+
+/// The moves of `pos` scored by `moves`, by value only.
+fn keeping(moves: &[ScoredMove]) -> (Value, Vec<Move>) {
+    let best = moves.iter().map(|m| m.score.value).max().expect("moves");
+    (best, moves.iter().filter(|m| m.score.value == best).map(|m| m.mv).collect())
+}
+
+/// Checks `p` against a solve of its start position, reading the
+/// definition of docs/puzzles.md afresh (not through the library's
+/// `puzzle::solution`).
+fn check_by_definition(p: &Puzzle) {
+    let rule = PassRule::Always;
+    let solution = solve(&p.before, rule, None);
+    // The mistake loses value and hands the move over.
+    let before = solution.moves(&p.before);
+    let (best, _) = keeping(&before);
+    let played = before.iter().find(|m| m.mv == p.mistake).expect("the mistake is legal");
+    assert!(played.score.value < best, "{}: {} is no mistake", p.id, p.mistake);
+    assert_eq!(played.child, p.start);
+    assert_ne!(p.start.side(), p.before.side());
+    let solver = p.start.side();
+    let mut pos: Position = p.start;
+    let mut solver_moves = 0;
+    for (i, &m) in p.line.iter().enumerate() {
+        let moves = solution.moves(&pos);
+        if pos.side() == solver {
+            let (value, keep) = keeping(&moves);
+            assert_eq!(keep, [m], "{}: move {i} is not the only move keeping {value:?}", p.id);
+            assert_eq!(value, p.value);
+            if value == Value::BothLose {
+                assert!(
+                    moves.iter().filter(|x| x.mv != m).all(|x| x.score.value == Value::SelfLose)
+                );
+            } else {
+                assert!(matches!(value, Value::SelfWin | Value::BothWin));
+            }
+            solver_moves += 1;
+        } else {
+            // The reply: the best value, then the longest game.
+            let (value, _) = keeping(&moves);
+            let longest =
+                moves.iter().filter(|x| x.score.value == value).map(|x| x.score.depth).max();
+            let this = moves.iter().find(|x| x.mv == m).expect("the reply is legal");
+            assert_eq!(
+                (this.score.value, Some(this.score.depth)),
+                (value, longest),
+                "{}: reply {m}",
+                p.id
+            );
+        }
+        pos = pos.play_unchecked(m);
+    }
+    assert_eq!(solver_moves, p.length());
+    // It ends after the solver's move: next, the solver (after replies)
+    // has no only move keeping the value, or the game is over.
+    let mut next = pos;
+    while next.outcome().is_none() && next.side() != solver {
+        let moves = solution.moves(&next);
+        let (value, _) = keeping(&moves);
+        let r = moves
+            .iter()
+            .filter(|x| x.score.value == value)
+            .min_by(|a, b| b.score.depth.cmp(&a.score.depth))
+            .unwrap();
+        next = r.child;
+    }
+    if next.outcome().is_none() && solver_moves < 12 {
+        let moves = solution.moves(&next);
+        let (value, keep) = keeping(&moves);
+        let fits = value == p.value
+            && keep.len() == 1
+            && (value != Value::BothLose
+                || moves
+                    .iter()
+                    .filter(|x| x.mv != keep[0])
+                    .all(|x| x.score.value == Value::SelfLose));
+        assert!(!fits, "{}: the line stops before another only move", p.id);
+    }
+    // Themes that can be read straight off the line.
+    let mut cur = p.start;
+    let mut extra = false;
+    let mut pass = false;
+    for &m in &p.line {
+        let child = cur.play_unchecked(m);
+        if cur.side() == solver {
+            extra |= matches!(m, Move::Place(_)) && child.side() == solver;
+            pass |= m == Move::Pass;
+        }
+        cur = child;
+    }
+    assert_eq!(p.themes.contains(&Theme::ExtraMove), extra, "{}", p.id);
+    assert_eq!(p.themes.contains(&Theme::Pass), pass, "{}", p.id);
+    assert_eq!(p.themes.contains(&Theme::Finish), cur.outcome().is_some(), "{}", p.id);
+}
+
+#[test]
+fn a_sample_of_each_set_holds_by_the_definition() {
+    // 8 and 12 slots solve in milliseconds; an early 10-slot position can
+    // take seconds, so fewer of those.
+    for (n, sample) in [(8u8, 40usize), (12, 40), (10, 8)] {
+        let set = embedded(n).unwrap();
+        let stride = set.len() / sample;
+        for p in set.iter().step_by(stride).take(sample) {
+            check_by_definition(p);
+        }
+    }
+}
+
+#[test]
+fn puzzles_prints_one_at_once_and_follows_docs_json() {
+    let text = ok(&["puzzles", "--slots", "12", "--seed", "5"]);
+    assert!(text.starts_with("puzzle "), "{text}");
+    assert!(text.contains("find the only move that keeps"), "{text}");
+    let schema = schema();
+    let fields = schema.get("Puzzles: `puzzles --json` and API `/api/puzzle`").expect("documented");
+    for n in ["8", "10", "12"] {
+        for theme in ["win", "both-win", "extra-move", "pass"] {
+            let args = [
+                "puzzles", "--slots", n, "--theme", theme, "--rating", "1100", "--json", "--seed",
+                "9",
+            ];
+            let doc = json(&args);
+            check_object(&doc, "", fields, &format!("{args:?}"));
+            assert!(doc["themes"].as_array().unwrap().iter().any(|t| t == theme));
+            assert_eq!(
+                doc["moves"].as_array().unwrap().len(),
+                doc["solver"].as_array().unwrap().len()
+            );
+        }
+    }
+    // The same seed, the same puzzle; --id finds it again.
+    let a = json(&["puzzles", "--slots", "10", "--json", "--seed", "3"]);
+    let b = json(&["puzzles", "--slots", "10", "--json", "--seed", "3"]);
+    assert_eq!(a, b);
+    let id = a["id"].as_str().unwrap();
+    assert_eq!(json(&["puzzles", "--slots", "10", "--json", "--id", id]), a);
+}
+
+#[test]
+fn csv_export_reads_back_and_verify_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = ok_in(dir.path(), &["puzzles", "--slots", "8", "--csv", "--theme", "extra-move"]);
+    assert!(csv.starts_with(CSV_HEADER));
+    let set = parse_csv(&csv).expect("the export reads back");
+    assert!(!set.is_empty() && set.iter().all(|p| p.themes.contains(&Theme::ExtraMove)));
+    let file = dir.path().join("x.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let f = file.to_str().unwrap();
+    let out = ok_in(dir.path(), &["puzzles", "--slots", "8", "--file", f, "--verify"]);
+    assert!(out.starts_with(&format!("ok: {} of {}", set.len(), set.len())), "{out}");
+    // A wrong solution is caught: exit code 1.
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let p = &set[0];
+    let wrong = Puzzle { line: vec![Move::Pass], ..p.clone() };
+    lines[1] = wrong.to_csv();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let args = ["puzzles", "--slots", "8", "--file", f, "--verify"];
+    let out = run_in(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("mismatch: puzzle {}: the solver's line is", p.id)),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "error: 1 of 176 puzzles differ from the solver\n"
+                .replace("176", &set.len().to_string())
+                .as_str()
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_built_in_sets_pass_verify_on_a_sample() {
+    let out = ok(&["puzzles", "--slots", "12", "--verify", "--sample", "30", "--seed", "2"]);
+    assert!(out.starts_with("ok: 30 of "), "{out}");
+}
+
+#[test]
+fn build_is_reproducible_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |out: &str, count: &str| {
+        let args =
+            ["puzzles", "--slots", "8", "--build", "--count", count, "--seed", "7", "--out", out];
+        let o = run_in(d, &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(d.join(out)).unwrap()
+    };
+    let a = run("a.csv", "120");
+    let b = run("b.csv", "120");
+    assert_eq!(a, b, "the same seed makes the same set");
+    let set = parse_csv(&a).unwrap();
+    assert_eq!(set.len(), 120);
+    // An interrupted build: its state files make the next run go on.
+    let partial: String = a.lines().take(41).map(|l| format!("{l}\n")).collect();
+    std::fs::write(d.join("c.csv.partial"), partial).unwrap();
+    std::fs::write(d.join("c.csv.rounds"), "slots 8 seed 7 budget 4000000\nnext 0\n").unwrap();
+    let c = run("c.csv", "120");
+    assert!(!d.join("c.csv.rounds").exists());
+    let c = parse_csv(&c).unwrap();
+    assert_eq!(c.len(), 120);
+    assert_eq!(c[..40], set[..40], "the resumed build keeps what it had");
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    fails(&["puzzles", "--slots", "6"], "puzzles exist for 8, 10 and 12 slots");
+    fails(&["puzzles", "--slots", "8", "--theme", "mate"], "unknown theme 'mate'");
+    fails(&["puzzles", "--slots", "8", "--id", "nope00"], "no puzzle with id 'nope00'");
+    fails(&["puzzles", "--slots", "8", "--file", "/nonexistent.csv"], "cannot read puzzle set");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.csv"),
+        format!("{CSV_HEADER}\nabc123,\"2,1,4,3\",9,1,1,win\n"),
+    )
+    .unwrap();
+    let args = ["puzzles", "--slots", "8", "--file", "bad.csv"];
+    common::bin::check_fails(&args, run_in(dir.path(), &args), "line 2");
+}
+
+#[test]
+fn the_server_serves_puzzles_and_engine_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::server::Server::start(dir.path(), &[]);
+    let schema = schema();
+    let fields = schema.get("Puzzles: `puzzles --json` and API `/api/puzzle`").unwrap();
+    let doc = server.ok("/api/puzzle?slots=10&theme=block&rating=1000&seed=4");
+    check_object(&doc, "", fields, "/api/puzzle");
+    assert!(doc["themes"].as_array().unwrap().iter().any(|t| t == "block"));
+    // The same puzzle as the command prints.
+    let cli = json(&[
+        "puzzles", "--slots", "10", "--theme", "block", "--rating", "1000", "--seed", "4", "--json",
+    ]);
+    assert_eq!(doc, cli);
+    let (status, err) = server.json("/api/puzzle?slots=6");
+    assert_eq!(status, 400, "{err}");
+    let (status, err) = server.json("/api/puzzle?slots=8&theme=mate");
+    assert_eq!(status, 400, "{err}");
+    let moves = schema.get("API `/api/engine-move`").unwrap();
+    let m = server.ok("/api/engine-move?pos=2,1,4,3,6,5,8,7&level=8&seed=1");
+    check_object(&m, "", moves, "/api/engine-move");
+    // Level 8 plays the command's move.
+    let play = json(&["play", "2,1,4,3,6,5,8,7", "--level", "8", "--json"]);
+    assert_eq!(m["move"], play["engine"]["move"]);
+    let over = server.ok("/api/engine-move?pos=1,0,3,0;0;0&level=3&seed=1");
+    assert!(over["move"].is_null());
+    for bad in ["level=9", "level=x", "pos=1,1&level=2"] {
+        let query =
+            if bad.starts_with("pos") { bad.to_string() } else { format!("pos=2,1,4,3&{bad}") };
+        let (status, err) = server.json(&format!("/api/engine-move?{query}"));
+        assert_eq!(status, 400, "{bad}: {err}");
+    }
+}
