@@ -33,7 +33,7 @@
 //!   decodes.
 //!
 //! ```sh
-//! cargo run --release --example block_decode -- FILE [--blocks K] [--one-set] [--recode [--own-set NODES] [--segments S [--sample N] [--round R]]]
+//! cargo run --release -p chaosclock-research --example block_decode -- FILE [--blocks K] [--one-set] [--recode [--own-set NODES] [--segments S [--sample N] [--round R]]]
 //! ```
 //!
 //! `FILE` is a table file of encoding 4 (`DIR/n{N}-always/f{F}.cctb`).

@@ -3,7 +3,7 @@
 //! file by file, all threads, and prints the sizes and the time.
 //!
 //! ```sh
-//! cargo run --release --example compact_tables -- SRC DST [--slots N] [--sides]
+//! cargo run --release -p chaosclock-research --example compact_tables -- SRC DST [--slots N] [--sides]
 //! ```
 //!
 //! `SRC` and `DST` are tables roots; the files of `SRC/n{N}-always` go to

@@ -6,7 +6,7 @@
 //! consistent state of the node.
 //!
 //! ```sh
-//! cargo run --release -j1 --example depth_coder -- DIR [--slots N] [--values DIR2] [--largest K] [--repeat R]
+//! cargo run --release -j1 -p chaosclock-research --example depth_coder -- DIR [--slots N] [--values DIR2] [--largest K] [--repeat R]
 //! ```
 //!
 //! `DIR` is a tables root holding the complete `n{N}-always` tables with

@@ -2,9 +2,9 @@
 //! docs/depths.md argues its design from.
 //!
 //! ```sh
-//! cargo run --release -j1 --example depth_study -- DIR [--slots N] [--values DIR2]
+//! cargo run --release -j1 -p chaosclock-research --example depth_study -- DIR [--slots N] [--values DIR2]
 //!     [--every K] [--every-query Q] [--openings] [--block B]
-//! cargo run --release -j1 --example depth_study -- --levels N
+//! cargo run --release -j1 -p chaosclock-research --example depth_study -- --levels N
 //! ```
 //!
 //! `DIR` is a tables root holding the complete `n{N}-always` tables with

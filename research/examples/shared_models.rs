@@ -13,7 +13,7 @@
 //! sets' sizes in memory.
 //!
 //! ```sh
-//! cargo run --release --example shared_models -- DIR [--group all|fixed] [--own NODES]
+//! cargo run --release -p chaosclock-research --example shared_models -- DIR [--group all|fixed] [--own NODES]
 //! ```
 //!
 //! `DIR` holds the files (`TABLES/n{N}-always`). One thread.
