@@ -598,6 +598,8 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub header_timeout: u64,
 
+    // `[::1]` below is an address, not a doc link (the text is --help's).
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// A further name the server answers to in the Host header (besides
     /// 127.0.0.1, localhost and [::1] with the bound port, when bound to
     /// loopback); repeatable. Other names get 421 (DNS rebinding).

@@ -3,7 +3,7 @@
 //!
 //! A manifest names the tables (size, pass rule, kind, `--max-live`) and
 //! every file of them with its length, nodes and checksum
-//! ([`TableFile::checksum`], taken only after every block of the file is
+//! ([`TableFile::checksum`](chaosclock::table::TableFile::checksum), taken only after every block of the file is
 //! verified). It adds what the files alone do not say:
 //! - the states and the states per value, added up from the lines of
 //!   `generate --file-log` (a table made over several runs has no single
@@ -101,7 +101,7 @@ pub struct FileEntry {
     /// Its states (from the file log).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub states: Option<u64>,
-    /// [`TableFile::checksum`] in hex.
+    /// [`TableFile::checksum`](chaosclock::table::TableFile::checksum) in hex.
     pub checksum: String,
 }
 

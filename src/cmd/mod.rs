@@ -55,7 +55,7 @@ pub fn print(text: &str) -> Result<()> {
 /// Writes `value` as JSON on one line to stdout.
 ///
 /// # Errors
-/// As [`print`].
+/// As [`print()`].
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string(value).context("encoding JSON")?;
     print(&text)

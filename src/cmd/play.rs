@@ -5,7 +5,7 @@
 //! `--analyse` solves the start and marks each move with the value it keeps
 //! for its mover, the best value it had ([`chaosclock::review`]): the only
 //! move that keeps the best value, or a mistake. The server's
-//! `/api/analyse` answers with the same JSON ([`AnalyseJson`]).
+//! `/api/analyse` answers with the same JSON ([`AnalyseJson`](crate::view::review::AnalyseJson)).
 
 use anyhow::Result;
 use chaosclock::engine::{Engine, Level};

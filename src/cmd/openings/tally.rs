@@ -14,7 +14,7 @@ use super::stats::Stats;
 pub(super) struct Tally {
     pub(super) counts: [u64; 5],
     pub(super) stats: Option<Stats>,
-    /// `--depths` (the scorer gives depths: [`choose_scorer`]).
+    /// `--depths` (the scorer gives depths: [`choose_scorer`](super::choose_scorer)).
     pub(super) depths: Option<Depths>,
     pub(super) list: Option<ListWriter>,
 }
