@@ -1185,6 +1185,8 @@ async fn engine_levels_in_a_real_browser() {
     )
     .await;
     assert_eq!(words, json!(["Engine level", "8 (perfect)"]));
+    js(&c, "document.getElementById('level').scrollIntoView({ block: 'center' }); return true")
+        .await;
     screenshot(&c, "61-03-phone-en").await;
     click(&c, "[data-lang='zh']").await;
     let _ = c.close().await;
