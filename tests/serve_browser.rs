@@ -1154,3 +1154,112 @@ async fn last_move_and_bar(c: &Client, server: &Server) {
     click(c, "#hide-eval").await;
     click(c, "[data-mode='analysis']").await;
 }
+
+/// Issue 61: the level of the engine, chosen on the page (1 to 8), at
+/// 1280 × 900 and on a phone (390 × 844, touch): at level 1 in 执甲 on 8
+/// slots, each of the engine's moves is the one `/api/engine-move` gives
+/// for its position, level and the page's seed plus the ply, and the URL
+/// keeps the level.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_levels_in_a_real_browser() {
+    let profile = tempfile::tempdir().unwrap();
+    let (driver, c) = match browser(profile.path()).await {
+        Ok(b) => b,
+        Err(why) => return unavailable(&why),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--tables", "."]);
+    c.set_window_size(1280, 900).await.unwrap();
+    play_at_level_one(&c, &server, "61-01-desktop", false).await;
+    c.set_window_size(390, 844).await.unwrap();
+    let size = js(&c, "const r = document.getElementById('level').getBoundingClientRect(); return [r.width, r.height]").await;
+    let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    assert!(w >= 40.0 && h >= 40.0, "the level control is {w} × {h} px on a phone");
+    play_at_level_one(&c, &server, "61-02-phone", true).await;
+    // In English, the level's words.
+    click(&c, "[data-lang='en']").await;
+    let words = js(
+        &c,
+        "return [document.querySelector('[data-i18n=level]').textContent,
+        document.querySelector('#level option[value=\"8\"]').textContent]",
+    )
+    .await;
+    assert_eq!(words, json!(["Engine level", "8 (perfect)"]));
+    js(&c, "document.getElementById('level').scrollIntoView({ block: 'center' }); return true")
+        .await;
+    screenshot(&c, "61-03-phone-en").await;
+    click(&c, "[data-lang='zh']").await;
+    let _ = c.close().await;
+    drop(driver);
+}
+
+/// The value of `name` in the URL's query.
+fn query_value(url: &str, name: &str) -> Option<String> {
+    let query = url.split_once('?')?.1;
+    query.split('&').find_map(|kv| kv.strip_prefix(&format!("{name}=")).map(str::to_string))
+}
+
+/// Chooses level 1, then 执甲 on 8 slots, plays a move (tapped on a phone)
+/// and checks every move of the engine against `/api/engine-move`.
+async fn play_at_level_one(c: &Client, server: &Server, shot: &str, touch: bool) {
+    let start = "6,1,7,2,4,8,5,3";
+    c.goto(&server.url(&format!("/?pos={start}"))).await.unwrap();
+    wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
+    assert_eq!(js(c, "return document.getElementById('level').value").await, "8", "the default");
+    let level = c.find(Locator::Id("level")).await.unwrap();
+    level.select_by_value("1").await.unwrap();
+    let url = c.current_url().await.unwrap().to_string();
+    assert_eq!(query_value(&url, "level").as_deref(), Some("1"), "{url}");
+    let seed: u64 = query_value(&url, "seed").expect("a seed in the URL").parse().unwrap();
+    if touch {
+        tap(c, "[data-mode='play-jia']").await;
+    } else {
+        click(c, "[data-mode='play-jia']").await;
+    }
+    // My turn (甲) after the engine's first move, then my move, then its
+    // reply.
+    let s = wait_until(c, "my turn", |s| !s.busy && side(&s.position) == "0" && s.moves > 0).await;
+    let css = "#moves tr.move";
+    if touch {
+        tap(c, css).await;
+    } else {
+        click(c, css).await;
+    }
+    let after = wait_until(c, "the engine's reply", |x| {
+        !x.busy && x.position != s.position && (side(&x.position) == "0" || x.moves == 0)
+    })
+    .await;
+    screenshot(c, shot).await;
+    let url = c.current_url().await.unwrap().to_string();
+    assert_eq!(query_value(&url, "level").as_deref(), Some("1"), "the level is kept: {url}");
+    assert_eq!(query_value(&url, "mode").as_deref(), Some("play-jia"), "{url}");
+    assert_eq!(query_value(&url, "seed"), Some(seed.to_string()), "the seed is kept: {url}");
+    let moves: Vec<String> =
+        query_value(&url, "moves").expect("moves").split(',').map(str::to_string).collect();
+    assert!(moves.len() >= 3, "the engine's move, mine and its reply: {moves:?}");
+    // Replay the game: the engine's (乙's) moves are the API's for level 1.
+    let mut pos =
+        server.ok(&format!("/api/position?pos={start}"))["position"].as_str().unwrap().to_string();
+    let mut engine_moves = 0;
+    for (k, mv) in moves.iter().enumerate() {
+        if side(&pos) == "1" {
+            let e =
+                server.ok(&format!("/api/engine-move?pos={pos}&level=1&seed={}", seed + k as u64));
+            assert_eq!(
+                e["move"].as_str(),
+                Some(mv.as_str()),
+                "the engine's move {} in {pos}",
+                k + 1
+            );
+            engine_moves += 1;
+        }
+        let a = server.ok(&format!("/api/position?pos={pos}"));
+        let found = a["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv.as_str());
+        pos = found.unwrap_or_else(|| panic!("{mv} is not legal in {pos}"))["position"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    }
+    assert!(engine_moves >= 2, "{moves:?}");
+    assert_eq!(after.position, pos, "the page shows the game of its URL");
+}

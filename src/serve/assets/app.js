@@ -1,12 +1,13 @@
 // The analysis board of `chaosclock serve`: draws a position as a clock
 // face, lists every legal move with its exact result from /api/position,
-// plays moves by clicking or with the keyboard, and plays against perfect
-// play. Words come from i18n.js, the evaluation graph from graph.js.
+// plays moves by clicking or with the keyboard, and plays against an
+// engine of level 1 to 8 (8: perfect play). Words come from i18n.js, the
+// evaluation graph from graph.js.
 //
 // State: a start position and the moves played from it (`game`), and how
 // many of them are shown (`cursor`, for undo and redo). The URL holds
-// `pos` (the start), `moves`, `mode` and `lang`, so a link shows the same
-// game.
+// `pos` (the start), `moves`, `mode`, `lang`, and `level` and `seed` below
+// level 8, so a link shows the same game.
 "use strict";
 
 const game = { start: null, moves: [], cursor: 0, marks: [] };
@@ -25,6 +26,11 @@ let request = null;
 // A play mode was just chosen: the engine may move in the middle of the
 // game (`maybeEngineMove`).
 let modeSwitched = false;
+// The engine's level (1 to 8; 8 is perfect play, the best move of the
+// answer) and, below 8, the seed of its choices: after k moves it asks
+// /api/engine-move with seed + k, so a link replays the same choices.
+let level = 8;
+let seed = Math.floor(Math.random() * 2 ** 31);
 
 const $ = (id) => document.getElementById(id);
 
@@ -677,6 +683,7 @@ function gameUrl() {
   const q = [`pos=${encodeURIComponent(game.start)}`];
   if (game.cursor > 0) q.push(`moves=${game.moves.slice(0, game.cursor).join(",")}`);
   if (mode !== "analysis") q.push(`mode=${mode}`);
+  if (level < 8) q.push(`level=${level}`, `seed=${seed}`);
   if (lang !== "zh") q.push(`lang=${lang}`);
   const query = q.join("&").replace(/%2C/gi, ",").replace(/%3B/gi, ";");
   return `${location.origin}${location.pathname}?${query}`;
@@ -742,8 +749,9 @@ function isEngineTurn(a) {
   return !!a && !a.over && a.side === engineSide();
 }
 
-/** In play mode, the engine answers with its best move: its best value,
- * the fastest win or slowest loss among equals (the API's order). */
+/** In play mode, the engine answers: at level 8 with its best move (its
+ * best value, the fastest win or slowest loss among equals: the API's
+ * order), below with the move of /api/engine-move for its level and seed. */
 function maybeEngineMove(a) {
   const switched = modeSwitched;
   modeSwitched = false;
@@ -752,12 +760,40 @@ function maybeEngineMove(a) {
   // next one (a step forward, the later moves kept) or replaces them.
   if (game.cursor !== game.moves.length && !switched) return;
   const my = token;
-  const best = a.moves[0].move;
-  setTimeout(() => {
+  const reply = (mv) => {
     if (my !== token) return;
-    if (game.moves[game.cursor] === best) goTo(game.cursor + 1);
-    else play(best);
-  }, 250);
+    if (game.moves[game.cursor] === mv) goTo(game.cursor + 1);
+    else play(mv);
+  };
+  if (level >= 8) {
+    const best = a.moves[0].move;
+    setTimeout(() => reply(best), 250);
+    return;
+  }
+  const q = `pos=${encodeURIComponent(a.position)}&level=${level}&seed=${seed + game.cursor}`;
+  const asked = Date.now();
+  fetch(`/api/engine-move?${q}`)
+    .then(async (r) => {
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new PageError(WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other", [r.status], body.error || "", r.status);
+      return body;
+    })
+    .then((b) => {
+      // As at level 8, the reply shows after a quarter of a second.
+      if (b.move !== null) setTimeout(() => reply(b.move), Math.max(0, 250 - (Date.now() - asked)));
+    })
+    .catch((e) => {
+      if (my !== token) return;
+      const again = () => { showError(null); maybeEngineMove(a); };
+      showError(e instanceof PageError ? e : new PageError("http.network"), again);
+    });
+}
+
+/** Sets the engine's level (1 to 8). */
+function setLevel(k) {
+  level = k;
+  $("level").value = String(k);
+  writeUrl();
 }
 
 /** The side to move after `k` moves, if known. */
@@ -962,6 +998,7 @@ function wire() {
   for (const r of document.querySelectorAll('input[name="mode"]')) {
     r.addEventListener("change", () => setMode(r.value));
   }
+  $("level").addEventListener("change", () => setLevel(Number($("level").value)));
   $("hint").addEventListener("change", redraw);
   $("hide-eval").addEventListener("change", redraw);
   for (const b of document.querySelectorAll("[data-lang]")) {
@@ -1012,6 +1049,11 @@ async function start() {
     document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
     $("hint").checked = m === "analysis";
   }
+  const lv = Number(u.searchParams.get("level"));
+  if (Number.isInteger(lv) && lv >= 1 && lv <= 8) level = lv;
+  const sd = Number(u.searchParams.get("seed"));
+  if (u.searchParams.get("seed") && Number.isSafeInteger(sd) && sd >= 0) seed = sd;
+  $("level").value = String(level);
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
   // The moves as the API reads them: `2,,3` has an empty second move
   // (issue 59: the page dropped it, the API refused it).
