@@ -2,10 +2,11 @@
 //! decided in one place for every program on the library (the
 //! `chaosclock` commands `query`, `solve` and `play`, and the server).
 //!
-//! In order: the rules for a finished game; the openings book's value
-//! for an opening (looked up first, as it costs nothing); the tables,
-//! which give the whole answer; a bounded solve in memory, through a
-//! [`Solver`] the caller chooses (the solve must agree with the book);
+//! In order: the rules for a finished game; the tables, which give the
+//! whole answer; for an opening they do not cover, the openings book's
+//! value (read only then: a lookup decodes a block, about a millisecond);
+//! a bounded solve in memory, through a [`Solver`] the caller chooses,
+//! told the book's value first (the solve must agree with the book);
 //! and, when neither tables nor a solver are given, the book's value
 //! alone. A position none of these answer is an [`AnswerError`] that
 //! says what was missing and why the solve stopped.
@@ -188,13 +189,17 @@ impl Policy<'_> {
         if let Some(answer) = Answer::from_rules(pos, rule) {
             return Ok(Answered { answer, states: None });
         }
-        let book = self.book.and_then(|b| b.value(pos, rule));
         let missing = match self.tables.map(|tb| Answer::from_tables(tb, pos, rule)) {
             None => None,
             Some(Ok(answer)) => return Ok(Answered { answer, states: None }),
             Some(Err(e @ ProbeError::Missing { .. })) => Some(e),
             Some(Err(e)) => return Err(AnswerError::Tables(e)),
         };
+        // The book is read only where the tables do not answer: it decodes
+        // a block an opening (about a millisecond), and tables that answer
+        // give the whole answer, which agrees with the book (`verify`,
+        // tests/book.rs).
+        let book = self.book.and_then(|b| b.value(pos, rule));
         let Some(solver) = self.solver else {
             return match book {
                 Some(value) => {
