@@ -8,7 +8,7 @@ use crate::score::Score;
 use crate::scored::{ScoreSource, scored_moves};
 use crate::side::Side;
 
-use super::Engine;
+use super::level::Engine;
 
 /// The most plies a game lasts; one that has not ended by then is
 /// unfinished (a no-result game can go on forever).

@@ -23,8 +23,8 @@ use crate::scored::scored_moves;
 use crate::solve::{Solution, solve_bounded};
 use crate::variant::Variant;
 
+use super::definition::{Puzzle, RULE, canonical_key, puzzle_id, solution, themes};
 use super::rating::{ATTEMPTS, attempt, rate};
-use super::{Puzzle, RULE, canonical_key, puzzle_id, solution, themes};
 
 /// Games played on each round's solved position.
 pub const GAMES_PER_ROUND: u64 = 24;

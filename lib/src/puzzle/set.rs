@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::{Puzzle, RULE, Theme};
+use super::definition::{Puzzle, RULE, Theme};
 use crate::moves::MoveText;
 use crate::position::Position;
 use crate::value::Value;
