@@ -1,5 +1,5 @@
 //! Engines of eight strengths (docs/levels.md). Level 8 is the perfect
-//! engine: the first best move by [`Score`]'s order (best value, fastest
+//! engine: the first best move by [`Score`](crate::Score)'s order (best value, fastest
 //! win, slowest loss). Levels 1 to 7 play as a person who sees the result
 //! of a move clearly only when it comes soon, and otherwise judges the
 //! position the move leads to by the strategy notes' rules of thumb:
