@@ -44,6 +44,14 @@ async fn variations_are_kept_promoted_and_deleted() {
     drop(driver);
 }
 
+/// Saves a screenshot `name` with `css` in the middle of the view.
+async fn picture(c: &Client, css: &str, name: &str) {
+    let script =
+        format!("document.querySelector(\"{css}\").scrollIntoView({{block: 'center'}}); return 0");
+    js(c, &script).await;
+    screenshot(c, name).await;
+}
+
 /// Clicks `css`, or taps it with a finger.
 async fn press(c: &Client, css: &str, touch: bool) {
     if touch {
@@ -175,7 +183,7 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
         "{s}"
     );
     assert_eq!(s["line"], format!("{},{},{},{mv}", MAIN[0], MAIN[1], MAIN[2]));
-    screenshot(c, &format!("59-var-{tag}-1-variation")).await;
+    picture(c, "#history", &format!("59-var-{tag}-1-variation")).await;
     // A second move in the variation.
     let b = server.ok(&format!("/api/position?pos={var1}"));
     let mv2 = b["moves"][0]["move"].as_str().unwrap().to_string();
@@ -214,7 +222,7 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     wait_at(c, "the variation's entry", &var2).await;
     let none: Value = js(c, "return window.asked.filter((u) => u.includes('/api/position'))").await;
     assert_eq!(none, json!([]), "moving around the tree asked again");
-    screenshot(c, &format!("59-var-{tag}-2-nested")).await;
+    picture(c, "#history", &format!("59-var-{tag}-2-nested")).await;
     // The URL gives the same main line and current node back.
     let href = js(c, "return location.href").await;
     let href = href.as_str().unwrap().to_string();
@@ -244,7 +252,7 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
         tools,
         json!([["promote", t, false], ["promote-main", t, false], ["delete-node", t, false]])
     );
-    screenshot(c, &format!("59-var-{tag}-3-tools")).await;
+    picture(c, "#tree-tools", &format!("59-var-{tag}-3-tools")).await;
     press(c, "#promote-main", touch).await;
     wait_for(c, "the promotion", "return document.querySelectorAll('#history > li').length === 5")
         .await;
@@ -256,7 +264,7 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     );
     assert_eq!(s["moves"], format!("{},{},{},{mv},{mv2}", MAIN[0], MAIN[1], MAIN[2]));
     assert_eq!(shown(c).await.position, var2, "the board stays");
-    screenshot(c, &format!("59-var-{tag}-4-promoted")).await;
+    picture(c, "#history", &format!("59-var-{tag}-4-promoted")).await;
     // The old game back up, one level, from its 6th move.
     press(c, "#history [data-variation][data-ply='6']", touch).await;
     wait_at(c, "the old 6th move", &after[5]).await;
@@ -308,7 +316,7 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     assert_eq!(s["variation"], leaves, "{s}");
     assert_eq!(s["variations"], if line[0] == MAIN[3] { usize::from(leaves) } else { 2 }, "{s}");
     assert_eq!(js(c, BOARD_IS_POSITION).await, true, "a preview left behind");
-    screenshot(c, &format!("59-var-{tag}-5-bestline")).await;
+    picture(c, "#history", &format!("59-var-{tag}-5-bestline")).await;
 }
 
 /// Defect 3: at ply 3 of 8, 分析 then a play mode, then →: nothing is
@@ -368,8 +376,12 @@ async fn play_mode_mid_game(c: &Client, server: &Server, lang: &str, touch: bool
     wait_until(c, "play mode", |s| !s.busy).await;
     assert_eq!(shown(c).await.position, after[2], "the engine moved for the player");
     let a = server.ok(&format!("/api/position?pos={}", after[2]));
-    let other =
-        a["moves"].as_array().unwrap().iter().find(|m| m["move"] != MAIN[3]).expect("another move");
+    let moves = a["moves"].as_array().unwrap();
+    let other = moves
+        .iter()
+        .find(|m| m["move"] != MAIN[3] && m["kind"] != "pass")
+        .or_else(|| moves.iter().find(|m| m["move"] != MAIN[3]))
+        .expect("another move");
     let mv = other["move"].as_str().unwrap();
     press(c, &format!("#moves tr[data-move='{mv}'] td"), touch).await;
     wait_for(
@@ -378,14 +390,16 @@ async fn play_mode_mid_game(c: &Client, server: &Server, lang: &str, touch: bool
         "return !!document.querySelector('#history [data-variation][aria-current]')",
     )
     .await;
-    wait_until(c, "the engine's answer", |s| !s.busy).await;
+    // The engine's answer (a quarter of a second later): the player's turn.
+    let mine = if you == "play-jia" { "0" } else { "1" };
+    wait_until(c, "the engine's answer", |s| !s.busy && side(&s.position) == mine).await;
     let s = tree_state(c).await;
     assert_eq!(
         (s["main"].clone(), s["moves"].clone(), s["mode"].clone()),
         (json!(8), json!(main), json!(you)),
         "{s}"
     );
-    screenshot(c, &format!("59-var-{tag}-6-play-variation")).await;
+    picture(c, "#history", &format!("59-var-{tag}-6-play-variation")).await;
     // 悔棋 back to the player's turn at ply 3, nothing deleted; 重做 on.
     let before = tree_state(c).await["variations"].clone();
     press(c, "#undo", touch).await;
