@@ -296,11 +296,17 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     assert_eq!(tree_state(c).await["main"], 8);
     press(c, "#history > li[data-ply='3'] > .side", touch).await;
     wait_at(c, "ply 3", &after[2]).await;
-    // The best line from ply 3: its 2nd entry plays two moves, as a
-    // variation where it leaves the game; the game is kept.
+    // The best line from ply 3 of a game whose 4th move is not the best
+    // one (`pass` instead of 5; the game's moves are all best): its 2nd
+    // entry plays two moves as a variation, the game is kept. The link
+    // opens at ply 3 (`ply=3`).
+    let sidelined = format!("{},{},{},pass", MAIN[0], MAIN[1], MAIN[2]);
+    c.goto(&server.url(&format!("/?pos={START}&moves={sidelined}&ply=3&lang={lang}")))
+        .await
+        .unwrap();
+    wait_at(c, "ply 3 of the link", &after[2]).await;
     let best = server.ok(&format!("/api/mainline?pos={}", after[2]));
-    let line: Vec<&str> =
-        best["line"].as_array().unwrap().iter().map(|p| p["move"].as_str().unwrap()).collect();
+    assert_ne!(best["line"][0]["move"], "pass", "the best line leaves the game");
     press(c, "#bestline", touch).await;
     wait_for(
         c,
@@ -311,10 +317,12 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     press(c, "#line li:nth-child(2)", touch).await;
     wait_at(c, "the best line played", best["line"][1]["position"].as_str().unwrap()).await;
     let s = tree_state(c).await;
-    assert_eq!((s["main"].clone(), s["moves"].clone()), (json!(8), json!(main)), "{s}");
-    let leaves = line[..2] != MAIN[3..5];
-    assert_eq!(s["variation"], leaves, "{s}");
-    assert_eq!(s["variations"], if line[0] == MAIN[3] { usize::from(leaves) } else { 2 }, "{s}");
+    assert_eq!((s["main"].clone(), s["moves"].clone()), (json!(4), json!(sidelined)), "{s}");
+    assert_eq!(
+        (s["variation"].clone(), s["ply"].clone(), s["variations"].clone()),
+        (json!(true), json!(5), json!(2)),
+        "{s}"
+    );
     assert_eq!(js(c, BOARD_IS_POSITION).await, true, "a preview left behind");
     picture(c, "#history", &format!("59-var-{tag}-5-bestline")).await;
 }
