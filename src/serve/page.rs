@@ -12,6 +12,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 const I18N_JS: &str = include_str!("assets/i18n.js");
 /// The evaluation graph.
 const GRAPH_JS: &str = include_str!("assets/graph.js");
+/// The game tree: variations, promotion, deletion, links.
+const TREE_JS: &str = include_str!("assets/tree.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -35,6 +37,11 @@ pub async fn i18n_js() -> impl IntoResponse {
 /// `GET /graph.js`.
 pub async fn graph_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], GRAPH_JS)
+}
+
+/// `GET /tree.js`.
+pub async fn tree_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], TREE_JS)
 }
 
 /// `GET /style.css`.

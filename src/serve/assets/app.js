@@ -4,13 +4,17 @@
 // engine of level 1 to 8 (8: perfect play). Words come from i18n.js, the
 // evaluation graph from graph.js.
 //
-// State: a start position and the moves played from it (`game`), and how
-// many of them are shown (`cursor`, for undo and redo). The URL holds
-// `pos` (the start), `moves`, `mode`, `lang`, and `level` and `seed` below
-// level 8, so a link shows the same game.
+// State: a start position and the tree of moves played from it (tree.js:
+// the main line and its variations), the line shown (`line`: the nodes
+// from the root through the current node and on along first children),
+// and how far along it the board is (`cursor`, for ← → undo and redo).
+// `moves` are the line's moves (so `positionAt(k)` is the position after
+// k of them). The URL holds `pos` (the start), `moves` (the main line),
+// `ply` or `line` (the current node, tree.js), `mode`, `lang`, and
+// `level` and `seed` below level 8, so a link shows the same game.
 "use strict";
 
-const game = { start: null, moves: [], cursor: 0, marks: [] };
+const game = { start: null, root: null, line: [], moves: [], cursor: 0 };
 const cache = new Map(); // position -> answer of /api/position
 let mode = "analysis";
 let shown = null; // the answer drawn
@@ -235,10 +239,11 @@ function cancelRequest() {
   const at = game.start && positionAt(game.cursor);
   if (at && shown && shown.position === at) return; // the best line: nothing else waits
   if (at && game.cursor > 0 && !cache.has(at)) {
-    // A move was waiting for its answer: take it back.
-    game.moves = game.moves.slice(0, game.cursor - 1);
-    game.marks = game.marks.slice(0, game.cursor - 1);
-    game.cursor--;
+    // A move was waiting for its answer: take it back (a new leaf goes,
+    // a node with moves after it stays).
+    const node = game.line[game.cursor];
+    const parent = node.children.length ? node.parent : treeDelete(node);
+    setLine(parent);
     refresh();
     return;
   }
@@ -581,38 +586,120 @@ function markOf(a, move) {
   return a.moves.filter((x) => rank(x.value) === best).length === 1 ? "only" : "";
 }
 
-/** The plies of the game as far as their answers are known: the position
- * before each, its answer, the move, its notation and its mark. */
-function plies() {
+/** The ply of `node` after the position `before`, if its answer is
+ * known: the position before it, its answer, the move, its notation, its
+ * mark and the node. */
+function plyOf(node, ply, before) {
+  const a = cache.get(before);
+  const m = a && a.moves.find((x) => x.move === node.move);
+  if (!m) return null;
+  if (!node.mark) node.mark = markOf(a, node.move);
+  return { ply, before, a, move: m, text: notation(parsePosition(before), m), mark: node.mark, node };
+}
+
+/** The plies of `nodes` (the line shown unless given: nodes from the
+ * root) as far as their answers are known. */
+function plies(nodes = game.line) {
   const out = [];
   let pos = game.start;
-  for (let i = 0; i < game.moves.length; i++) {
-    const a = cache.get(pos);
-    const m = a && a.moves.find((x) => x.move === game.moves[i]);
-    if (!m) break;
-    if (!game.marks[i]) game.marks[i] = markOf(a, game.moves[i]);
-    out.push({ ply: i + 1, before: pos, a, move: m, text: notation(parsePosition(pos), m), mark: game.marks[i] });
-    pos = m.position;
+  for (let i = 1; i < nodes.length; i++) {
+    const p = plyOf(nodes[i], i, pos);
+    if (!p) break;
+    out.push(p);
+    pos = p.move.position;
   }
   return out;
 }
 
+/** One entry of the history: `tag` (li for the main line, span in a
+ * variation) for the ply `p`, `[data-node]` its node's id, the current
+ * node marked `aria-current`; a click, Enter or Space goes there. */
+function historyEntry(tag, p, hidden, numbered) {
+  const e = document.createElement(tag);
+  const mark = hidden ? "" : p.mark;
+  e.className = tag === "li" ? "" : "var-move";
+  e.innerHTML = `${numbered ? `<span class="ply-no">${p.ply}.</span> ` : ""}<span class="side">${t(p.a.side)}</span> ${p.text}` +
+    (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
+    (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
+  e.dataset.mark = mark;
+  e.dataset.ply = String(p.ply);
+  e.dataset.node = String(p.node.id);
+  if (tag !== "li") e.dataset.variation = "";
+  if (p.node === currentNode()) {
+    e.classList.add("current");
+    e.setAttribute("aria-current", "step");
+  }
+  // Only the entry itself acts, not the variations inside a main entry.
+  const act = (ev) => {
+    if (ev.target.closest("[data-node], .variations") !== e) return;
+    if (ev.type === "keydown") {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      keyFocus = "history";
+    }
+    previews = false;
+    goToNode(p.node);
+  };
+  e.setAttribute("tabindex", "0");
+  e.setAttribute("aria-label", `${t("ply", p.ply)}: ${p.text}`);
+  e.addEventListener("click", act);
+  e.addEventListener("keydown", act);
+  return e;
+}
+
+/** The variation starting at `node` (after the position `before`, at ply
+ * `ply`), in parentheses: its moves along first children, each followed
+ * by the variations beside it, nested. */
+function variationBox(node, ply, before, hidden) {
+  const box = document.createElement("span");
+  box.className = "variation";
+  box.append("(");
+  let pos = before;
+  let numbered = true;
+  for (let x = node, k = ply; x; x = x.children[0], k++) {
+    const p = plyOf(x, k, pos);
+    if (!p) break;
+    box.append(historyEntry("span", p, hidden, numbered));
+    numbered = false;
+    // The variations beside x (its siblings), after the first move only:
+    // the others' are drawn by the line they branch from.
+    if (x !== node) {
+      for (const alt of x.parent.children.slice(1)) {
+        box.append(variationBox(alt, k, pos, hidden));
+        numbered = true;
+      }
+    }
+    pos = p.move.position;
+  }
+  box.append(")");
+  return box;
+}
+
+/** The history: the main line, one numbered entry a ply, each followed by
+ * the variations that replace it (lichess's order), in parentheses. */
 function drawHistory() {
   const ol = $("history");
   ol.replaceChildren();
+  if (!game.root) return;
   const hidden = evalHidden(shown);
-  for (const p of plies()) {
-    const li = document.createElement("li");
-    const mark = hidden ? "" : p.mark;
-    li.innerHTML = `<span class="side">${t(p.a.side)}</span> ${p.text}` +
-      (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
-      (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
-    li.dataset.mark = mark;
-    li.dataset.ply = String(p.ply);
-    if (p.ply === game.cursor) li.classList.add("current");
-    actionable(li, `${t("ply", p.ply)}: ${p.text}`, () => goTo(p.ply), "history");
+  const main = [game.root, ...treeContinue(game.root)];
+  for (const p of plies(main)) {
+    const li = historyEntry("li", p, hidden, false);
+    const alts = p.node.parent.children.slice(1);
+    if (alts.length) {
+      const vars = document.createElement("div");
+      vars.className = "variations";
+      for (const alt of alts) vars.append(variationBox(alt, p.ply, p.before, hidden));
+      li.append(vars);
+    }
     ol.appendChild(li);
   }
+  // Promote and delete act on the current node.
+  const node = currentNode();
+  $("tree-tools").hidden = !node || !node.parent;
+  $("promote").disabled = !node || treeOnMain(node) || busy;
+  $("promote-main").disabled = !node || treeOnMain(node) || busy;
+  $("delete-node").disabled = !node || !node.parent || busy;
 }
 
 /** The evaluation graph over the game (hidden with the evaluation). */
@@ -673,15 +760,16 @@ function restoreFocus() {
   keyFocus = null;
   const target = where === "moves" ? document.querySelector("#moves tr.move")
     : where === "board" ? document.querySelector("#board .piece.movable, .hand .pc.movable")
-    : where === "history" ? document.querySelector("#history li.current") : null;
+    : where === "history" ? document.querySelector("#history [aria-current]") : null;
   if (target) target.focus();
 }
 
-/** The URL of the game: `pos`, `moves` (up to the cursor), `mode` and
- * `lang`, with `,` and `;` as they are (issue 59: a readable link). */
+/** The URL of the game: `pos`, `moves` (the main line), `ply` or `line`
+ * (the current node, tree.js), `mode` and `lang`, with `,` and `;` as
+ * they are (issue 59: a readable link). */
 function gameUrl() {
   const q = [`pos=${encodeURIComponent(game.start)}`];
-  if (game.cursor > 0) q.push(`moves=${game.moves.slice(0, game.cursor).join(",")}`);
+  if (game.root) q.push(...treeQuery(currentNode()));
   if (mode !== "analysis") q.push(`mode=${mode}`);
   if (level < 8) q.push(`level=${level}`, `seed=${seed}`);
   if (lang !== "zh") q.push(`lang=${lang}`);
@@ -714,30 +802,85 @@ async function copyText(button, text) {
   }, 2000);
 }
 
-/** Plays `move` at the cursor (dropping the moves after it). */
-function play(move) {
-  if (busy) return;
-  game.moves = game.moves.slice(0, game.cursor);
-  game.marks = game.marks.slice(0, game.cursor);
-  game.moves.push(move);
-  game.cursor++;
+/** Makes the line through `node` the line shown (tree.js `treeLine`),
+ * the board at `node`. */
+function setLine(node) {
+  game.line = treeLine(node);
+  game.cursor = game.line.indexOf(node);
+  game.moves = game.line.slice(1).map((x) => x.move);
+}
+
+/** The node the board shows. */
+function currentNode() {
+  return game.line[game.cursor];
+}
+
+/** Plays `moves` one after the other from the current node: a move the
+ * tree has there is followed, another starts a variation (the line after
+ * the node is kept). In play mode the engine answers the last one. */
+function playFrom(moves) {
+  let node = currentNode();
+  for (const mv of moves) node = treeAdd(node, mv);
+  // Still on the line shown (the moves it already had): keep the line.
+  if (game.line[game.cursor + moves.length] === node) game.cursor += moves.length;
+  else setLine(node);
+  modeSwitched = true;
   refresh();
 }
 
-/** Plays `moves` one after the other at the cursor. */
+/** Plays `move` at the current node (a new move starts a variation). */
+function play(move) {
+  if (busy) return;
+  playFrom([move]);
+}
+
+/** Plays `moves` one after the other at the current node. */
 function playLine(moves) {
   if (busy || !moves.length) return;
   previews = false;
-  game.moves = game.moves.slice(0, game.cursor).concat(moves);
-  game.marks = game.marks.slice(0, game.cursor);
-  game.cursor = game.moves.length;
-  refresh();
+  playFrom(moves);
 }
 
-/** Shows the position after `k` moves. */
+/** Shows the position after `k` moves of the line shown. */
 function goTo(k) {
   if (busy || k < 0 || k > game.moves.length || k === game.cursor) return;
   game.cursor = k;
+  refresh();
+}
+
+/** Shows `node` (its line becomes the line shown, unless it is on it). */
+function goToNode(node) {
+  if (busy || !node) return;
+  const k = game.line.indexOf(node);
+  if (k >= 0) return goTo(k);
+  setLine(node);
+  refresh();
+}
+
+/** The sibling `step` (-1, 1) places from the current node: the
+ * variation above or below (↑ ↓). */
+function goToSibling(step) {
+  const node = currentNode();
+  if (!node || !node.parent) return;
+  const sibs = node.parent.children;
+  goToNode(sibs[sibs.indexOf(node) + step]);
+}
+
+/** Promotes the current node's variation (one level, or to the main
+ * line with `toMain`); the board stays where it is. */
+function promote(toMain) {
+  const node = currentNode();
+  if (busy || !node || !treePromote(node, toMain)) return;
+  redraw();
+  writeUrl();
+}
+
+/** Deletes the current node and the moves after it; the board goes to
+ * its parent. */
+function deleteNode() {
+  const node = currentNode();
+  if (busy || !node || !node.parent) return;
+  setLine(treeDelete(node));
   refresh();
 }
 
@@ -756,8 +899,8 @@ function maybeEngineMove(a) {
   const switched = modeSwitched;
   modeSwitched = false;
   if (!isEngineTurn(a) || !a.moves.length) return;
-  // Mid-game only right after the mode was chosen: its move is the game's
-  // next one (a step forward, the later moves kept) or replaces them.
+  // Mid-line only right after the mode was chosen or a move was played:
+  // its move is the line's next one (a step forward) or a variation.
   if (game.cursor !== game.moves.length && !switched) return;
   const my = token;
   const reply = (mv) => {
@@ -822,13 +965,13 @@ function undo() {
  * moves go, so nothing of the last game can be clicked while it solves. */
 function newGame(start) {
   game.start = start;
-  game.moves = [];
-  game.marks = [];
-  game.cursor = 0;
+  game.root = treeRoot();
+  setLine(game.root);
   shown = null;
   document.querySelector("#moves tbody").replaceChildren();
   $("summary").textContent = "";
   $("history").replaceChildren();
+  $("tree-tools").hidden = true;
   $("graph").replaceChildren();
   $("game-summary").hidden = true;
   // The URL, the size, undo and redo are the new game's at once (issue
@@ -951,7 +1094,7 @@ function setMode(m) {
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
   // The moves after the position shown stay (issue 59: they were lost);
-  // a move played here replaces them.
+  // a different move played here starts a variation.
   modeSwitched = true;
   refresh();
 }
@@ -995,6 +1138,9 @@ function wire() {
   $("back").addEventListener("click", () => goTo(game.cursor - 1));
   $("forward").addEventListener("click", () => goTo(game.cursor + 1));
   $("bestline").addEventListener("click", showBestLine);
+  $("promote").addEventListener("click", () => promote(false));
+  $("promote-main").addEventListener("click", () => promote(true));
+  $("delete-node").addEventListener("click", deleteNode);
   for (const r of document.querySelectorAll('input[name="mode"]')) {
     r.addEventListener("change", () => setMode(r.value));
   }
@@ -1017,9 +1163,9 @@ function wire() {
     const row = moved && e.target.closest ? e.target.closest("#moves tr.move, #line li") : null;
     if (row) row.dispatchEvent(new MouseEvent("mouseenter"));
   });
-  // ← → Home End move through the game wherever the focus is but in text
-  // (issue 59: on a mode's radio button they changed the mode), Escape
-  // cancels a solve.
+  // ← → Home End move along the line shown, ↑ ↓ to the variation above
+  // or below, wherever the focus is but in text (issue 59: on a mode's
+  // radio button they changed the mode), Escape cancels a solve.
   document.addEventListener("keydown", (e) => {
     const tg = e.target;
     const text = tg.tagName === "TEXTAREA" || tg.tagName === "SELECT" ||
@@ -1031,6 +1177,8 @@ function wire() {
       ArrowRight: () => goTo(game.cursor + 1),
       Home: () => goTo(0),
       End: () => goTo(game.moves.length),
+      ArrowUp: () => goToSibling(-1),
+      ArrowDown: () => goToSibling(1),
       Escape: cancelRequest,
     };
     if (!keys[e.key]) return;
@@ -1056,9 +1204,10 @@ async function start() {
   $("level").value = String(level);
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
   // The moves as the API reads them: `2,,3` has an empty second move
-  // (issue 59: the page dropped it, the API refused it).
-  const movesText = u.searchParams.get("moves") || "";
-  const asked = movesText === "" ? [] : movesText.split(",");
+  // (issue 59: the page dropped it, the API refused it). The main line,
+  // and the current node's moves if it is not the main line's end.
+  const link = treeParse((name) => u.searchParams.get(name));
+  const asked = link.main;
   // Draw the board at once if it can be one; the moves come when the
   // server answers.
   if (!asked.length && drawable(pos)) drawBoard(pos, null, false);
@@ -1081,34 +1230,47 @@ async function start() {
     return;
   }
   // The legal moves of the URL, up to the first that is not (issue 22:
-  // one bad move must not lose the game).
-  const moves = [];
+  // one bad move must not lose the game): the main line, then the current
+  // node's line (a variation where it leaves the main line).
+  game.root = treeRoot();
   let refused = null;
-  const kept = () => (moves.length === 1 ? t("url-kept.1") : t("url-kept", moves.length));
-  try {
-    let at = game.start;
-    for (const text of asked) {
-      const mv = normalMove(text);
-      const a = await answer(at);
-      const found = mv && a.moves.find((x) => x.move === mv);
-      if (!found) {
-        refused = new PageError("url-illegal", [moves.length + 1, text, at, kept]);
-        break;
+  let node = game.root;
+  const follow = async (list) => {
+    const moves = [];
+    const kept = () => (moves.length === 1 ? t("url-kept.1") : t("url-kept", moves.length));
+    node = game.root;
+    try {
+      let at = game.start;
+      for (const text of list) {
+        const mv = normalMove(text);
+        const a = await answer(at);
+        const found = mv && a.moves.find((x) => x.move === mv);
+        if (!found) {
+          refused = refused || new PageError("url-illegal", [moves.length + 1, text, at, kept]);
+          break;
+        }
+        moves.push(mv);
+        node = treeAdd(node, mv);
+        at = found.position;
       }
-      moves.push(mv);
-      at = found.position;
+    } catch (e) {
+      if (e.name === "AbortError") return false;
+      refused = refused || new Error(`${e instanceof PageError ? e.text() : e.message || e}: ${kept()}`);
     }
-  } catch (e) {
-    if (e.name === "AbortError") return;
-    refused = new Error(`${e instanceof PageError ? e.text() : e.message || e}: ${kept()}`);
-  }
-  game.moves = moves;
-  game.cursor = moves.length;
-  if (moves.length) {
+    return true;
+  };
+  if (!(await follow(asked))) return;
+  if (link.line && !(await follow(link.line))) return;
+  setLine(node);
+  const main = treeContinue(game.root);
+  if (main.length) {
     // The marks of a shared game, from the server's analysis.
-    fetch(`/api/analyse?pos=${encodeURIComponent(game.start)}&moves=${moves.join(",")}`)
+    fetch(`/api/analyse?pos=${encodeURIComponent(game.start)}&moves=${main.map((x) => x.move).join(",")}`)
       .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
-      .then((r) => { game.marks = r.plies.map((p) => (p.mistake ? "mistake" : p.only ? "only" : "")); redraw(); })
+      .then((r) => {
+        r.plies.forEach((p, i) => { if (main[i]) main[i].mark = p.mistake ? "mistake" : p.only ? "only" : ""; });
+        redraw();
+      })
       .catch(() => {});
   }
   await refresh();
