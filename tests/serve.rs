@@ -215,6 +215,8 @@ fn the_page_and_its_assets_are_served() {
         ("/app.js", "parsePosition"),
         ("/i18n.js", "function notation"),
         ("/graph.js", "function drawGraph"),
+        ("/puzzle.js", "const modeHooks"),
+        ("/glicko.js", "function glicko2"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

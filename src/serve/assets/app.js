@@ -2,7 +2,7 @@
 // face, lists every legal move with its exact result from /api/position,
 // plays moves by clicking or with the keyboard, and plays against an
 // engine of level 1 to 8 (8: perfect play). Words come from i18n.js, the
-// evaluation graph from graph.js.
+// evaluation graph from graph.js, puzzle mode from puzzle.js (`modeHooks`).
 //
 // State: a start position and the moves played from it (`game`), and how
 // many of them are shown (`cursor`, for undo and redo). The URL holds
@@ -287,6 +287,7 @@ function redraw() {
   drawHistory();
   drawEvalGraph();
   drawGameSummary();
+  modeHooks.drawn();
   restoreFocus();
 }
 
@@ -374,6 +375,7 @@ function drawLastMove(svg, text, last, at, n, pieceR) {
 /** Whether the evaluation is hidden: in play mode with the option on,
  * until the game is over. */
 function evalHidden(a) {
+  if (mode === "puzzle") return modeHooks.hideEval(a);
   return mode !== "analysis" && $("hide-eval").checked && !(a && a.over);
 }
 
@@ -680,6 +682,7 @@ function restoreFocus() {
 /** The URL of the game: `pos`, `moves` (up to the cursor), `mode` and
  * `lang`, with `,` and `;` as they are (issue 59: a readable link). */
 function gameUrl() {
+  if (mode === "puzzle") return modeHooks.url();
   const q = [`pos=${encodeURIComponent(game.start)}`];
   if (game.cursor > 0) q.push(`moves=${game.moves.slice(0, game.cursor).join(",")}`);
   if (mode !== "analysis") q.push(`mode=${mode}`);
@@ -717,6 +720,8 @@ async function copyText(button, text) {
 /** Plays `move` at the cursor (dropping the moves after it). */
 function play(move) {
   if (busy) return;
+  // Puzzle mode (puzzle.js) judges the player's moves first.
+  if (modeHooks.play(move)) return;
   game.moves = game.moves.slice(0, game.cursor);
   game.marks = game.marks.slice(0, game.cursor);
   game.moves.push(move);
@@ -742,6 +747,7 @@ function goTo(k) {
 }
 
 function engineSide() {
+  if (mode === "puzzle") return modeHooks.engineSide();
   return mode === "play-jia" ? "yi" : mode === "play-yi" ? "jia" : null;
 }
 
@@ -755,6 +761,7 @@ function isEngineTurn(a) {
 function maybeEngineMove(a) {
   const switched = modeSwitched;
   modeSwitched = false;
+  if (mode === "puzzle") return modeHooks.shown(a);
   if (!isEngineTurn(a) || !a.moves.length) return;
   // Mid-game only right after the mode was chosen: its move is the game's
   // next one (a step forward, the later moves kept) or replaces them.
@@ -948,6 +955,7 @@ async function showBestLine() {
 function setMode(m) {
   mode = m;
   document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+  if (modeHooks.mode(m)) return;
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
   // The moves after the position shown stay (issue 59: they were lost);
@@ -1043,6 +1051,7 @@ function wire() {
 
 async function start() {
   const u = new URL(location.href);
+  if (modeHooks.start(u)) return;
   const m = u.searchParams.get("mode");
   if (m && ["analysis", "play-jia", "play-yi"].includes(m)) {
     mode = m;
