@@ -34,9 +34,15 @@ async fn puzzle_mode_in_a_real_browser() {
     analyse(&c, &server, &short).await;
     wrong_retry_solution(&c, &server, &one, false, "61-puzzle-desktop-zh").await;
     next_and_link(&c, &server, &one, false).await;
+    from_the_header(&c, &server).await;
     // A phone, with touch, in English.
     c.set_window_size(390, 844).await.unwrap();
-    let extra = server.ok("/api/puzzle?slots=8&theme=extra-move&seed=3");
+    // A puzzle whose line has a capturing placement and the solver's extra
+    // move after it.
+    let extra = (1..400)
+        .map(|seed| server.ok(&format!("/api/puzzle?slots=8&theme=extra-move&seed={seed}")))
+        .find(|p| p["solver"].as_array().unwrap().windows(2).any(|w| w[0] == true && w[1] == true))
+        .expect("an 8-slot puzzle with an extra move in its line");
     let other = server.ok("/api/puzzle?slots=8&theme=both-win&seed=4");
     open(&c, &server, &extra).await;
     click(&c, "[data-lang='en']").await;
@@ -112,7 +118,8 @@ async fn nothing_leaks(c: &Client) {
         c,
         "const $ = (id) => document.getElementById(id);
         return [$('moves').offsetParent === null, $('eval-bar').hidden,
-            document.querySelectorAll('[data-value]').length, document.querySelectorAll('#board .hint').length,
+            document.querySelectorAll('#moves [data-value], #history [data-mark=mistake]').length,
+            document.querySelectorAll('#board .hint').length,
             document.querySelectorAll('#board [data-last-move=to]').length,
             $('undo').offsetParent === null]",
     )
@@ -156,6 +163,15 @@ async fn solve_right(c: &Client, server: &Server, p: &Json, touch: bool, shot: &
             )
             .await;
             assert_eq!(mark, "right", "marked right on the board");
+            if solver[k + 1] == json!(true) {
+                // A capturing placement: the player moves again, told so.
+                assert_eq!(s.position, after, "no reply after a capturing placement");
+                let text =
+                    js(c, "return document.getElementById('puzzle-feedback').textContent").await;
+                let again = js(c, "return t('puzzle.again')").await;
+                assert!(text.as_str().unwrap().contains(again.as_str().unwrap()), "{text}");
+                screenshot(c, &format!("{shot}-2-again")).await;
+            }
             if k == 0 {
                 screenshot(c, &format!("{shot}-2-right")).await;
             }
@@ -386,4 +402,57 @@ async fn glicko(c: &Client, server: &Server, p: &Json) {
     // No games in a period: only the deviation grows.
     let idle = js(c, "return glicko2({ rating: 1500, rd: 200, vol: 0.06 }, [])").await;
     assert!((idle["rd"].as_f64().unwrap() - 200.2714).abs() < 0.01, "{idle}");
+}
+
+/// From the analysis board, 谜题 in the header starts a puzzle: a new
+/// player gets a 12-slot puzzle near 1000; a theme chosen in the panel
+/// gives a puzzle of that theme at once. In English.
+async fn from_the_header(c: &Client, server: &Server) {
+    c.goto(&server.url("/?pos=2,1,4,3,6,5,8,7")).await.unwrap();
+    wait_until(c, "the analysis board", |s| !s.busy && s.moves > 0).await;
+    js(c, "localStorage.removeItem('chaosclock.puzzle'); return true").await;
+    click(c, "[data-mode='puzzle']").await;
+    wait_phase(c, "solving").await;
+    let id = js(c, "return document.getElementById('puzzle').dataset.id").await;
+    let p = server.ok(&format!("/api/puzzle?id={}", id.as_str().unwrap()));
+    assert_eq!(p["slots"], json!(12), "{p}");
+    assert_eq!(shown(c).await.position, p["position"].as_str().unwrap());
+    // The nearest to 1000 among the set (ratings within 100 are drawn).
+    let near = server.ok("/api/puzzle?slots=12&rating=1000&seed=1");
+    let gap = |q: &Json| (q["rating"].as_i64().unwrap() - 1000).abs();
+    assert!(gap(&p) <= gap(&near).max(100), "{} for a newcomer", p["rating"]);
+    let url = c.current_url().await.unwrap().to_string();
+    assert!(
+        url.contains("mode=puzzle")
+            && url.contains(&format!("puzzle={}", p["id"].as_str().unwrap())),
+        "{url}"
+    );
+    nothing_leaks(c).await;
+    // A theme.
+    c.find(fantoccini::Locator::Id("puzzle-theme"))
+        .await
+        .unwrap()
+        .select_by_value("pass")
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "a puzzle with a pass",
+        &format!("const b = document.getElementById('puzzle'); return b.dataset.id !== '{}' && b.dataset.phase === 'solving' && document.getElementById('busy').hidden", p["id"].as_str().unwrap()),
+    )
+    .await;
+    let id = js(c, "return document.getElementById('puzzle').dataset.id").await;
+    let q = server.ok(&format!("/api/puzzle?id={}", id.as_str().unwrap()));
+    assert!(q["themes"].as_array().unwrap().contains(&json!("pass")), "{q}");
+    assert_eq!(record(c).await["theme"], json!("pass"));
+    click(c, "[data-lang='en']").await;
+    let task = js(c, "return document.getElementById('puzzle-task').textContent").await;
+    assert!(task.as_str().unwrap().contains("find the only move that keeps"), "{task}");
+    screenshot(c, "61-puzzle-desktop-en-12-slots").await;
+    click(c, "[data-lang='zh']").await;
+    // Back to the analysis board: the panel goes, the values come back.
+    click(c, "[data-mode='analysis']").await;
+    wait_until(c, "analysis", |s| !s.busy && s.moves > 0).await;
+    let back = js(c, "return [document.getElementById('puzzle').hidden, document.querySelectorAll('#moves tr[data-value]').length > 0]").await;
+    assert_eq!(back, json!([true, true]));
 }
