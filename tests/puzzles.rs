@@ -276,6 +276,15 @@ fn the_server_serves_puzzles_and_engine_moves() {
         "puzzles", "--slots", "10", "--theme", "block", "--rating", "1000", "--seed", "4", "--json",
     ]);
     assert_eq!(doc, cli);
+    // An id alone is found in its set, whatever its size.
+    for n in [8, 10, 12] {
+        let p = server.ok(&format!("/api/puzzle?slots={n}&seed=2"));
+        let id = p["id"].as_str().unwrap();
+        assert_eq!(server.ok(&format!("/api/puzzle?id={id}")), p, "{n} slots");
+    }
+    let (status, err) = server.json("/api/puzzle?id=nope00");
+    assert_eq!(status, 400, "{err}");
+    assert!(err.to_string().contains("no puzzle with id 'nope00'"), "{err}");
     let (status, err) = server.json("/api/puzzle?slots=6");
     assert_eq!(status, 400, "{err}");
     let (status, err) = server.json("/api/puzzle?slots=8&theme=mate");

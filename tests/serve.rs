@@ -216,6 +216,8 @@ fn the_page_and_its_assets_are_served() {
         ("/i18n.js", "function notation"),
         ("/graph.js", "function drawGraph"),
         ("/tree.js", "function treePromote"),
+        ("/puzzle.js", "const modeHooks"),
+        ("/glicko.js", "function glicko2"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

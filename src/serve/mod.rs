@@ -124,6 +124,8 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/i18n.js", get(page::i18n_js))
         .route("/graph.js", get(page::graph_js))
         .route("/tree.js", get(page::tree_js))
+        .route("/puzzle.js", get(page::puzzle_js))
+        .route("/glicko.js", get(page::glicko_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))

@@ -14,6 +14,10 @@ const I18N_JS: &str = include_str!("assets/i18n.js");
 const GRAPH_JS: &str = include_str!("assets/graph.js");
 /// The game tree: variations, promotion, deletion, links.
 const TREE_JS: &str = include_str!("assets/tree.js");
+/// Puzzle mode (issue 61), loaded before app.js: it defines app.js's hooks.
+const PUZZLE_JS: &str = include_str!("assets/puzzle.js");
+/// The Glicko-2 rating of the puzzle player.
+const GLICKO_JS: &str = include_str!("assets/glicko.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -42,6 +46,16 @@ pub async fn graph_js() -> impl IntoResponse {
 /// `GET /tree.js`.
 pub async fn tree_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], TREE_JS)
+}
+
+/// `GET /puzzle.js`.
+pub async fn puzzle_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], PUZZLE_JS)
+}
+
+/// `GET /glicko.js`.
+pub async fn glicko_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], GLICKO_JS)
 }
 
 /// `GET /style.css`.

@@ -38,14 +38,27 @@ fn clock_seed() -> u64 {
 }
 
 /// `GET /api/puzzle?slots=N[&theme=T][&rating=R][&seed=S]`, or
-/// `&id=ID`: a puzzle of the built-in set of N slots (8, 10 or 12).
+/// `&id=ID`: a puzzle of the built-in set of N slots (8, 10 or 12); an id
+/// without `slots` is looked up in every set.
 pub async fn puzzle_handler(RawQuery(raw): RawQuery) -> Result<Json<PuzzleJson>, ServeError> {
     let q = Query::parse(raw.as_deref().unwrap_or(""), &["slots", "theme", "rating", "seed", "id"])
         .map_err(ServeError::bad)?;
-    let slots: u8 = number(&q, "slots")?.unwrap_or(12);
-    if !matches!(slots, 8 | 10 | 12) {
-        return Err(ServeError::bad(format!("puzzles exist for 8, 10 and 12 slots, not {slots}")));
+    let asked: Option<u8> = number(&q, "slots")?;
+    if let Some(n) = asked.filter(|n| !matches!(n, 8 | 10 | 12)) {
+        return Err(ServeError::bad(format!("puzzles exist for 8, 10 and 12 slots, not {n}")));
     }
+    // An id alone is looked up in every set (the board's links name only
+    // the id): its board size is part of what the id hashes.
+    if let (None, Some(id)) = (asked, q.get("id")) {
+        for n in [8, 10, 12] {
+            let set = embedded(n).map_err(|e| ServeError::Internal(e.to_string()))?;
+            if let Some(p) = set.iter().find(|p| p.id == id) {
+                return Ok(Json(PuzzleJson::new(p)));
+            }
+        }
+        return Err(ServeError::bad(format!("no puzzle with id '{}'", escape_control(id))));
+    }
+    let slots = asked.unwrap_or(12);
     let theme = q.get("theme").map(str::parse::<Theme>).transpose().map_err(ServeError::bad)?;
     let rating: Option<u16> = number(&q, "rating")?;
     let seed = number(&q, "seed")?.unwrap_or_else(clock_seed);

@@ -2,7 +2,7 @@
 // face, lists every legal move with its exact result from /api/position,
 // plays moves by clicking or with the keyboard, and plays against an
 // engine of level 1 to 8 (8: perfect play). Words come from i18n.js, the
-// evaluation graph from graph.js.
+// evaluation graph from graph.js, puzzle mode from puzzle.js (`modeHooks`).
 //
 // State: a start position and the tree of moves played from it (tree.js:
 // the main line and its variations), the line shown (`line`: the nodes
@@ -292,6 +292,7 @@ function redraw() {
   drawHistory();
   drawEvalGraph();
   drawGameSummary();
+  modeHooks.drawn();
   restoreFocus();
 }
 
@@ -379,6 +380,7 @@ function drawLastMove(svg, text, last, at, n, pieceR) {
 /** Whether the evaluation is hidden: in play mode with the option on,
  * until the game is over. */
 function evalHidden(a) {
+  if (mode === "puzzle") return modeHooks.hideEval(a);
   return mode !== "analysis" && $("hide-eval").checked && !(a && a.over);
 }
 
@@ -768,6 +770,7 @@ function restoreFocus() {
  * (the current node, tree.js), `mode` and `lang`, with `,` and `;` as
  * they are (issue 59: a readable link). */
 function gameUrl() {
+  if (mode === "puzzle") return modeHooks.url();
   const q = [`pos=${encodeURIComponent(game.start)}`];
   if (game.root) q.push(...treeQuery(currentNode()));
   if (mode !== "analysis") q.push(`mode=${mode}`);
@@ -810,6 +813,14 @@ function setLine(node) {
   game.moves = game.line.slice(1).map((x) => x.move);
 }
 
+/** Keeps the first `k` moves of the line shown and forgets every move
+ * after them, variations included (puzzle mode's retry and solution). */
+function cutLine(k) {
+  const node = game.line[k];
+  node.children = [];
+  setLine(node);
+}
+
 /** The node the board shows. */
 function currentNode() {
   return game.line[game.cursor];
@@ -831,6 +842,8 @@ function playFrom(moves) {
 /** Plays `move` at the current node (a new move starts a variation). */
 function play(move) {
   if (busy) return;
+  // Puzzle mode (puzzle.js) judges the player's moves first.
+  if (modeHooks.play(move)) return;
   playFrom([move]);
 }
 
@@ -885,6 +898,7 @@ function deleteNode() {
 }
 
 function engineSide() {
+  if (mode === "puzzle") return modeHooks.engineSide();
   return mode === "play-jia" ? "yi" : mode === "play-yi" ? "jia" : null;
 }
 
@@ -898,6 +912,7 @@ function isEngineTurn(a) {
 function maybeEngineMove(a) {
   const switched = modeSwitched;
   modeSwitched = false;
+  if (mode === "puzzle") return modeHooks.shown(a);
   if (!isEngineTurn(a) || !a.moves.length) return;
   // Mid-line only right after the mode was chosen or a move was played:
   // its move is the line's next one (a step forward) or a variation.
@@ -1091,6 +1106,7 @@ async function showBestLine() {
 function setMode(m) {
   mode = m;
   document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+  if (modeHooks.mode(m)) return;
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
   // The moves after the position shown stay (issue 59: they were lost);
@@ -1191,6 +1207,7 @@ function wire() {
 
 async function start() {
   const u = new URL(location.href);
+  if (modeHooks.start(u)) return;
   const m = u.searchParams.get("mode");
   if (m && ["analysis", "play-jia", "play-yi"].includes(m)) {
     mode = m;
