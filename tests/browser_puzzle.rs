@@ -292,6 +292,8 @@ async fn wrong_retry_solution(c: &Client, server: &Server, p: &Json, touch: bool
     assert_eq!(r["streak"], json!(0), "{r}");
     assert_eq!(r["played"].as_u64(), before["played"].as_u64().map(|n| n + 1), "{r}");
     assert!(r["rating"].as_f64() < before["rating"].as_f64(), "a loss lowers the rating: {r}");
+    let tools = js(c, "return document.getElementById('tree-tools').hidden").await;
+    assert_eq!(tools, json!(true), "no promote or delete in a puzzle");
     screenshot(c, &format!("{shot}-4-wrong")).await;
     if touch {
         // Retry, the solution and the next puzzle are touch targets too.

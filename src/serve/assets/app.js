@@ -698,7 +698,8 @@ function drawHistory() {
   }
   // Promote and delete act on the current node.
   const node = currentNode();
-  $("tree-tools").hidden = !node || !node.parent;
+  // A puzzle's moves are its line: nothing to promote or delete there.
+  $("tree-tools").hidden = !node || !node.parent || mode === "puzzle";
   $("promote").disabled = !node || treeOnMain(node) || busy;
   $("promote-main").disabled = !node || treeOnMain(node) || busy;
   $("delete-node").disabled = !node || !node.parent || busy;
