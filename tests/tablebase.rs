@@ -496,3 +496,47 @@ fn another_size_or_rule_is_a_typed_error() {
         Err(TableError::OtherRule { .. })
     ));
 }
+
+/// Two tablebases of one process (other sizes, other directories) keep
+/// their own caches of decompressed blocks: each answers right while the
+/// other is probed between its probes, and the reads of one are counted
+/// by it alone; a tablebase given another's cache shares it.
+#[test]
+fn two_tablebases_keep_their_own_block_caches() {
+    let (six_dir, eight_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let rule = PassRule::Always;
+    let six = make_as(six_dir.path(), 6, rule, 6, Encoding::Packed);
+    let eight = make_as(eight_dir.path(), 8, PassRule::WhenStuck, 6, Encoding::Packed);
+    assert!(!std::sync::Arc::ptr_eq(six.block_cache(), eight.block_cache()));
+    let reads = |tb: &Tablebase| tb.block_cache().counts().0;
+    assert_eq!((reads(&six), reads(&eight)), (0, 0), "nothing probed yet");
+
+    check_values(&six, 6, rule, &all_states(6));
+    let six_reads = reads(&six);
+    assert!(six_reads > 0, "the 6-slot probes are counted");
+    assert_eq!(reads(&eight), 0, "not by the 8-slot tablebase");
+
+    let mut rng = Rng(0xcac4e);
+    let sample: Vec<Position> = (0..500).map(|i| random_position(&mut rng, 8, 2 + i % 4)).collect();
+    check_values(&eight, 8, PassRule::WhenStuck, &sample);
+    assert!(reads(&eight) > 0, "the 8-slot probes are counted");
+    assert_eq!(reads(&six), six_reads, "not by the 6-slot tablebase");
+
+    // Probes of both, interleaved, still answer right.
+    let states = all_states(6);
+    let solved = solve_many(Variant::new(6, rule), &states, None);
+    let other = solve_many(Variant::new(8, PassRule::WhenStuck), &sample, None);
+    for (p, q) in states.iter().zip(sample.iter().cycle()) {
+        assert_eq!(Some(six.score(p).unwrap().value), solved.score(p).map(|s| s.value), "{p}");
+        assert_eq!(Some(eight.score(q).unwrap().value), other.score(q).map(|s| s.value), "{q}");
+    }
+
+    // A cache handed over is shared: the reads of a second 6-slot
+    // tablebase are counted with the first one's.
+    let shared =
+        Tablebase::new(six_dir.path(), 6, rule).with_block_cache(six.block_cache().clone());
+    let before = reads(&six);
+    check_values(&shared, 6, rule, &states);
+    assert!(reads(&six) > before, "counted in the shared cache");
+    assert_eq!(reads(&shared), reads(&six));
+}
