@@ -27,7 +27,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use chaosclock::answer::Answer;
+use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
 use chaosclock::policy::{AnswerError, Answered, Policy, Solver};
 use chaosclock::solve::{SolveError, solve_with};
@@ -258,7 +258,11 @@ fn peak_memory() -> Option<u64> {
 fn to_text(r: &Report) -> String {
     let mut t = answer::to_text(&r.answer);
 
-    // Statistics.
+    // Statistics: none for a finished game, which the rules answer.
+    if r.answer.source == Source::Rules {
+        t.push_str("\nstates:      none solved: the game is over (the rules answer)");
+        return t;
+    }
     let ends = format!(
         "(+ {} double-pass end{})",
         thousands(r.double_passes as u64),
