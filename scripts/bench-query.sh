@@ -21,6 +21,8 @@
 #   difference over K is what a new position costs once the process has
 #   read the model sets and blocks that W positions need (median of the
 #   rounds' differences; `serve` is such a process).
+#   BENCH_BIN=PATH: times this chaosclock binary instead of building one
+#   (to compare two builds side by side).
 # Needs bash 5, awk, sort and cargo. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
@@ -55,8 +57,11 @@ for v in "$n" "$k" "$runs"; do
     fi
 done
 
-cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
+bin="${BENCH_BIN:-}"
+if [[ -z "$bin" ]]; then
+    cargo build --release --quiet
+    bin="${CARGO_TARGET_DIR:-target}/release/chaosclock"
+fi
 input="$(mktemp)"
 trap 'rm -f "$input" "$input".*' EXIT
 # Derangements by rejection: shuffle the other pieces on the other slots

@@ -86,10 +86,12 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     }
 }
 
-/// A negative number given to a flag that takes a count, as one line
-/// naming the problem: clap reads `--budget -5` as a flag `-5` (and its tip
-/// "use '-- -5'" would not help), or, where hyphen values are allowed, its
-/// number parser says "invalid digit found in string".
+/// A negative number given to a flag, as one line naming the problem:
+/// clap reads `--budget -5` as a flag `-5` (and its tip "use '-- -5'"
+/// would not help), or, where hyphen values are allowed, its number
+/// parser says "invalid digit found in string". A flag that takes a count
+/// never allows one; a flag that takes a path (`--tables -5`) is told how
+/// to give a name that starts with '-'.
 fn negative_value(err: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let text = |kind| match err.get(kind) {
@@ -114,6 +116,11 @@ fn negative_value(err: &clap::Error) -> Option<String> {
         return None;
     }
     let flag = escape_control(&flag);
+    if let Some(name) = flag.strip_suffix(" <DIR>").or_else(|| flag.strip_suffix(" <FILE>")) {
+        return Some(format!(
+            "{name} {value}: a value that starts with '-' is read as a flag; write {name}=./{value} for a path of that name"
+        ));
+    }
     Some(format!("invalid value '{value}' for '{flag}': a negative number is never allowed here"))
 }
 

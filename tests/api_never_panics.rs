@@ -5,7 +5,9 @@
 //!
 //! The tables are the complete 6-slot ones under `Always` and the 4-slot
 //! ones under `WhenStuck`, made once (a second or two). Solves in memory
-//! run for positions of at most 6 slots, or within a small budget.
+//! run for positions of at most 6 slots, or within a small budget; roots
+//! of another size than the variant, and answers from a solution for a
+//! position it did not reach, are typed errors.
 
 mod common;
 
@@ -17,7 +19,7 @@ use chaosclock::book::Book;
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::policy::{AnswerError, Bounded, Policy};
 use chaosclock::probe::{self, ProbeError};
-use chaosclock::solve::{SolveError, solve, solve_bounded};
+use chaosclock::solve::{SolveError, solve, solve_bounded, solve_many, solve_with};
 use chaosclock::table::{Encoding, TableError, Tablebase};
 use chaosclock::{PassRule, SUPPORTED_SLOTS, Variant};
 use common::{Rng, random_position};
@@ -103,10 +105,26 @@ proptest! {
         let _ = Answer::from_rules(&pos, asked);
         // Solves: in full up to 6 slots, else within a small budget; with
         // tables of another size or rule, a typed error.
+        // A position of another size is never reached by the solution.
+        let elsewhere = random_position(&mut rng, tables_n, 0);
         if n <= 6 {
             let solution = solve(&pos, asked, None);
-            let a = Answer::from_solution(&solution, &pos, asked);
+            let a = Answer::from_solution(&solution, &pos, asked).unwrap();
             prop_assert_eq!(a.score, solution.score(&pos).unwrap());
+            if tables_n != n {
+                let e = Answer::from_solution(&solution, &elsewhere, asked);
+                prop_assert!(matches!(e, Err(SolveError::NotReached { .. })), "{elsewhere}");
+            }
+        }
+        // Roots of another size than the variant: a typed error from every
+        // solve that takes a variant, before anything is solved.
+        let other = Variant::new(tables_n, asked);
+        if tables_n != n {
+            let other_size = |r: Result<_, SolveError>| matches!(r, Err(SolveError::OtherSize { .. }));
+            prop_assert!(other_size(solve_many(other, &[pos], None)), "{pos}");
+            prop_assert!(other_size(solve_with(other, &[elsewhere, pos], None, None)), "{pos}");
+            let tables = Some(Tablebase::new(root(), tables_n, rule));
+            prop_assert!(other_size(solve_bounded(other, &[pos], tables, 20_000, None)), "{pos}");
         }
         let variant = Variant::new(n, asked);
         let tables = Tablebase::new(root(), tables_n, rule);

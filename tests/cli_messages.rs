@@ -1,6 +1,8 @@
 //! What the command line says before long work (issue 60): a `generate`
 //! run projected over an hour prints its projection at once, before it
-//! starts; a short one prints none.
+//! starts; a short one prints none. And what it says of a value that
+//! looks like a negative number (`--budget -5`, `--tables -5`): one line
+//! naming the problem, not clap's tip "use '-- -5'".
 
 mod common;
 
@@ -103,4 +105,44 @@ fn the_both_win_list_from_the_book_starts_at_once() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `--budget -5` and `--tables -5` (and the other flags of counts and
+/// paths): one `error:` line naming the problem, exit 2, no clap tip; a
+/// directory named `-5` given as the message says is read as a directory.
+#[test]
+fn a_value_that_looks_negative_gets_one_line_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = |args: &[&str]| {
+        let out = run_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(!e.contains("tip") && !e.contains("'-- -5'"), "{e}");
+        e
+    };
+    for args in [&["query", "2,1,4,3", "--budget", "-5"][..], &["serve", "--budget", "-5"]] {
+        assert_eq!(
+            err(args),
+            "error: invalid value '-5' for '--budget <STATES>': a negative number is never allowed here (see --help)\n",
+        );
+    }
+    let path = |flag: &str| {
+        format!(
+            "error: {flag} -5: a value that starts with '-' is read as a flag; write {flag}=./-5 for a path of that name (see --help)\n"
+        )
+    };
+    for args in [
+        &["query", "2,1,4,3", "--tables", "-5"][..],
+        &["solve", "2,1,4,3", "--tables", "-5"],
+        &["serve", "--tables", "-5"],
+        &["generate", "--slots", "4", "--tables", "-5"],
+    ] {
+        assert_eq!(err(args), path("--tables"), "{args:?}");
+    }
+    assert_eq!(err(&["show", "--cfg", "-5"]), path("--cfg"));
+    // As the message says: a directory of that name.
+    std::fs::create_dir(dir.path().join("-5")).unwrap();
+    let out = run_in(dir.path(), &["query", "2,1,4,3", "--tables=./-5", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -281,6 +281,12 @@ fn finished_positions_have_depth_0_and_no_moves() {
         assert!(text.contains("; game over: "), "{text}");
         assert!(text.contains("\nno legal moves: the game is over\n"), "{text}");
         assert!(!text.contains("best line"), "{text}");
+        // The rules answer: nothing solved (the policy's first source).
+        assert!(
+            text.ends_with("\nstates:      none solved: the game is over (the rules answer)\n"),
+            "{text}"
+        );
+        assert_eq!((v["states"].as_u64(), v["signatures"].as_u64()), (Some(0), Some(0)), "{pos}");
     }
     let text = ok(&["solve", "1,2,3,4"]);
     assert!(text.contains("\nvalue:    3 共赢 both-win; game over: both win (共赢)\n"));

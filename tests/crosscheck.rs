@@ -17,7 +17,7 @@ const RULES: [PassRule; 2] = [PassRule::Always, PassRule::WhenStuck];
 /// Solves `roots` with both solvers and compares every reachable state;
 /// returns the number of states compared.
 fn compare(n: u8, roots: &[Position], rule: PassRule) -> usize {
-    let fast = solve_many(Variant::new(n, rule), roots, None);
+    let fast = solve_many(Variant::new(n, rule), roots, None).unwrap();
     let texts: Vec<String> = roots.iter().map(|p| p.to_string()).collect();
     let text_refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let slow = reference::ref_solve_many(&text_refs, rule == PassRule::WhenStuck);

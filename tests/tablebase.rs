@@ -10,7 +10,7 @@ use std::path::Path;
 
 use chaosclock::generate::{Config, Limits, generate};
 use chaosclock::probe;
-use chaosclock::solve::{solve_many, solve_with, terminal_value};
+use chaosclock::solve::{SolveError, solve_many, solve_with, terminal_value};
 use chaosclock::table::{Encoding, TableError, Tablebase};
 use chaosclock::{PassRule, Position, Score, Variant};
 use common::{Rng, all_states, files_in, random_position};
@@ -31,7 +31,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: Encoding)
 }
 
 fn check(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(Variant::new(n, rule), positions, None);
+    let sol = solve_many(Variant::new(n, rule), positions, None).unwrap();
     for p in positions {
         assert_eq!(Some(tb.score(p).unwrap()), sol.score(p), "{p} ({rule:?})");
     }
@@ -50,7 +50,7 @@ fn every_4_and_6_slot_state() {
 
 /// Values of `positions` from tables of values only against the solver's.
 fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(Variant::new(n, rule), positions, None);
+    let sol = solve_many(Variant::new(n, rule), positions, None).unwrap();
     for p in positions {
         let got = Some(tb.score(p).unwrap().value);
         assert_eq!(got, sol.score(p).map(|s| s.value), "{p} ({rule:?})");
@@ -95,7 +95,7 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
             let root = random_position(&mut rng, 8, 2 + i % 5);
-            let sol = solve_many(Variant::new(8, rule), &[root], None);
+            let sol = solve_many(Variant::new(8, rule), &[root], None).unwrap();
             let a = probe::analyse(&tb, &root).unwrap();
             assert!(!a.depths);
             let want = sol.score(&root).unwrap();
@@ -349,7 +349,7 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
         let tb = Tablebase::new(dir.path(), 8, PassRule::Always);
         tb.load_all().unwrap();
         let with = solve_with(Variant::new(8, PassRule::Always), &[root], Some(tb), None).unwrap();
-        let without = solve_many(Variant::new(8, PassRule::Always), &[root], None);
+        let without = solve_many(Variant::new(8, PassRule::Always), &[root], None).unwrap();
         // The tables hold the states with at most 5 pieces not fixed; from
         // these roots (5 to 7 not fixed) the solver reaches some of them,
         // which the tables answer instead.
@@ -379,7 +379,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
     for _ in 0..300 {
         let fixed = 3 + rng.below(4) as usize;
         let root = random_position(&mut rng, 8, fixed);
-        let sol = solve_many(Variant::new(8, PassRule::Always), &[root], None);
+        let sol = solve_many(Variant::new(8, PassRule::Always), &[root], None).unwrap();
         let a = probe::analyse(&tb, &root).unwrap();
         assert_eq!(Some(a.score), sol.score(&root), "{root}");
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
@@ -446,7 +446,7 @@ fn a_score_opens_its_file_itself() {
     let pos: Position = "2,1,4,3,6,5".parse().unwrap();
     assert_eq!(
         tb.score(&pos).unwrap(),
-        solve_many(Variant::new(6, cfg.rule), &[pos], None).score(&pos).unwrap()
+        solve_many(Variant::new(6, cfg.rule), &[pos], None).unwrap().score(&pos).unwrap()
     );
     assert!(tb.score_is(&pos, tb.score(&pos).unwrap()).unwrap());
     assert_eq!(tb.value(&pos).unwrap(), tb.score(&pos).unwrap().value);
@@ -493,6 +493,50 @@ fn another_size_or_rule_is_a_typed_error() {
     let tables = Tablebase::new(dir.path(), 6, PassRule::Always);
     assert!(matches!(
         solve_with(when_stuck, &[pos], Some(tables), None),
-        Err(TableError::OtherRule { .. })
+        Err(SolveError::Table(TableError::OtherRule { .. }))
     ));
+}
+
+/// Two tablebases of one process (other sizes, other directories) keep
+/// their own caches of decompressed blocks: each answers right while the
+/// other is probed between its probes, and the reads of one are counted
+/// by it alone; a tablebase given another's cache shares it.
+#[test]
+fn two_tablebases_keep_their_own_block_caches() {
+    let (six_dir, eight_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let rule = PassRule::Always;
+    let six = make_as(six_dir.path(), 6, rule, 6, Encoding::Packed);
+    let eight = make_as(eight_dir.path(), 8, PassRule::WhenStuck, 6, Encoding::Packed);
+    assert!(!std::sync::Arc::ptr_eq(six.block_cache(), eight.block_cache()));
+    let reads = |tb: &Tablebase| tb.block_cache().counts().0;
+    assert_eq!((reads(&six), reads(&eight)), (0, 0), "nothing probed yet");
+
+    check_values(&six, 6, rule, &all_states(6));
+    let six_reads = reads(&six);
+    assert!(six_reads > 0, "the 6-slot probes are counted");
+    assert_eq!(reads(&eight), 0, "not by the 8-slot tablebase");
+
+    let mut rng = Rng(0xcac4e);
+    let sample: Vec<Position> = (0..500).map(|i| random_position(&mut rng, 8, 2 + i % 4)).collect();
+    check_values(&eight, 8, PassRule::WhenStuck, &sample);
+    assert!(reads(&eight) > 0, "the 8-slot probes are counted");
+    assert_eq!(reads(&six), six_reads, "not by the 6-slot tablebase");
+
+    // Probes of both, interleaved, still answer right.
+    let states = all_states(6);
+    let solved = solve_many(Variant::new(6, rule), &states, None).unwrap();
+    let other = solve_many(Variant::new(8, PassRule::WhenStuck), &sample, None).unwrap();
+    for (p, q) in states.iter().zip(sample.iter().cycle()) {
+        assert_eq!(Some(six.score(p).unwrap().value), solved.score(p).map(|s| s.value), "{p}");
+        assert_eq!(Some(eight.score(q).unwrap().value), other.score(q).map(|s| s.value), "{q}");
+    }
+
+    // A cache handed over is shared: the reads of a second 6-slot
+    // tablebase are counted with the first one's.
+    let shared =
+        Tablebase::new(six_dir.path(), 6, rule).with_block_cache(six.block_cache().clone());
+    let before = reads(&six);
+    check_values(&shared, 6, rule, &states);
+    assert!(reads(&six) > before, "counted in the shared cache");
+    assert_eq!(reads(&shared), reads(&six));
 }

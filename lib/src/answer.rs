@@ -19,7 +19,7 @@ use crate::position::Position;
 use crate::probe::{self, ProbeError};
 use crate::score::Score;
 use crate::scored::ScoredMove;
-use crate::solve::{Solution, terminal_value};
+use crate::solve::{Solution, SolveError, terminal_value};
 use crate::value::Value;
 
 /// Where an answer came from (`source` in JSON).
@@ -117,11 +117,18 @@ impl Answer {
 
     /// The answer for `pos` from a solution that reached it.
     ///
-    /// # Panics
-    /// If `solution` did not reach `pos`.
-    pub fn from_solution(solution: &Solution, pos: &Position, rule: PassRule) -> Answer {
-        let score = solution.score(pos).expect("a solution holding pos scores it");
-        Answer::new(*pos, rule, score, solution.moves(pos), solution.line(pos), Source::Solve)
+    /// # Errors
+    /// [`SolveError::NotReached`]: `solution` did not reach `pos`.
+    pub fn from_solution(
+        solution: &Solution,
+        pos: &Position,
+        rule: PassRule,
+    ) -> Result<Answer, SolveError> {
+        let Some(score) = solution.score(pos) else {
+            return Err(SolveError::NotReached { pos: *pos });
+        };
+        // A reached state's children and lines are reached (`Solution`).
+        Ok(Answer::new(*pos, rule, score, solution.moves(pos), solution.line(pos), Source::Solve))
     }
 
     /// The answer of the openings book for the opening `pos`: its value

@@ -46,7 +46,7 @@
 //!
 //! let pos: Position = "2,1,4,3,6,5".parse()?;
 //! let solution = solve(&pos, PassRule::Always, None);
-//! let answer = Answer::from_solution(&solution, &pos, PassRule::Always);
+//! let answer = Answer::from_solution(&solution, &pos, PassRule::Always)?;
 //! assert_eq!((answer.score.value, answer.score.depth), (Value::SelfWin, 12));
 //! let best: Vec<String> =
 //!     answer.moves.iter().filter(|m| answer.is_best(m)).map(|m| m.mv.to_string()).collect();

@@ -79,7 +79,7 @@ impl Solver for Bounded<'_> {
     ) -> Result<Answered, SolveError> {
         let variant = Variant::new(pos.slots(), rule);
         let solution = solve_bounded(variant, &[*pos], None, self.states, self.progress)?;
-        let answer = Answer::from_solution(&solution, pos, rule);
+        let answer = Answer::from_solution(&solution, pos, rule)?;
         Ok(Answered { answer, states: Some(solution.states()) })
     }
 }

@@ -11,13 +11,12 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use chaosclock::generate::{
-    Config, FileDone, Limits, Projection, Report, generate, generate_with, project,
-};
-use chaosclock::table::{Encoding, dir_name, fixed_sets, nodes_of};
+use chaosclock::generate::{Config, FileDone, Limits, Projection, Report, generate_with, project};
+use chaosclock::table::{BlockCache, Encoding, dir_name, fixed_sets, nodes_of};
 use chaosclock::{PassRule, Value};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -84,7 +83,7 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         .num_threads(args.threads.map_or(0, |t| t.get()))
         .build()
         .map_err(|e| anyhow!("cannot start the worker threads: {e}"))?;
-    chaosclock::table::set_cached_blocks(args.block_cache);
+    let cache = Arc::new(BlockCache::new(args.block_cache));
     let files = fixed_sets(n, max_live).len();
     // Without --slots, a root that holds only other sizes may mean the
     // user wanted one of those (issue 14, finding 4): say so, and go on.
@@ -125,11 +124,12 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
             let bar = bar.clone();
             let table = nodes_of(n, &fixed_sets(n, max_live));
             let dir = root.join(dir_name(n, rule));
-            scope.spawn(move || progress_log(&bar, table, &dir, &stopped, LOG_EVERY));
+            let cache = Arc::clone(&cache);
+            scope.spawn(move || progress_log(&bar, &cache, table, &dir, &stopped, LOG_EVERY));
         }
-        let report = pool.install(|| match &log {
-            Some(log) => generate_with(&cfg, Some(&Drawn(&bar)), &|f| log.write(f)),
-            None => generate(&cfg, Some(&Drawn(&bar))),
+        let report = pool.install(|| {
+            let done = |f: &FileDone| log.iter().for_each(|log| log.write(f));
+            generate_with(&cfg, Some(&Drawn(&bar)), &done, cache)
         });
         drop(stop);
         report
@@ -300,10 +300,11 @@ const SAMPLE_EVERY: Duration = Duration::from_secs(1);
 /// ([`run_log::progress_line`]): the share of nodes done, the speed over
 /// the last ten lines, the time left at that speed, the share of the
 /// `table` nodes done, the peak memory, the highest anonymous memory seen,
-/// the disk space `dir` takes and the blocks read and missed since the
-/// line before.
+/// the disk space `dir` takes and the blocks read and missed through
+/// `cache` since the line before.
 fn progress_log(
     bar: &ProgressBar,
+    cache: &BlockCache,
     table: u64,
     dir: &Path,
     stop: &std::sync::mpsc::Receiver<()>,
@@ -312,7 +313,7 @@ fn progress_log(
     let start = std::time::Instant::now();
     let mut window = std::collections::VecDeque::from([(start, bar.position())]);
     let (mut last, mut anonymous) = (start, run_log::anonymous_kib());
-    let mut counted = chaosclock::table::cache_counts();
+    let mut counted = cache.counts();
     // Memory is sampled every second (at most), a line written every `every`.
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
         stop.recv_timeout(every.min(SAMPLE_EVERY))
@@ -329,7 +330,7 @@ fn progress_log(
         }
         let (t0, d0) = window[0];
         let rate = done.saturating_sub(d0) as f64 / now.duration_since(t0).as_secs_f64();
-        let (reads, misses) = chaosclock::table::cache_counts();
+        let (reads, misses) = cache.counts();
         let blocks = (reads - counted.0, misses - counted.1);
         counted = (reads, misses);
         let progress = run_log::Progress {

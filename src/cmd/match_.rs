@@ -9,6 +9,7 @@
 //! opening is solved once in memory and every position of its games is
 //! answered from that solution.
 
+use std::ops::AddAssign;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -81,6 +82,17 @@ impl PairResult {
     }
 }
 
+impl AddAssign<&PairResult> for PairResult {
+    /// Adds the games of another batch.
+    fn add_assign(&mut self, x: &PairResult) {
+        self.wins += x.wins;
+        self.losses += x.losses;
+        self.both_win += x.both_win;
+        self.both_lose += x.both_lose;
+        self.unfinished += x.unfinished;
+    }
+}
+
 /// The Elo difference of a score `p` in (0, 1).
 fn elo_of(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
@@ -99,6 +111,17 @@ struct Blunders {
     both_win_to_loss: u32,
     /// All its moves.
     moves: u32,
+}
+
+impl AddAssign<&Blunders> for Blunders {
+    /// Adds the moves of another batch.
+    fn add_assign(&mut self, x: &Blunders) {
+        self.won_positions += x.won_positions;
+        self.lost_wins += x.lost_wins;
+        self.both_win_positions += x.both_win_positions;
+        self.both_win_to_loss += x.both_win_to_loss;
+        self.moves += x.moves;
+    }
 }
 
 /// The JSON of `match`.
@@ -187,20 +210,8 @@ pub fn run(args: &MatchHigh) -> Result<()> {
     let mut results = vec![PairResult::default(); pairs.len()];
     let mut blunders = vec![Blunders::default(); k];
     for (r, b) in &per_opening {
-        for (acc, x) in results.iter_mut().zip(r) {
-            acc.wins += x.wins;
-            acc.losses += x.losses;
-            acc.both_win += x.both_win;
-            acc.both_lose += x.both_lose;
-            acc.unfinished += x.unfinished;
-        }
-        for (acc, x) in blunders.iter_mut().zip(b) {
-            acc.won_positions += x.won_positions;
-            acc.lost_wins += x.lost_wins;
-            acc.both_win_positions += x.both_win_positions;
-            acc.both_win_to_loss += x.both_win_to_loss;
-            acc.moves += x.moves;
-        }
+        results.iter_mut().zip(r).for_each(|(acc, x)| *acc += x);
+        blunders.iter_mut().zip(b).for_each(|(acc, x)| *acc += x);
     }
     let ratings = fit(k, &pairs, &results);
     let games: u32 = results.iter().map(PairResult::games).sum();

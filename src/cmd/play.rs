@@ -6,12 +6,23 @@
 //! for its mover, the best value it had ([`chaosclock::review`]): the only
 //! move that keeps the best value, or a mistake. The server's
 //! `/api/analyse` answers with the same JSON ([`AnalyseJson`](crate::view::review::AnalyseJson)).
+//!
+//! Every position's moves come through the library's answering policy
+//! ([`chaosclock::policy`]) with [`FromStart`] as its solve step (one
+//! solve of the start in memory): the rules for a finished game, else the
+//! solve, whose value must equal the openings book's for an opening.
+
+use std::cell::OnceCell;
 
 use anyhow::Result;
+use chaosclock::answer::Answer;
+use chaosclock::book::Book;
 use chaosclock::engine::{Engine, Level};
+use chaosclock::policy::{AnswerError, Answered, Policy, Solver};
 use chaosclock::review::{Ply, PlyReview, play_all, review_all};
-use chaosclock::solve::solve;
-use chaosclock::{Move, PassRule, Position};
+use chaosclock::scored::ScoredMove;
+use chaosclock::solve::{Solution, SolveError, solve};
+use chaosclock::{Move, PassRule, Position, Value};
 use serde::Serialize;
 
 use crate::cli::high::PlayHigh;
@@ -47,20 +58,62 @@ struct EngineJson {
     position: Option<String>,
 }
 
+/// `play`'s solve step for the policy: `start` solved once in memory
+/// (every state it reaches, when first asked), and each position of the
+/// game answered from that solution.
+struct FromStart {
+    start: Position,
+    solution: OnceCell<Solution>,
+}
+
+impl FromStart {
+    fn new(start: Position) -> FromStart {
+        FromStart { start, solution: OnceCell::new() }
+    }
+}
+
+impl Solver for FromStart {
+    fn solve(
+        &self,
+        pos: &Position,
+        rule: PassRule,
+        _: Option<Value>,
+    ) -> Result<Answered, SolveError> {
+        let solution = self.solution.get_or_init(|| solve(&self.start, rule, None));
+        let answer = Answer::from_solution(solution, pos, rule)?;
+        Ok(Answered { answer, states: Some(solution.states()) })
+    }
+}
+
+/// Every move of `pos` with its score, through the policy with `step`.
+///
+/// # Errors
+/// The solve and the openings book disagree (a bug), or `pos` is not
+/// reached from `step`'s start.
+fn scored_moves(
+    step: &FromStart,
+    book: &Book,
+    pos: &Position,
+    rule: PassRule,
+) -> Result<Vec<ScoredMove>, AnswerError> {
+    let policy = Policy { tables: None, book: Some(book), solver: Some(step) };
+    Ok(policy.answer(pos, rule)?.answer.moves)
+}
+
 /// The move an engine of `level` plays in `pos` (solved in memory), with
 /// the position after it; `None` when the game is over.
+///
+/// # Errors
+/// As [`scored_moves`].
 fn engine_move(
     pos: &Position,
     rule: PassRule,
     level: Level,
     seed: u64,
-) -> Option<(Move, Position)> {
-    if pos.outcome().is_some() {
-        return None;
-    }
-    let solution = solve(pos, rule, None);
-    let mv = Engine::new(level, seed).choose(pos, &solution.moves(pos))?;
-    Some((mv, pos.play_unchecked(mv)))
+) -> Result<Option<(Move, Position)>> {
+    let moves = scored_moves(&FromStart::new(*pos), Book::embedded()?, pos, rule)?;
+    let mv = Engine::new(level, seed).choose(pos, &moves);
+    Ok(mv.map(|mv| (mv, pos.play_unchecked(mv))))
 }
 
 /// Plays `args.moves` from the position given in `args` under its pass
@@ -73,10 +126,8 @@ pub fn run(args: &PlayHigh) -> Result<()> {
     let (start, rule) = (args.start, args.rule);
     let plies = play_all(start, &args.moves, rule)?;
     if args.analyse {
-        let solution = solve(&start, rule, None);
-        let reviews = review_all(&start, &plies, |pos| {
-            Ok::<_, std::convert::Infallible>(solution.moves(pos))
-        })?;
+        let (step, book) = (FromStart::new(start), Book::embedded()?);
+        let reviews = review_all(&start, &plies, |pos| scored_moves(&step, book, pos, rule))?;
         return if args.json {
             print_json(&analyse_json(&start, &reviews, rule, "solve"))
         } else {
@@ -84,7 +135,10 @@ pub fn run(args: &PlayHigh) -> Result<()> {
         };
     }
     let last = plies.last().map_or(start, |p| p.next);
-    let engine = args.level.map(|level| (level, engine_move(&last, rule, level, args.seed)));
+    let engine = match args.level {
+        Some(level) => Some((level, engine_move(&last, rule, level, args.seed)?)),
+        None => None,
+    };
     if args.json {
         let mut json = to_json(&start, &plies, rule);
         json.engine = engine.map(|(level, m)| EngineJson {

@@ -12,17 +12,27 @@
 //! them instead of being explored ([`solve_with`]); the statistics then say
 //! how many states were explored and how many were answered from the tables.
 //!
+//! The answer comes through the library's answering policy
+//! ([`chaosclock::policy`]) with [`FullSolve`] as its solve step: the
+//! rules for a finished game (nothing solved), else the solve, whose value
+//! must equal the openings book's for an opening. The tables are not a
+//! source of their own here: `solve` reports a solve, and they answer the
+//! signatures it reaches.
+//!
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
-use chaosclock::answer::{Answer, Source};
+use std::cell::RefCell;
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use chaosclock::solve::{Solution, solve_with};
+use chaosclock::answer::{Answer, Source};
+use chaosclock::book::Book;
+use chaosclock::policy::{AnswerError, Answered, Policy, Solver};
+use chaosclock::solve::{SolveError, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Variant};
+use chaosclock::{PassRule, Position, Value, Variant};
 use serde::Serialize;
 
 use crate::cli::high::{SolveHigh, SolveTables};
@@ -73,6 +83,18 @@ struct TablesUsed {
     answered: usize,
 }
 
+/// What a solve reports besides its answer (all 0 when the rules answer
+/// a finished game and nothing is solved).
+#[derive(Default)]
+struct Stats {
+    states: usize,
+    double_passes: usize,
+    signatures: usize,
+    timing: (Duration, Duration),
+    /// States outside the explored ones read from the tables.
+    answered: usize,
+}
+
 /// Everything `solve` reports about one position.
 struct Report {
     answer: Answer,
@@ -84,27 +106,44 @@ struct Report {
     tables: Option<TablesUsed>,
 }
 
-impl Report {
-    fn new(pos: Position, rule: PassRule, solution: &Solution) -> Report {
-        let score = solution.score(&pos).expect("the root of a solve is among its reached states");
-        Report {
-            answer: Answer::new(
-                pos,
-                rule,
-                score,
-                solution.moves(&pos),
-                solution.line(&pos),
-                Source::Solve,
-            ),
+/// `solve`'s solve step for the policy: every state the position reaches
+/// (the signatures `tables` cover answered from them), with a progress
+/// bar; keeps the solution's statistics for the report.
+struct FullSolve {
+    /// Taken by the one solve.
+    tables: RefCell<Option<Tablebase>>,
+    stats: RefCell<Stats>,
+}
+
+impl Solver for FullSolve {
+    fn solve(
+        &self,
+        pos: &Position,
+        rule: PassRule,
+        _: Option<Value>,
+    ) -> Result<Answered, SolveError> {
+        let bar = solve_bar();
+        let drawn = Drawn::of(bar.as_ref());
+        let variant = Variant::new(pos.slots(), rule);
+        let solved =
+            solve_with(variant, &[*pos], self.tables.take(), drawn.as_ref().map(Drawn::dyn_ref));
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let solution = solved?;
+        let answer = Answer::from_solution(&solution, pos, rule)?;
+        self.stats.replace(Stats {
             states: solution.states(),
             double_passes: solution.double_passes(),
             signatures: solution.signatures(),
             timing: solution.timing,
-            peak_memory: peak_memory(),
-            tables: None,
-        }
+            answered: solution.answered_from_tables(),
+        });
+        Ok(Answered { answer, states: Some(solution.states()) })
     }
+}
 
+impl Report {
     fn seconds(&self) -> f64 {
         (self.timing.0 + self.timing.1).as_secs_f64()
     }
@@ -136,20 +175,24 @@ pub fn run(args: &SolveHigh) -> Result<()> {
         SolveTables::Default => default_tables(n, rule)?,
     };
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
-    let tables = tables.map(|(tb, _)| tb);
-    let bar = solve_bar();
-    let drawn = Drawn::of(bar.as_ref());
-    let solution =
-        solve_with(Variant::new(n, rule), &[pos], tables, drawn.as_ref().map(Drawn::dyn_ref))?;
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let mut report = Report::new(pos, rule, &solution);
-    if let Some((dir, files)) = used {
-        let answered = solution.answered_from_tables();
-        report.tables = Some(TablesUsed { dir, files, answered });
-    }
-    drop(solution);
+    let step =
+        FullSolve { tables: RefCell::new(tables.map(|(tb, _)| tb)), stats: RefCell::default() };
+    let policy = Policy { tables: None, book: Some(Book::embedded()?), solver: Some(&step) };
+    let answer = match policy.answer(&pos, rule) {
+        Ok(found) => found.answer,
+        Err(AnswerError::Unanswered { solve: Some(e), .. }) => return Err(e.into()),
+        Err(e) => return Err(e.into()),
+    };
+    let stats = step.stats.take();
+    let report = Report {
+        answer,
+        states: stats.states,
+        double_passes: stats.double_passes,
+        signatures: stats.signatures,
+        timing: stats.timing,
+        peak_memory: peak_memory(),
+        tables: used.map(|(dir, files)| TablesUsed { dir, files, answered: stats.answered }),
+    };
     if args.json { print_json(&to_json(&report)) } else { print(&to_text(&report)) }
 }
 
@@ -215,7 +258,11 @@ fn peak_memory() -> Option<u64> {
 fn to_text(r: &Report) -> String {
     let mut t = answer::to_text(&r.answer);
 
-    // Statistics.
+    // Statistics: none for a finished game, which the rules answer.
+    if r.answer.source == Source::Rules {
+        t.push_str("\nstates:      none solved: the game is over (the rules answer)");
+        return t;
+    }
     let ends = format!(
         "(+ {} double-pass end{})",
         thousands(r.double_passes as u64),

@@ -112,7 +112,11 @@ async fn answer(
     };
     let solved = state.engine.solved(&pos, rule).await?;
     let s = Arc::clone(&solved);
-    let answer = blocking(move || Ok(Answer::from_solution(s.solution(), &pos, rule))).await?;
+    let answer = blocking(move || {
+        Answer::from_solution(s.solution(), &pos, rule)
+            .map_err(|e| ServeError::Internal(e.to_string()))
+    })
+    .await?;
     if let Some(book) = book.filter(|&v| v != answer.score.value) {
         let solved = answer.score.value;
         return Err(ServeError::Internal(

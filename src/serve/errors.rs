@@ -165,6 +165,19 @@ impl ServeError {
         }
     }
 
+    /// The line a server-side error (a 5xx) writes on stderr, saying what
+    /// it is; `None` for the client's errors (4xx), which the access log
+    /// shows.
+    pub fn log_line(&self) -> Option<String> {
+        let what = match self {
+            ServeError::Busy => "solver busy (503, the client may retry)",
+            ServeError::Table(_) => "table error (500)",
+            ServeError::Internal(_) => "internal error (500)",
+            _ => return None,
+        };
+        Some(format!("serve: {what}: {}", self.message()))
+    }
+
     /// The whole response as bytes, for a connection hyper does not serve
     /// (`head.rs`): status line, headers, JSON body; the connection closes.
     pub fn raw_response(&self) -> Vec<u8> {
@@ -218,8 +231,8 @@ struct ErrorJson {
 impl IntoResponse for ServeError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status.is_server_error() {
-            eprintln!("serve: internal error: {}", self.message());
+        if let Some(line) = self.log_line() {
+            eprintln!("{line}");
         }
         if let Some(html) = self.page() {
             let kind = [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")];
@@ -262,6 +275,28 @@ mod tests {
             assert!(!m.is_empty() && !m.chars().any(char::is_control), "{m:?}");
             // At most 200 characters of request text, each escaped to at most 10.
             assert!(m.chars().count() < 2_100, "{m}");
+        }
+    }
+
+    /// Only server-side errors are logged, each as what it is: a busy
+    /// solver is not an internal error.
+    #[test]
+    fn server_errors_are_logged_as_what_they_are() {
+        let busy = ServeError::Busy.log_line().unwrap();
+        assert!(busy.starts_with("serve: solver busy (503"), "{busy}");
+        assert!(!busy.contains("internal"), "{busy}");
+        let internal = ServeError::Internal("the solver stopped".into()).log_line();
+        assert_eq!(internal.unwrap(), "serve: internal error (500): the solver stopped");
+        let table = ServeError::Table(ProbeError::Inconsistent("x".into())).log_line().unwrap();
+        assert!(table.starts_with("serve: table error (500): "), "{table}");
+        for e in [ServeError::bad("x"), ServeError::NotFound("/x".into()), ServeError::Body] {
+            assert_eq!(e.log_line(), None, "{e:?}");
+        }
+        let budget = Budget { states: 10, origin: crate::budget::Origin::Flag };
+        assert_eq!(ServeError::TooLarge { states: 11, budget }.log_line(), None);
+        // Every status over 499 is logged, and none under.
+        for e in [ServeError::Busy, ServeError::Internal(String::new())] {
+            assert!(e.status().is_server_error() && e.log_line().is_some());
         }
     }
 

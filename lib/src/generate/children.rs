@@ -76,7 +76,7 @@ impl<'a> Context<'a> {
     pub(super) fn read_all(&self, nodes: u64) {
         if nodes > self.release_nodes {
             self.tb.forget_models();
-            crate::table::empty_caches();
+            self.tb.block_cache().empty();
         }
     }
 

@@ -35,8 +35,8 @@ use crate::table::coded::{self, BOARD_BYTES, BOARDS, NodeScores};
 use crate::table::convert::{self, blocks_of, code_sets};
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{Encoding, Header, decode, sub_loose};
-use crate::table::packed::{self, ENTRY, Entry};
-use crate::table::{TableError, format, fresh_id};
+use crate::table::packed::{ENTRY, Entry};
+use crate::table::{BlockCache, TableError, format, fresh_id};
 
 /// The side file of the table file `path`.
 pub(crate) fn side_path(path: &Path) -> PathBuf {
@@ -99,6 +99,9 @@ pub(super) struct Coding {
     models: Vec<[Mutex<Option<Arc<Models>>>; 2]>,
     /// The records of the sub-tables of set 0 (encoding 1).
     raw: Plain,
+    /// The cache its blocks are read back through
+    /// ([`Coding::cache_blocks_in`]).
+    cache: Arc<BlockCache>,
 }
 
 impl Coding {
@@ -149,6 +152,7 @@ impl Coding {
             pending: Mutex::default(),
             models: (0..sets).map(|_| Default::default()).collect(),
             raw,
+            cache: Arc::default(),
         }
     }
 
@@ -384,7 +388,7 @@ impl Coding {
         let at = |bytes: &[u8]| {
             coded::unpack_board(&bytes[board % BOARDS * BOARD_BYTES..][..BOARD_BYTES])
         };
-        let code = packed::with_block(out.id, b, boards * BOARD_BYTES, fill, at);
+        let code = self.cache.with_block(out.id, b, boards * BOARD_BYTES, fill, at);
         let Some(code) = code else {
             return Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back"))));
         };
@@ -417,6 +421,12 @@ impl Coding {
         let m = Arc::new(Models::from_bytes(&bytes).map_err(corrupt)?);
         *held = Some(Arc::clone(&m));
         Ok(m)
+    }
+
+    /// Reads its blocks back through `cache` (its tablebase's) rather than
+    /// a cache of its own.
+    pub(super) fn cache_blocks_in(&mut self, cache: Arc<BlockCache>) {
+        self.cache = cache;
     }
 
     /// Drops the model sets of the sub-tables of `loose` loose pieces

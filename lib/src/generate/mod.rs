@@ -35,6 +35,7 @@
 use std::cmp::Ordering;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -43,7 +44,7 @@ use crate::index::SigIndex;
 use crate::moves::PassRule;
 use crate::progress::Progress;
 use crate::table::format::{Encoding, Header, free_pieces, sub_loose, sub_nodes};
-use crate::table::{TableFile, Tablebase, fixed_sets, nodes_of};
+use crate::table::{BlockCache, TableFile, Tablebase, fixed_sets, nodes_of};
 
 mod checkpoint;
 mod children;
@@ -143,12 +144,13 @@ pub struct FileDone {
 /// A size the engine does not support ([`GenerateError::Config`]), an I/O
 /// error, or a table that cannot be read back.
 pub fn generate(cfg: &Config, bar: Option<&dyn Progress>) -> Result<Report, GenerateError> {
-    generate_with(cfg, bar, &|_| ())
+    generate_with(cfg, bar, &|_| (), Arc::default())
 }
 
 /// [`generate`] that calls `done` for each file as soon as it is complete
 /// (from the worker that made it), so that a log of the files survives a
-/// run that is stopped.
+/// run that is stopped, and reads the blocks of the files it reads
+/// through `cache` (whose size and counts the caller sees).
 ///
 /// # Errors
 /// As [`generate`].
@@ -156,6 +158,7 @@ pub fn generate_with(
     cfg: &Config,
     bar: Option<&dyn Progress>,
     done: &(dyn Fn(&FileDone) + Sync),
+    cache: Arc<BlockCache>,
 ) -> Result<Report, GenerateError> {
     let start = Instant::now();
     if !crate::position::SUPPORTED_SLOTS.contains(&cfg.n) {
@@ -163,7 +166,7 @@ pub fn generate_with(
             format!("{} slots (the sizes are {:?})", cfg.n, crate::position::SUPPORTED_SLOTS);
         return Err(GenerateError::Config(what));
     }
-    let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule);
+    let mut tb = Tablebase::new(&cfg.root, cfg.n, cfg.rule).with_block_cache(cache);
     fs::create_dir_all(tb.dir()).map_err(|e| GenerateError::io(tb.dir(), e))?;
     let lock = lock(tb.dir())?;
     if let Lock::Writer { .. } = lock {
@@ -369,6 +372,7 @@ fn write_file(
         Some(resumed) => resumed,
         None => (Unfinished::create(&path, header, &cfg.limits)?, Vec::new()),
     };
+    file.cache_blocks_in(Arc::clone(tb.block_cache()));
     let mut report = FileReport { resumed: done.len(), ..FileReport::default() };
     // The bar left out `saved_nodes` when the run started; the checkpoint
     // gives less if the temporary file did not match it.

@@ -13,7 +13,7 @@
 use std::fs;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -24,7 +24,7 @@ use crate::summary::Summary;
 use crate::table::format::{Header, decode};
 use crate::table::mmap::map_scratch;
 use crate::table::packed::{self, Entry, NODES};
-use crate::table::{TableError, fresh_id};
+use crate::table::{BlockCache, TableError, fresh_id};
 
 /// A compressed file being written under its temporary name: the data
 /// grows as sub-tables are solved; the header and block table are written
@@ -35,6 +35,9 @@ pub(super) struct Packing {
     file: fs::File,
     /// This file's key in the cache of decompressed blocks.
     id: u64,
+    /// The cache its blocks are read back through
+    /// ([`Packing::cache_blocks_in`]).
+    cache: Arc<BlockCache>,
     /// [`packed::first_blocks`].
     first_block: Vec<usize>,
     /// Byte offset of the data.
@@ -120,6 +123,7 @@ impl Packing {
             header,
             file,
             id: fresh_id(),
+            cache: Arc::default(),
             first_block,
             data,
             written: Mutex::new(written),
@@ -224,6 +228,12 @@ impl Packing {
         Ok(Raw::Scratch(path, map))
     }
 
+    /// Reads its blocks back through `cache` (its tablebase's) rather than
+    /// a cache of its own.
+    pub(super) fn cache_blocks_in(&mut self, cache: Arc<BlockCache>) {
+        self.cache = cache;
+    }
+
     /// Drops the uncompressed records of the sub-tables with `loose` loose
     /// pieces; they are read from the data from now on.
     pub(super) fn release(&mut self, loose: u32) {
@@ -282,7 +292,7 @@ impl Packing {
             }
             e.checks(&bytes) && packed::decompress(&bytes, out).is_some()
         };
-        let code = packed::with_block(self.id, b, len, fill, |bytes| bytes[node % NODES]);
+        let code = self.cache.with_block(self.id, b, len, fill, |bytes| bytes[node % NODES]);
         match code {
             Some(code) => decode(code),
             None => Err(error.unwrap_or_else(|| corrupt(format!("block {b} does not read back")))),

@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::generate::GenerateError;
 use crate::generate::checkpoint::{self, Checkpoint, Data, Done};
@@ -11,9 +12,9 @@ use crate::generate::coding::Coding;
 use crate::generate::limits::Limits;
 use crate::generate::packing::Packing;
 use crate::generate::plain::Plain;
-use crate::table::TableError;
 use crate::table::coded::NodeScores;
 use crate::table::format::{Encoding, Header, decode};
+use crate::table::{BlockCache, TableError};
 
 /// A table file being written: records as they are (encodings 1 and 2),
 /// compressed (encoding 3) or coded with depths (encoding 4, with its side
@@ -79,6 +80,16 @@ impl Unfinished {
         match self {
             Unfinished::Coded(f) if f.own_set(sub) => Some(f),
             _ => None,
+        }
+    }
+
+    /// Reads its blocks back through `cache` (its tablebase's) rather than
+    /// a cache of its own.
+    pub(super) fn cache_blocks_in(&mut self, cache: Arc<BlockCache>) {
+        match self {
+            Unfinished::Plain(_) => {}
+            Unfinished::Packed(f) => f.cache_blocks_in(cache),
+            Unfinished::Coded(f) => f.cache_blocks_in(cache),
         }
     }
 

@@ -79,16 +79,22 @@ pub struct Solution {
 /// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
     solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
+        .expect("the variant takes the root's size, and no tables, budget or cancel can stop it")
 }
 
 /// Solves every state reachable from any of the `roots` (all of
 /// `variant`'s size) at once.
 ///
-/// # Panics
-/// A root of another size than `variant`'s (a caller's bug: [`solve`] and
-/// [`crate::policy::Policy::answer`] take the size from the position).
-pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progress>) -> Solution {
-    solve_with(variant, roots, None, bar).expect("without tables nothing can fail")
+/// # Errors
+/// [`SolveError::OtherSize`]: a root of another size than `variant`'s
+/// ([`solve`] and [`crate::policy::Policy::answer`] take the size from the
+/// position).
+pub fn solve_many(
+    variant: Variant,
+    roots: &[Position],
+    bar: Option<&dyn Progress>,
+) -> Result<Solution, SolveError> {
+    solve_with(variant, roots, None, bar)
 }
 
 /// [`solve_many`] that takes the scores of the signatures `tables` cover
@@ -96,24 +102,19 @@ pub fn solve_many(variant: Variant, roots: &[Position], bar: Option<&dyn Progres
 /// rest.
 ///
 /// # Errors
-/// A damaged table record; tables of another size or rule than `variant`
-/// ([`TableError::OtherSize`], [`TableError::OtherRule`]).
-///
-/// # Panics
-/// As [`solve_many`].
+/// [`SolveError::OtherSize`] as [`solve_many`]; [`SolveError::Table`]: a
+/// damaged table record, or tables of another size or rule than `variant`
+/// ([`TableError::OtherSize`], [`TableError::OtherRule`]). Never
+/// [`SolveError::TooLarge`] or [`SolveError::Cancelled`].
 pub fn solve_with(
     variant: Variant,
     roots: &[Position],
     tables: Option<Tablebase>,
     bar: Option<&dyn Progress>,
-) -> Result<Solution, TableError> {
+) -> Result<Solution, SolveError> {
     let bar = bar.map(Uncancellable);
     let bar = bar.as_ref().map(|b| b as &dyn Progress);
-    solve_bounded(variant, roots, tables, usize::MAX, bar).map_err(|e| match e {
-        SolveError::Table(e) => e,
-        SolveError::TooLarge { .. } => unreachable!("no state budget was set"),
-        SolveError::Cancelled => unreachable!("the progress is never cancelled"),
-    })
+    solve_bounded(variant, roots, tables, usize::MAX, bar)
 }
 
 /// A [`Progress`] passed on without its [`Progress::cancelled`]: a solve
@@ -157,6 +158,19 @@ pub enum SolveError {
     /// The progress said the solve was no longer wanted
     /// ([`Progress::cancelled`]).
     Cancelled,
+    /// A root of another size than the variant's.
+    OtherSize {
+        /// The variant's slots.
+        slots: u8,
+        /// The root.
+        root: Position,
+    },
+    /// A position the solution did not reach
+    /// ([`crate::answer::Answer::from_solution`]).
+    NotReached {
+        /// The position.
+        pos: Position,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -168,6 +182,14 @@ impl std::fmt::Display for SolveError {
                 "more than {budget} states are reachable (at least {states}): the position is too large to solve within the state budget"
             ),
             SolveError::Cancelled => f.write_str("the solve was cancelled"),
+            SolveError::OtherSize { slots, root } => write!(
+                f,
+                "the position {root} has {} slots, not the {slots} of the variant solved",
+                root.slots()
+            ),
+            SolveError::NotReached { pos } => {
+                write!(f, "the position {pos} is not among the states the solve reached")
+            }
         }
     }
 }
@@ -176,7 +198,10 @@ impl std::error::Error for SolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SolveError::Table(e) => Some(e),
-            SolveError::TooLarge { .. } | SolveError::Cancelled => None,
+            SolveError::TooLarge { .. }
+            | SolveError::Cancelled
+            | SolveError::OtherSize { .. }
+            | SolveError::NotReached { .. } => None,
         }
     }
 }
@@ -189,7 +214,8 @@ impl std::error::Error for SolveError {
 ///
 /// # Errors
 /// [`SolveError::TooLarge`] over the budget, [`SolveError::Cancelled`] when
-/// cancelled, or a damaged table record.
+/// cancelled, [`SolveError::OtherSize`] for a root of another size than
+/// `variant`'s, or [`SolveError::Table`] as [`solve_with`].
 pub fn solve_bounded(
     variant: Variant,
     roots: &[Position],
@@ -198,6 +224,9 @@ pub fn solve_bounded(
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
+    if let Some(&root) = roots.iter().find(|r| r.slots() != variant.slots) {
+        return Err(SolveError::OtherSize { slots: variant.slots, root });
+    }
     if let Some(t) = &tables {
         t.check_rule(variant.rule).map_err(SolveError::Table)?;
         if let Some(root) = roots.first() {

@@ -40,7 +40,7 @@
 //! of their lengths ([`Layout::check_head`]).
 //!
 //! A block is checked against its checksum, then decoded as a whole into
-//! the thread's cache of blocks ([`packed::with_block`]), 6 bytes a board
+//! the thread's cache of blocks ([`crate::table::BlockCache`]), 6 bytes a board
 //! ([`pack_board`]: what a read of the stored node needs); or, where only
 //! values bytes are asked for (a 乙 node's), its values stream alone, 2
 //! bytes a board, cached apart.

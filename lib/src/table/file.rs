@@ -19,7 +19,7 @@ use crate::table::TableError;
 use crate::table::coded::NodeScores;
 use crate::table::depth_code::{BoardCode, Models};
 use crate::table::format::{self, BLOCK, Encoding, Header, checksum, decode, free_pieces};
-use crate::table::{coded, mmap, packed, segment, shared};
+use crate::table::{BlockCache, coded, mmap, packed, segment, shared};
 
 /// One mapped table file.
 #[derive(Debug)]
@@ -42,6 +42,9 @@ pub struct TableFile {
     /// A number no other file opened by this process has (for the cache of
     /// decompressed blocks).
     id: u64,
+    /// The cache of decompressed blocks it reads through: its
+    /// [`crate::table::Tablebase`]'s (its own if it was opened alone).
+    cache: Arc<BlockCache>,
     /// Encoding 4: the bytes of memory of the model sets read and not
     /// forgotten, added up with other files' where they share the counter
     /// ([`TableFile::count_models_in`]).
@@ -97,7 +100,7 @@ fn is_side_file(path: &Path) -> bool {
 }
 
 /// A number no other call in this process returns: the key of a file in
-/// the cache of decompressed blocks ([`packed::with_block`]).
+/// the caches of decompressed blocks ([`BlockCache`]).
 pub(crate) fn fresh_id() -> u64 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
@@ -219,6 +222,7 @@ impl TableFile {
             indexes,
             verified,
             id: fresh_id(),
+            cache: Arc::default(),
             models_held: Arc::default(),
             shared: Arc::default(),
         })
@@ -229,6 +233,12 @@ impl TableFile {
     /// of its own.
     pub(crate) fn count_models_in(&mut self, counter: Arc<AtomicUsize>) {
         self.models_held = counter;
+    }
+
+    /// Reads its blocks through `cache`, with the other files of one
+    /// tablebase.
+    pub(crate) fn cache_blocks_in(&mut self, cache: Arc<BlockCache>) {
+        self.cache = cache;
     }
 
     /// Reads the directory's shared model sets through `sets`, with the
@@ -540,8 +550,9 @@ impl TableFile {
                     self.checked_block(b)
                         .is_ok_and(|bytes| packed::decompress(bytes, out).is_some())
                 };
-                let code =
-                    packed::with_block(self.id, b, len, fill, |bytes| bytes[node % packed::NODES]);
+                let code = self
+                    .cache
+                    .with_block(self.id, b, len, fill, |bytes| bytes[node % packed::NODES]);
                 let Some(code) = code else {
                     self.checked_block(b)?;
                     return Err(self.corrupt(format!("block {b} does not decompress")));
@@ -656,7 +667,7 @@ impl TableFile {
         let units = per.checked_div(g).unwrap_or(1);
         let key = 2 * (b * units + s) + usize::from(!whole);
         if let Some(x) =
-            packed::with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[2..], at))
+            self.cache.with_block_where(self.id, key, len, usable, fill, |bytes| f(&bytes[2..], at))
         {
             return Ok(x);
         }

@@ -10,6 +10,7 @@
 //! exist, an error for a file that is damaged, and
 //! [`TableError::OtherSize`] for a position of another size.
 
+mod cache;
 pub(crate) mod coded;
 pub(crate) mod convert;
 /// Encoding 4's block coder.
@@ -28,6 +29,7 @@ pub(crate) mod shared;
 mod tablebase;
 pub(crate) mod values;
 
+pub use cache::{BlockCache, CACHED as CACHED_BLOCKS};
 pub(crate) use derive::rederive;
 pub use error::{ProbeError, TableError};
 /// Internal (one file's raw contents): for the binary's `verify` and
@@ -36,9 +38,6 @@ pub use error::{ProbeError, TableError};
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
-/// Internal: the block caches' size and counts, for `generate`'s options.
-#[doc(hidden)]
-pub use packed::{CACHED as CACHED_BLOCKS, cache_counts, empty_caches, set_cached_blocks};
 /// Internal (raw masks of fixed pieces): for the binary and the tests.
 #[doc(hidden)]
 pub use sets::{fixed_sets, nodes_of};

@@ -21,7 +21,7 @@ use crate::summary::Summary;
 use crate::symmetry;
 use crate::table::derive::{Reader, derive_score, derive_score_is};
 use crate::table::format::{self, free_pieces, sub_index};
-use crate::table::{ProbeError, Record, TableError, TableFile, node_number, rederive};
+use crate::table::{BlockCache, ProbeError, Record, TableError, TableFile, node_number, rederive};
 use crate::value::Value;
 
 /// The tables of one board size and pass rule in one directory. It is
@@ -84,6 +84,8 @@ pub struct Tablebase {
     model_budget: usize,
     /// The directory's shared model sets read by its files.
     shared: Arc<crate::table::shared::SharedSets>,
+    /// The decompressed blocks its files read, and their counts.
+    cache: Arc<BlockCache>,
 }
 
 /// The memory the model sets of a [`Tablebase`] may take before they are
@@ -110,7 +112,23 @@ impl Tablebase {
             models_held: Arc::default(),
             model_budget: MODEL_BUDGET,
             shared: Arc::default(),
+            cache: Arc::default(),
         }
+    }
+
+    /// These tables reading their blocks through `cache` (shared with its
+    /// other holders) rather than through a cache of their own. Files
+    /// opened before keep the cache they had.
+    #[must_use]
+    pub fn with_block_cache(mut self, cache: Arc<BlockCache>) -> Tablebase {
+        self.cache = cache;
+        self
+    }
+
+    /// The cache of decompressed blocks the files read through (of
+    /// encodings 3 and 4): its size and counts.
+    pub fn block_cache(&self) -> &Arc<BlockCache> {
+        &self.cache
     }
 
     /// These tables keeping at most about `bytes` of model sets read
@@ -286,6 +304,7 @@ impl Tablebase {
         self.check_kind(&file)?;
         file.count_models_in(Arc::clone(&self.models_held));
         file.share_sets_with(Arc::clone(&self.shared));
+        file.cache_blocks_in(Arc::clone(&self.cache));
         let side = match file.stored_side() {
             Some(Side::Jia) => self.open_side(fixed)?,
             _ => None,
@@ -301,6 +320,7 @@ impl Tablebase {
         let mut file = TableFile::open(path, self.n, self.rule, fixed)?;
         file.count_models_in(Arc::clone(&self.models_held));
         file.share_sets_with(Arc::clone(&self.shared));
+        file.cache_blocks_in(Arc::clone(&self.cache));
         Ok(file)
     }
 
