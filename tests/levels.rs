@@ -86,9 +86,62 @@ fn match_prints_a_table_and_json() {
     assert_eq!(doc["games"], 8);
     assert_eq!(doc["pairs"][0]["first"], 1);
     assert_eq!(doc["ratings"].as_array().unwrap().len(), 2);
+    // --repeat: each pair plays each opening again, with other seeds.
+    let args = ["match", "--slots", "6", "--openings", "4", "--levels", "1,8", "--repeat", "3"];
+    let again = json(&[&args[..], &["--json"]].concat());
+    assert_eq!((again["games"].as_u64(), again["repeat"].as_u64()), (Some(24), Some(3)));
+    assert!(
+        ok(&args).contains("4 openings (2 fair starts, 2 random, each played 3 times), 24 games")
+    );
     // The ladder: adjacent levels only.
     let ladder = json(&["match", "--slots", "6", "--openings", "2", "--ladder", "--json"]);
     assert_eq!(ladder["pairs"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn match_skips_an_opening_over_the_budget() {
+    // Openings 0 to 2 of seed 1 on 6 slots reach fewer than 3,000 states,
+    // 3 to 5 more.
+    let args = ["match", "--slots", "6", "--openings", "6", "--levels", "1,8", "--budget", "3000"];
+    let out = common::bin::run(&args);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for o in 3..6 {
+        assert!(stderr.contains(&format!("opening {o} (")), "{stderr}");
+    }
+    assert_eq!(stderr.matches("skipped, more than 3000 states (at least ").count(), 3, "{stderr}");
+    assert!(
+        text.starts_with(
+            "match: 6 slots, levels 1,8, 3 openings (2 fair starts, 1 random, 3 skipped over the budget of 3000 states), 6 games,"
+        ),
+        "{text}"
+    );
+    let out = common::bin::run(&[&args[..], &["--json"]].concat());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((doc["openings"].as_u64(), doc["skipped"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(doc["games"], 6);
+    // Every opening over it: an error after the notes, not an empty
+    // table. At 12 slots an opening reaches millions of states.
+    for (args, want) in [
+        (&["match", "--slots", "6", "--openings", "6", "--budget", "100"][..], 6),
+        (
+            &["match", "--slots", "12", "--openings", "1", "--levels", "1,8", "--budget", "100000"],
+            1,
+        ),
+    ] {
+        let out = common::bin::run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert_eq!(stderr.matches(": skipped, more than ").count(), want, "{stderr}");
+        let budget = args[args.len() - 1];
+        assert!(
+            stderr.ends_with(&format!(
+                "\nerror: every opening was over the budget of {budget} states: raise --budget\n"
+            )),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -106,7 +159,6 @@ fn play_level_plays_a_move() {
 fn bad_levels_are_one_line() {
     fails(&["play", "2,1,4,3", "--level", "9"], "9");
     fails(&["play", "2,1,4,3", "--level", "0"], "0");
-    fails(&["match", "--slots", "12"], "at most 10 slots");
     fails(&["match", "--levels", "3"], "at least two different levels");
     fails(&["match", "--openings", "0"], "at least 1");
 }

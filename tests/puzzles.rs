@@ -7,7 +7,9 @@ mod common;
 
 use std::collections::HashSet;
 
-use chaosclock::puzzle::{CSV_HEADER, Puzzle, Theme, canonical_key, embedded, parse_csv};
+use chaosclock::puzzle::{
+    CSV_HEADER, Puzzle, Theme, canonical_key, embedded, level_ratings, parse_csv, rate_line,
+};
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::solve;
 use chaosclock::{Move, PassRule, Position, Value};
@@ -132,6 +134,9 @@ fn check_by_definition(p: &Puzzle) {
     assert_eq!(p.themes.contains(&Theme::ExtraMove), extra, "{}", p.id);
     assert_eq!(p.themes.contains(&Theme::Pass), pass, "{}", p.id);
     assert_eq!(p.themes.contains(&Theme::Finish), cur.outcome().is_some(), "{}", p.id);
+    // The rating: the engines' attempts on the levels' ratings of its size.
+    let rated = rate_line(&solution, &p.start, &p.line, canonical_key(&p.start)).unwrap();
+    assert_eq!(rated.stored(), (p.rating, p.deviation), "{}: rating", p.id);
 }
 
 #[test]
@@ -211,6 +216,39 @@ fn csv_export_reads_back_and_verify_checks() {
         ),
         "{stderr}"
     );
+    // So is a rating that is not the engines' attempts'.
+    let wrong = Puzzle { rating: p.rating + 1, ..p.clone() };
+    lines[1] = wrong.to_csv();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let out = run_in(dir.path(), &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let want = format!(
+        "mismatch: puzzle {}: its rating {} ± {} is not the engines' attempts' ({} ± {})",
+        p.id,
+        p.rating + 1,
+        p.deviation,
+        p.rating,
+        p.deviation
+    );
+    assert!(stderr.contains(&want), "{stderr}");
+}
+
+#[test]
+fn each_size_is_rated_on_its_own_levels_ratings() {
+    // 8 and 10 slots have their own round robins; 12 names its source.
+    assert_eq!(level_ratings(8).slots, 8);
+    assert_eq!(level_ratings(10).slots, 10);
+    assert_ne!(level_ratings(8).ratings, level_ratings(10).ratings);
+    assert!(level_ratings(12).source.contains("--slots 1"), "{:?}", level_ratings(12));
+    // A puzzle that only the perfect engine solves rates above level 7
+    // and near level 8 of its size.
+    for (n, _) in SETS {
+        let set = embedded(n).unwrap();
+        let top = set.iter().map(|p| p.rating).max().unwrap();
+        let r = level_ratings(n).ratings;
+        assert!(f64::from(top) > r[6] && f64::from(top) < r[7] + 400.0, "{n}: {top} {r:?}");
+    }
 }
 
 #[test]

@@ -15,6 +15,10 @@ use super::low::{MatchArgs, PuzzlesArgs};
 /// 1 MB).
 pub const MAX_SET_BYTES: u64 = 64 << 20;
 
+/// `match --slots 12`: the most states one opening's solve may enumerate
+/// unless `--budget` says otherwise (about 1.4 GB at 14 bytes a state).
+pub const MATCH_BUDGET_12: usize = 100_000_000;
+
 /// `puzzles --build`.
 #[derive(Debug)]
 pub struct BuildHigh {
@@ -125,6 +129,10 @@ pub struct MatchHigh {
     pub openings: usize,
     /// `--ladder`.
     pub ladder: bool,
+    /// The most states one opening's solve may enumerate.
+    pub budget: usize,
+    /// Times each pair plays each opening (both sides each time).
+    pub repeat: u64,
     /// `--seed`.
     pub seed: u64,
     /// `--json`.
@@ -135,13 +143,10 @@ impl MatchHigh {
     /// Checks the size and the levels.
     ///
     /// # Errors
-    /// 12 slots (too costly to solve each opening), fewer than two levels,
-    /// no openings.
+    /// Fewer than two levels, no openings.
     pub fn validate(low: MatchArgs) -> Result<MatchHigh> {
         let slots = low.slots.get();
-        if slots > 10 {
-            bail!("match solves every opening in memory: at most 10 slots, not {slots}");
-        }
+        let budget = low.budget.unwrap_or(if slots < 12 { usize::MAX } else { MATCH_BUDGET_12 });
         let mut levels: Vec<Level> = low.levels.iter().filter_map(|&k| Level::new(k)).collect();
         levels.sort();
         levels.dedup();
@@ -156,6 +161,8 @@ impl MatchHigh {
             levels,
             openings: low.openings,
             ladder: low.ladder,
+            budget,
+            repeat: low.repeat,
             seed: low.seed,
             json: low.json,
         })

@@ -748,7 +748,8 @@ pub struct PuzzlesArgs {
 /// Arguments of `match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The board size (4 to 10; each opening is solved in memory).
+    /// The board size (4 to 12; each opening is solved in memory, at 12
+    /// slots within --budget).
     #[arg(long, value_name = "N", default_value = "8", value_parser = slots_parser())]
     pub slots: Slots,
 
@@ -765,6 +766,19 @@ pub struct MatchArgs {
     /// Only adjacent levels play each other (1-2, 2-3, ...): the ladder.
     #[arg(long)]
     pub ladder: bool,
+
+    /// Times each pair plays each opening, both sides each time, with other
+    /// seeds of the engines: more games from the same solves (12 slots).
+    #[arg(long, value_name = "R", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub repeat: u64,
+
+    /// The most states one opening's solve may enumerate; an opening over
+    /// it is skipped with a note on stderr. Default: no limit below 12
+    /// slots, 100,000,000 at 12 (about 14 bytes of memory a state, one
+    /// solve per thread).
+    #[arg(long, value_name = "STATES", value_parser = budget_parser())]
+    pub budget: Option<usize>,
 
     /// The seed of the openings and of the engines.
     #[arg(long, value_name = "S", default_value_t = 1)]

@@ -6,16 +6,17 @@
 //! Scoring per game, for each engine: 1 when its side wins alone, 0 when
 //! the other side wins alone, ½ for both-win, both-lose and a game not
 //! over after [`MAX_PLIES`] plies (the two sides share those ends). Each
-//! opening is solved once in memory and every position of its games is
-//! answered from that solution.
+//! opening is solved once in memory (within the state budget: an opening
+//! over it is skipped, with a note on stderr) and every position of its
+//! games is answered from that solution.
 
 use std::ops::AddAssign;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use chaosclock::engine::{Engine, GameEnd, MAX_PLIES, opening, play_game};
-use chaosclock::solve::solve;
-use chaosclock::{Outcome, PassRule, Side, Value};
+use chaosclock::solve::{SolveError, solve_bounded};
+use chaosclock::{Outcome, PassRule, Side, Value, Variant};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -130,6 +131,8 @@ struct MatchJson {
     slots: u8,
     levels: Vec<u8>,
     openings: usize,
+    skipped: usize,
+    repeat: u64,
     seed: u64,
     games: u32,
     seconds: f64,
@@ -155,7 +158,8 @@ struct PairJson {
 /// Runs `match`.
 ///
 /// # Errors
-/// stdout cannot be written.
+/// Every opening over the budget, a damaged solve, stdout cannot be
+/// written.
 pub fn run(args: &MatchHigh) -> Result<()> {
     let started = Instant::now();
     let levels = &args.levels;
@@ -165,21 +169,22 @@ pub fn run(args: &MatchHigh) -> Result<()> {
     } else {
         (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
     };
-    let rule = PassRule::Always;
     // Each opening is solved once; its games are played from the solution.
-    let per_opening: Vec<(Vec<PairResult>, Vec<Blunders>)> = (0..args.openings as u64)
+    let played: Vec<Option<(Vec<PairResult>, Vec<Blunders>)>> = (0..args.openings as u64)
         .into_par_iter()
-        .map(|o| {
+        .map(|o| -> Result<_> {
             let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let start = opening(args.slots, seed, o % 2 == 0);
-            let solution = solve(&start, rule, None);
+            let Some(solution) = solve_opening(args, o, &start)? else { return Ok(None) };
             let mut results = vec![PairResult::default(); pairs.len()];
             let mut blunders = vec![Blunders::default(); k];
             for (pi, &(i, j)) in pairs.iter().enumerate() {
-                for swap in [false, true] {
+                // `--repeat` times, both sides each time (repeat 0 draws
+                // the seeds of a match without --repeat).
+                for (r, swap) in (0..args.repeat).flat_map(|r| [(r, false), (r, true)]) {
                     // 乙 moves first: the first level plays 乙, then 甲.
                     let (yi, jia) = if swap { (j, i) } else { (i, j) };
-                    let s = mix(seed ^ (pi as u64) << 8 ^ u64::from(swap));
+                    let s = mix(seed ^ (pi as u64) << 8 ^ u64::from(swap) ^ r << 32);
                     let mut e_yi = Engine::new(levels[yi], s);
                     let mut e_jia = Engine::new(levels[jia], s.rotate_left(17));
                     let game = play_game(&solution, start, [&mut e_jia, &mut e_yi])
@@ -204,9 +209,14 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                     }
                 }
             }
-            (results, blunders)
+            Ok(Some((results, blunders)))
         })
-        .collect();
+        .collect::<Result<_>>()?;
+    let openings = Played::of(&played);
+    if openings.fair + openings.random == 0 {
+        bail!("every opening was over the budget of {} states: raise --budget", args.budget);
+    }
+    let per_opening: Vec<(Vec<PairResult>, Vec<Blunders>)> = played.into_iter().flatten().collect();
     let mut results = vec![PairResult::default(); pairs.len()];
     let mut blunders = vec![Blunders::default(); k];
     for (r, b) in &per_opening {
@@ -236,7 +246,9 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         return print_json(&MatchJson {
             slots: args.slots,
             levels: levels.iter().map(|l| l.get()).collect(),
-            openings: args.openings,
+            openings: openings.fair + openings.random,
+            skipped: openings.skipped,
+            repeat: args.repeat,
             seed: args.seed,
             games,
             seconds,
@@ -245,12 +257,72 @@ pub fn run(args: &MatchHigh) -> Result<()> {
             blunders,
         });
     }
-    print(&to_text(args, &pairs, &results, &ratings, &blunders, games, seconds))
+    print(&to_text(args, openings, &pairs, &results, &ratings, &blunders, games, seconds))
+}
+
+/// The openings whose games were played: fair starts and random ones
+/// (even and odd opening numbers), and those skipped over the budget.
+#[derive(Debug, Clone, Copy)]
+struct Played {
+    fair: usize,
+    random: usize,
+    skipped: usize,
+}
+
+impl Played {
+    /// Counts `played`, one entry per opening in order, `None` when skipped.
+    fn of<T>(played: &[Option<T>]) -> Played {
+        let mut p = Played { fair: 0, random: 0, skipped: 0 };
+        for (o, x) in played.iter().enumerate() {
+            match (x, o % 2 == 0) {
+                (None, _) => p.skipped += 1,
+                (Some(_), true) => p.fair += 1,
+                (Some(_), false) => p.random += 1,
+            }
+        }
+        p
+    }
+}
+
+/// Solves opening number `o`, `start`, within `--budget` states: `None`
+/// (told on stderr) when it is over. At 12 slots each solve is told on
+/// stderr, since each takes seconds to minutes.
+///
+/// # Errors
+/// A solve that fails otherwise (none without tables: a bug).
+fn solve_opening(
+    args: &MatchHigh,
+    o: u64,
+    start: &chaosclock::Position,
+) -> Result<Option<chaosclock::solve::Solution>> {
+    let began = Instant::now();
+    let variant = Variant::new(args.slots, PassRule::Always);
+    match solve_bounded(variant, std::slice::from_ref(start), None, args.budget, None) {
+        Ok(s) => {
+            if args.slots >= 12 {
+                eprintln!(
+                    "opening {o} ({start}): {} states solved in {:.1} s",
+                    s.states(),
+                    began.elapsed().as_secs_f64()
+                );
+            }
+            Ok(Some(s))
+        }
+        Err(SolveError::TooLarge { states, budget }) => {
+            eprintln!(
+                "opening {o} ({start}): skipped, more than {budget} states (at least {states})"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The tables of `match`.
+#[allow(clippy::too_many_arguments)]
 fn to_text(
     args: &MatchHigh,
+    openings: Played,
     pairs: &[(usize, usize)],
     results: &[PairResult],
     ratings: &[f64],
@@ -260,13 +332,20 @@ fn to_text(
 ) -> String {
     let levels = &args.levels;
     let k = levels.len();
+    let mut skipped = match openings.skipped {
+        0 => String::new(),
+        k => format!(", {k} skipped over the budget of {} states", args.budget),
+    };
+    if args.repeat > 1 {
+        skipped.push_str(&format!(", each played {} times", args.repeat));
+    }
     let mut t = format!(
-        "match: {} slots, levels {}, {} openings ({} fair starts, {} random), {games} games, seed {}, {seconds:.1} s\n",
+        "match: {} slots, levels {}, {} openings ({} fair starts, {} random{skipped}), {games} games, seed {}, {seconds:.1} s\n",
         args.slots,
         levels.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(","),
-        args.openings,
-        args.openings.div_ceil(2),
-        args.openings / 2,
+        openings.fair + openings.random,
+        openings.fair,
+        openings.random,
         args.seed
     );
     t.push_str(&format!(

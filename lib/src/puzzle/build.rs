@@ -8,7 +8,8 @@
 //! opening), solves it once in memory, and plays [`GAMES_PER_ROUND`] games
 //! on it between engines of random levels 1 to 7. Every mistake that hands
 //! the move to the other side in a puzzle position gives a puzzle, rated
-//! by engines' attempts (`rating.rs`).
+//! by engines' attempts on the scale of the levels' ratings of its board
+//! size (`rating.rs`).
 //!
 //! 12-slot openings cost tens of seconds and GBs to solve, so on 12 slots
 //! the engines first play by judgement alone ([`Engine::guess`]) until
@@ -19,12 +20,11 @@
 use crate::engine::{Engine, Level, opening, play_game};
 use crate::position::Position;
 use crate::random::Rng;
-use crate::scored::scored_moves;
 use crate::solve::{Solution, solve_bounded};
 use crate::variant::Variant;
 
 use super::definition::{Puzzle, RULE, canonical_key, puzzle_id, solution, themes};
-use super::rating::{ATTEMPTS, attempt, rate};
+use super::rating::rate_line;
 
 /// Games played on each round's solved position.
 pub const GAMES_PER_ROUND: u64 = 24;
@@ -69,7 +69,6 @@ impl Builder {
 
     /// The round `round` (see the module docs).
     pub fn round(&self, round: u64) -> Round {
-        let n = self.cfg.slots;
         let mut rng = Rng::new(self.cfg.seed ^ round.wrapping_mul(0xD1B5_4A32_D192_ED03));
         let opening = self.opening(round, &mut rng);
         let Some((root, solved)) = self.solve_root(opening, &mut rng) else {
@@ -88,7 +87,7 @@ impl Builder {
                 if start.side() == ply.before.side() {
                     continue;
                 }
-                if let Some(p) = make(&solved, ply.before, ply.mv, start, n) {
+                if let Some(p) = make(&solved, ply.before, ply.mv, start) {
                     out.puzzles.push(p);
                 }
             }
@@ -130,35 +129,10 @@ impl Builder {
 
 /// The puzzle after the mistake `mv` in `before` leading to `start`, if
 /// `start` is a puzzle position, rated.
-fn make(
-    solved: &Solution,
-    before: Position,
-    mv: crate::Move,
-    start: Position,
-    n: u8,
-) -> Option<Puzzle> {
+fn make(solved: &Solution, before: Position, mv: crate::Move, start: Position) -> Option<Puzzle> {
     let (line, value) = solution(solved, &start).expect("a solution holds its games")?;
-    // The solver's positions with their moves, for the engines' attempts.
-    let mut steps = Vec::new();
-    let mut pos = start;
-    for &m in &line {
-        if pos.side() == start.side() {
-            steps.push((pos, scored_moves(solved, &pos).expect("held"), m));
-        }
-        pos = pos.play_unchecked(m);
-    }
-    let key = canonical_key(&start);
-    let mut tries = [ATTEMPTS; 8];
-    tries[7] = 1;
-    let mut solved_by = [0u32; 8];
-    for level in Level::all() {
-        let k = usize::from(level.get() - 1);
-        for t in 0..u64::from(tries[k]) {
-            let seed = key ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(n) << 60;
-            solved_by[k] += u32::from(attempt(level, seed, &steps));
-        }
-    }
-    let rated = rate(&tries, &solved_by);
+    let rated = rate_line(solved, &start, &line, canonical_key(&start)).expect("held");
+    let (rating, deviation) = rated.stored();
     Some(Puzzle {
         id: puzzle_id(&start),
         before,
@@ -167,7 +141,7 @@ fn make(
         themes: themes(&start, &line, value),
         line,
         value,
-        rating: rated.rating.round().clamp(500.0, 2500.0) as u16,
-        deviation: rated.deviation.round().clamp(0.0, 4000.0) as u16,
+        rating,
+        deviation,
     })
 }

@@ -11,6 +11,8 @@ use crate::scored::{ScoreSource, ScoredMove, scored_moves};
 use crate::symmetry;
 use crate::value::Value;
 
+use super::rating::rate_line;
+
 /// The most solver moves a puzzle line keeps (longer lines are cut after
 /// this many only moves).
 pub const MAX_LENGTH: usize = 12;
@@ -367,7 +369,8 @@ impl fmt::Display for PuzzleMismatch {
 impl std::error::Error for PuzzleMismatch {}
 
 /// Checks `puzzle` against `source`: the mistake loses value, and the
-/// solution found again is its line, value and themes.
+/// solution found again is its line, value and themes, and the engines'
+/// attempts at it give its rating and deviation (`rating.rs`).
 ///
 /// # Errors
 /// The source does not know a position on the way (outer), or the
@@ -400,6 +403,14 @@ pub fn check<S: ScoreSource + ?Sized>(
             }
             if puzzle_id(&puzzle.start) != puzzle.id {
                 return bad("its id is not its position's".into());
+            }
+            let rated = rate_line(source, &puzzle.start, &line, canonical_key(&puzzle.start))?;
+            let (rating, deviation) = rated.stored();
+            if (rating, deviation) != (puzzle.rating, puzzle.deviation) {
+                return bad(format!(
+                    "its rating {} ± {} is not the engines' attempts' ({rating} ± {deviation})",
+                    puzzle.rating, puzzle.deviation
+                ));
             }
             Ok(Ok(()))
         }

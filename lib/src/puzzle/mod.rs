@@ -26,5 +26,7 @@ pub use self::definition::{
     MAX_LENGTH, ParseThemeError, Puzzle, PuzzleMismatch, RULE, Theme, canonical_key, check,
     only_move, puzzle_id, solution, themes,
 };
-pub use self::rating::{ATTEMPTS, LEVEL_RATINGS, Rated, attempt, rate};
+pub use self::rating::{
+    ATTEMPTS, LEVEL_RATINGS, LevelRatings, Rated, attempt, level_ratings, rate, rate_line,
+};
 pub use self::set::{CSV_HEADER, ParsePuzzleError, embedded, parse_csv, pick};

@@ -1,10 +1,13 @@
 //! Rating a puzzle from how often engines of each level solve it
 //! (docs/puzzles.md, "Ratings").
 //!
-//! Each level 1 to 7 tries the puzzle [`ATTEMPTS`] times (seeded): it
+//! Each level 1 to 7 tries the puzzle [`ATTEMPTS`] times (seeded), level 8
+//! once ([`rate_line`]): it
 //! solves it when it plays every one of the solver's only moves, the
 //! opponent replying as the line says. Level `k` has the rating
-//! [`LEVEL_RATINGS`]`[k − 1]` (from the 8-slot match of docs/levels.md).
+//! `ratings[k − 1]` of the board size's [`LevelRatings`] ([`level_ratings`]:
+//! the fitted ratings of that size's round robin in docs/levels.md, so
+//! that a level's rating means the same strength on each size).
 //! The puzzle's rating r is the one under which the Elo curve
 //! `P(solve) = 1 / (1 + 10^((r − R_k) / 400))` explains the attempts best
 //! (maximum likelihood, with one solve and one miss at 1500 as a weak
@@ -14,15 +17,49 @@
 use crate::engine::{Engine, Level};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::scored::ScoredMove;
+use crate::scored::{ScoreSource, ScoredMove, scored_moves};
 
 /// Attempts per level.
 pub const ATTEMPTS: u32 = 8;
 
-/// The rating of each level 1 to 8: the fitted ratings of the 8-slot
-/// round robin of docs/levels.md (`match --slots 8 --openings 100`, level
-/// 1 anchored at 800).
-pub const LEVEL_RATINGS: [f64; 8] = [800.0, 856.0, 905.0, 970.0, 1046.0, 1159.0, 1210.0, 1375.0];
+/// The ratings of the levels 1 to 8 on one board size, and the match
+/// they were fitted from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelRatings {
+    /// The board size these ratings rate puzzles of.
+    pub slots: u8,
+    /// The rating of level k at index k − 1 (level 1 anchored at 800).
+    pub ratings: [f64; 8],
+    /// Where they come from: the match command, its seed and date.
+    pub source: &'static str,
+}
+
+/// The levels' ratings per board size (docs/levels.md, docs/puzzles.md
+/// "Ratings").
+pub const LEVEL_RATINGS: [LevelRatings; 3] = [
+    LevelRatings {
+        slots: 8,
+        ratings: [800.0, 851.0, 901.0, 960.0, 1036.0, 1152.0, 1204.0, 1369.0],
+        source: "chaosclock match --slots 8 --openings 200 (seed 1), 2026-12-05",
+    },
+    LevelRatings {
+        slots: 10,
+        ratings: [800.0, 861.0, 910.0, 956.0, 1020.0, 1115.0, 1154.0, 1422.0],
+        source: "chaosclock match --slots 10 --openings 150 (seed 1), 2026-12-05",
+    },
+    LevelRatings {
+        slots: 12,
+        ratings: [800.0, 849.0, 905.0, 949.0, 1007.0, 1100.0, 1131.0, 1461.0],
+        source: "chaosclock match --slots 12 --openings 16 --repeat 10 (seed 1), 2026-12-05",
+    },
+];
+
+/// The levels' ratings with which puzzles of `slots` slots are rated: those
+/// of the same size, else of the largest size below it that has them (the
+/// smallest size for smaller boards).
+pub fn level_ratings(slots: u8) -> &'static LevelRatings {
+    LEVEL_RATINGS.iter().rev().find(|r| r.slots <= slots).unwrap_or(&LEVEL_RATINGS[0])
+}
 
 /// A rating and its standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,6 +68,53 @@ pub struct Rated {
     pub rating: f64,
     /// Its standard error.
     pub deviation: f64,
+}
+
+impl Rated {
+    /// The rating and deviation as a set stores them: rounded, the rating
+    /// clamped to 500..2500.
+    pub fn stored(&self) -> (u16, u16) {
+        (
+            self.rating.round().clamp(500.0, 2500.0) as u16,
+            self.deviation.round().clamp(0.0, 4000.0) as u16,
+        )
+    }
+}
+
+/// The rating of the puzzle that starts at `start` with the solution
+/// `line`, its moves scored by `source`: each level's attempts (seeded from
+/// `key`, the start's canonical key) rated on the levels' ratings of its
+/// board size ([`level_ratings`]).
+///
+/// # Errors
+/// `source` does not know a solver position of the line.
+pub fn rate_line<S: ScoreSource + ?Sized>(
+    source: &S,
+    start: &Position,
+    line: &[Move],
+    key: u64,
+) -> Result<Rated, S::Error> {
+    // The solver's positions with their moves.
+    let mut steps = Vec::new();
+    let mut pos = *start;
+    for &m in line {
+        if pos.side() == start.side() {
+            steps.push((pos, scored_moves(source, &pos)?, m));
+        }
+        pos = pos.play_unchecked(m);
+    }
+    let n = start.slots();
+    let mut tries = [ATTEMPTS; 8];
+    tries[7] = 1;
+    let mut solved = [0u32; 8];
+    for level in Level::all() {
+        let k = usize::from(level.get() - 1);
+        for t in 0..u64::from(tries[k]) {
+            let seed = key ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(n) << 60;
+            solved[k] += u32::from(attempt(level, seed, &steps));
+        }
+    }
+    Ok(rate(level_ratings(n), &tries, &solved))
 }
 
 /// Whether an engine of `level` seeded with `seed` solves a puzzle whose
@@ -42,13 +126,14 @@ pub fn attempt(level: Level, seed: u64, steps: &[(Position, Vec<ScoredMove>, Mov
 }
 
 /// The rating explaining `solved[k]` solves out of `tries[k]` attempts by
-/// level k + 1 (see the module docs).
-pub fn rate(tries: &[u32; 8], solved: &[u32; 8]) -> Rated {
+/// level k + 1, rated `levels.ratings[k]` (see the module docs).
+pub fn rate(levels: &LevelRatings, tries: &[u32; 8], solved: &[u32; 8]) -> Rated {
     const C: f64 = std::f64::consts::LN_10 / 400.0;
     let p = |r: f64, rk: f64| 1.0 / (1.0 + 10f64.powf((r - rk) / 400.0));
     // The prior: one solve and one miss against 1500.
     let observations = || {
-        LEVEL_RATINGS
+        levels
+            .ratings
             .iter()
             .zip(tries.iter().zip(solved))
             .map(|(&rk, (&t, &s))| (rk, f64::from(t), f64::from(s)))
@@ -75,12 +160,35 @@ mod tests {
     #[test]
     fn harder_puzzles_rate_higher() {
         let tries = [ATTEMPTS; 8];
-        let easy = rate(&tries, &[8, 8, 8, 8, 8, 8, 8, 8]);
-        let mid = rate(&tries, &[0, 1, 2, 4, 6, 7, 8, 8]);
-        let hard = rate(&tries, &[0, 0, 0, 0, 0, 0, 1, 8]);
+        let levels = level_ratings(8);
+        let rate = |solved: &[u32; 8]| rate(levels, &tries, solved);
+        let easy = rate(&[8, 8, 8, 8, 8, 8, 8, 8]);
+        let mid = rate(&[0, 1, 2, 4, 6, 7, 8, 8]);
+        let hard = rate(&[0, 0, 0, 0, 0, 0, 1, 8]);
         assert!(easy.rating < mid.rating && mid.rating < hard.rating, "{easy:?} {mid:?} {hard:?}");
-        // Half the attempts of level 4 (rated 950) solved: about 950.
-        let half = rate(&tries, &[0, 0, 0, 4, 8, 8, 8, 8]);
-        assert!((half.rating - 950.0).abs() < 100.0, "{half:?}");
+        // Half the attempts of level 4 (rated 960) solved: about 960.
+        let half = rate(&[0, 0, 0, 4, 8, 8, 8, 8]);
+        assert!((half.rating - 960.0).abs() < 100.0, "{half:?}");
+    }
+
+    #[test]
+    fn each_size_has_its_levels_ratings() {
+        assert_eq!(level_ratings(8).slots, 8);
+        assert_eq!(level_ratings(10).slots, 10);
+        assert_eq!(level_ratings(12).slots, 12);
+        assert_eq!(level_ratings(9).slots, 8);
+        assert_eq!(level_ratings(4).slots, 8);
+        for r in &LEVEL_RATINGS {
+            assert_eq!(r.ratings[0], 800.0, "{r:?}");
+            assert!(r.ratings.windows(2).all(|w| w[0] < w[1]), "{r:?}");
+            assert!(r.source.contains("chaosclock match --slots"), "{r:?}");
+        }
+        // The same attempts rate lower where the levels are rated lower.
+        let tries = [ATTEMPTS; 8];
+        let solved = [0, 0, 0, 0, 0, 0, 0, 1];
+        assert!(
+            rate(level_ratings(8), &tries, &solved).rating
+                < rate(level_ratings(10), &tries, &solved).rating
+        );
     }
 }
