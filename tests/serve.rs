@@ -215,6 +215,7 @@ fn the_page_and_its_assets_are_served() {
         ("/app.js", "parsePosition"),
         ("/i18n.js", "function notation"),
         ("/graph.js", "function drawGraph"),
+        ("/editor.js", "function openEditor"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

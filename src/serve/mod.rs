@@ -15,6 +15,7 @@
 
 pub mod access_log;
 pub mod api;
+pub mod check;
 pub mod errors;
 pub mod flight;
 pub mod guard;
@@ -123,6 +124,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/app.js", get(page::app_js))
         .route("/i18n.js", get(page::i18n_js))
         .route("/graph.js", get(page::graph_js))
+        .route("/editor.js", get(page::editor_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))
@@ -131,6 +133,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/api/analyse", get(api::analyse_handler))
         .route("/api/fair-start", get(api::fair_start_handler))
         .route("/api/progress", get(api::progress_handler))
+        .route("/api/check", get(check::check_handler))
         .route("/healthz", get(health::handler))
         .route("/metrics", get(metrics::handler))
         .route("/api/puzzle", get(puzzle::puzzle_handler))

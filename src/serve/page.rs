@@ -12,6 +12,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 const I18N_JS: &str = include_str!("assets/i18n.js");
 /// The evaluation graph.
 const GRAPH_JS: &str = include_str!("assets/graph.js");
+/// The board editor.
+const EDITOR_JS: &str = include_str!("assets/editor.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -45,4 +47,9 @@ pub async fn style_css() -> impl IntoResponse {
 /// `GET /favicon.svg` and `GET /favicon.ico`.
 pub async fn favicon() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "image/svg+xml")], FAVICON_SVG)
+}
+
+/// `GET /editor.js`.
+pub async fn editor_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_JS)
 }
