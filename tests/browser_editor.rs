@@ -198,6 +198,27 @@ async fn desktop(c: &Client, server: &Server) {
     click(c, "#edit-close").await;
     wait_until(c, "the game again", |s| !s.busy && s.moves > 0).await;
     assert!(url(c).await.contains("moves="), "{}", url(c).await);
+    // An editor link that is no position: an empty board and its error.
+    c.goto(&server.url("/?edit=1,1")).await.unwrap();
+    checked(c, "false").await;
+    let err = js(c, "return document.getElementById('edit-error').textContent").await;
+    assert!(err.as_str().unwrap().contains("not 2"), "{err}");
+    assert_eq!(edited(c).await, "0,0,0,0,0,0,0,0,0,0,0,0;1;0");
+    // One with spaces is read as the server reads it; two passes drawn.
+    c.goto(&server.url("/?edit=%202,%201,4,3")).await.unwrap();
+    wait_for(
+        c,
+        "the spaced link",
+        "return document.getElementById('position').textContent === '2,1,4,3;1;0'",
+    )
+    .await;
+    checked(c, "true").await;
+    c.goto(&server.url("/?edit=2,1,0,3;1;-2")).await.unwrap();
+    checked(c, "true").await;
+    assert_eq!(edited(c).await, "2,1,0,3;1;-2");
+    assert_eq!(js(c, "return document.getElementById('edit-last').value").await, "-2");
+    let verdict = js(c, "return document.getElementById('edit-verdict').textContent").await;
+    assert!(verdict.as_str().unwrap().contains("同输"), "{verdict}");
 }
 
 async fn phone(c: &Client, server: &Server) {

@@ -50,15 +50,33 @@ function openEditor(pos) {
   editor.open = true;
   document.body.classList.add("editing");
   $("editor").hidden = false;
-  const text = pos && drawable(pos) ? pos : null;
-  const p = parsePosition(text || "0,0,0,0,0,0,0,0,0,0,0,0;1;0");
+  const text = pos && editorDrawable(pos) ? pos : null;
+  setEditorPosition(text || "0,0,0,0,0,0,0,0,0,0,0,0;1;0");
+  if (pos && !text) {
+    // Not drawn as it is: the server reads it (spaces, an escaped form)
+    // or says what is wrong with it.
+    clearTimeout(editor.timer);
+    checkPosition(pos).then(() => {
+      const c = editor.checked;
+      if (c && editor.open && editorDrawable(c.position)) setEditorPosition(c.position);
+    });
+  }
+}
+
+/** Whether the editor can draw `text` (app.js's check, two passes too). */
+function editorDrawable(text) {
+  return drawable(text.replace(/;-2$/, ";-1"));
+}
+
+/** Puts `text` (drawable) in the editor as the position it started from. */
+function setEditorPosition(text) {
+  const p = parsePosition(text);
   editor.slots = p.slots;
   editor.side = p.side === "jia" ? 0 : 1;
   editor.last = p.last;
   editor.chosen = null;
   editor.from = editorText();
   editorUpdate();
-  if (pos && !text) checkPosition(pos);
 }
 
 /** Closes the editor; `m`, if given, starts a game of the position edited
@@ -220,11 +238,7 @@ function wireEditor() {
     editor.chosen = null;
     editorUpdate();
   });
-  $("edit-reset").addEventListener("click", () => {
-    const p = parsePosition(editor.from);
-    Object.assign(editor, { slots: p.slots, side: p.side === "jia" ? 0 : 1, last: p.last, chosen: null });
-    editorUpdate();
-  });
+  $("edit-reset").addEventListener("click", () => setEditorPosition(editor.from));
   $("edit-to-hand").addEventListener("click", () => { toHand(); editorUpdate(); });
   $("edit-slots").addEventListener("change", () => setEditorSlots(Number($("edit-slots").value)));
   $("edit-last").addEventListener("change", () => { editor.last = Number($("edit-last").value); editorUpdate(); });
