@@ -90,6 +90,22 @@ async fn desktop(c: &Client, server: &Server) {
     let shown = js(c, "return ['#moves', '#controls', '#random'].map((q) => document.querySelector(q).offsetParent !== null)").await;
     assert_eq!(shown, json!([false, false, false]), "the game's controls while editing");
 
+    // A random opening: every piece on the board, none on its own slot.
+    click(c, "#edit-random").await;
+    checked(c, "true").await;
+    let opening = edited(c).await;
+    let board: Vec<usize> =
+        opening.split(';').next().unwrap().split(',').map(|p| p.parse().unwrap()).collect();
+    let mut sorted = board.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec![1, 2, 3, 4, 5, 6], "{opening}");
+    assert!(
+        board.iter().enumerate().all(|(i, &p)| p != i + 1) && opening.ends_with(";1;0"),
+        "{opening}"
+    );
+    // Reset: back to the position it opened with.
+    click(c, "#edit-reset").await;
+    assert_eq!(edited(c).await, "2,1,4,3,6,5;1;0");
     // Clear, then build 2,1,4,6,3,5 piece by piece from the hands.
     click(c, "#edit-clear").await;
     assert_eq!(edited(c).await, "0,0,0,0,0,0;1;0");
@@ -150,7 +166,10 @@ async fn desktop(c: &Client, server: &Server) {
     // The language switch re-says the editor.
     click(c, "[data-lang='en']").await;
     assert_eq!(js(c, "return document.getElementById('edit-clear').textContent").await, "Clear");
+    let said = js(c, "return [document.getElementById('editor').dataset.valid, document.getElementById('edit-verdict').textContent]").await;
+    assert_eq!(said, json!(["true", "a legal position"]), "the verdict re-said at once");
     assert!(url(c).await.contains("lang=en"));
+    screenshot(c, "59-edit-02b-desktop-en").await;
     click(c, "[data-lang='zh']").await;
     assert_eq!(js(c, "return document.getElementById('edit-clear').textContent").await, "清空");
 
@@ -231,18 +250,7 @@ async fn phone(c: &Client, server: &Server) {
     }
     checked(c, "true").await;
     assert_eq!(edited(c).await, "2,1,4,3,6,5,8,7;1;0");
-    // Every control of the editor, the slots and the hand pieces are
-    // 40 × 40 px targets or more; nothing overflows sideways.
-    let small = js(c, "
-        const out = [];
-        for (const e of document.querySelectorAll('#editor button, #editor select, #board circle.slot, .hand .pc, #edit-open')) {
-            const r = e.getBoundingClientRect();
-            if (r.width > 0 && (r.width < 40 || r.height < 40)) out.push(`${e.id || e.dataset.slot || e.textContent} ${r.width}x${r.height}`);
-        }
-        return out;").await;
-    assert_eq!(small, json!([]), "editor targets under 40 px");
-    let wide = js(c, "return document.documentElement.scrollWidth <= innerWidth").await;
-    assert_eq!(wide, true, "horizontal overflow on a phone");
+    phone_targets(c).await;
     screenshot(c, "59-edit-04-phone-en").await;
     // 4 walked last, while 8 stands on its origin slot 7: refused in place.
     choose(c, "#edit-last", "4").await;
@@ -276,7 +284,30 @@ async fn phone(c: &Client, server: &Server) {
         "{u}"
     );
     screenshot(c, "59-edit-06-phone-play-en").await;
-    let _ = server;
+    // In Chinese too, a 12-slot position with pieces in both hands.
+    c.goto(&server.url("/?edit=2,0,4,3,6,5,8,7,10,9,12,0;0;0&lang=zh")).await.unwrap();
+    checked(c, "true").await;
+    tap(c, "[data-hand='11']").await;
+    phone_targets(c).await;
+    screenshot(c, "59-edit-07-phone-zh").await;
+    tap(c, "#board circle.slot[data-slot='12']").await;
+    checked(c, "true").await;
+    assert_eq!(edited(c).await, "2,0,4,3,6,5,8,7,10,9,12,11;0;0");
+}
+
+/// Every control of the editor, the slots and the hand pieces are 40 × 40
+/// px targets or more, and nothing overflows sideways.
+async fn phone_targets(c: &Client) {
+    let small = js(c, "
+        const out = [];
+        for (const e of document.querySelectorAll('#editor button, #editor select, #board circle.slot, .hand .pc')) {
+            const r = e.getBoundingClientRect();
+            if (r.width > 0 && (r.width < 40 || r.height < 40)) out.push(`${e.id || e.dataset.slot || e.textContent} ${r.width}x${r.height}`);
+        }
+        return out;").await;
+    assert_eq!(small, json!([]), "editor targets under 40 px");
+    let wide = js(c, "return document.documentElement.scrollWidth <= innerWidth").await;
+    assert_eq!(wide, true, "horizontal overflow on a phone");
 }
 
 /// Issue 59's remaining defects: the evaluation bar beside the board (a

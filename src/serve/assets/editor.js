@@ -25,6 +25,7 @@ const editor = {
   chosen: null, // { piece, slot } (slot null: from a hand)
   from: null, // the position the editor opened with (for 还原)
   checked: null, // the server's answer for the position shown, or null
+  said: null, // shows the check's answer in the language chosen
   ctl: null, // the check under way (its AbortController)
   timer: null,
 };
@@ -50,6 +51,7 @@ function openEditor(pos) {
   editor.open = true;
   document.body.classList.add("editing");
   $("editor").hidden = false;
+  window.scrollTo(0, 0); // the board first (the button may be far down)
   const text = pos && editorDrawable(pos) ? pos : null;
   setEditorPosition(text || "0,0,0,0,0,0,0,0,0,0,0,0;1;0");
   if (pos && !text) {
@@ -88,6 +90,7 @@ function closeEditor(m) {
   if (editor.ctl) editor.ctl.abort();
   document.body.classList.remove("editing");
   $("editor").hidden = true;
+  window.scrollTo(0, 0);
   if (m && pos) newGameIn(pos, m);
   else if (game.start) refresh();
   else start();
@@ -136,8 +139,9 @@ function setEditorSlots(n) {
   editorUpdate();
 }
 
-/** Draws the position edited, its controls and URL, and checks it. */
-function editorUpdate() {
+/** Draws the position edited, its controls and URL, and checks it
+ * (unless `recheck` is false and its answer is known: a new language). */
+function editorUpdate(recheck = true) {
   const n = editor.slots.length;
   // A last piece no longer on the board restricts nothing.
   if (editor.last > 0 && !editor.slots.includes(editor.last)) editor.last = 0;
@@ -172,7 +176,8 @@ function editorUpdate() {
   sel.value = String(editor.last);
   $("edit-note").textContent = ch ? t(ch.slot ? "edit.chosen.board" : "edit.chosen.hand", ch.piece) : t("edit.help");
   writeEditUrl();
-  scheduleCheck(text);
+  if (recheck || !editor.said) scheduleCheck(text);
+  else editor.said();
 }
 
 /** The URL of the editor with `text`: `?edit=POS`, `,` and `;` as they are. */
@@ -186,6 +191,7 @@ function writeEditUrl() {
 /** Checks `text` after a short pause (one request for a burst of edits). */
 function scheduleCheck(text) {
   editor.checked = null;
+  editor.said = null;
   showCheck("pending", t("edit.checking"));
   clearTimeout(editor.timer);
   editor.timer = setTimeout(() => checkPosition(text), 120);
@@ -203,11 +209,12 @@ async function checkPosition(text) {
     if (editor.ctl !== ctl || !editor.open) return;
     if (r.ok) {
       editor.checked = body;
-      const over = body.over ? ` · ${t("game-over", t(`over.${body.over}`))}` : "";
-      showCheck("true", "", `${t("edit.ok")}${over}`);
+      const over = () => (body.over ? ` · ${t("game-over", t(`over.${body.over}`))}` : "");
+      editor.said = () => showCheck("true", "", `${t("edit.ok")}${over()}`);
     } else {
-      showCheck("false", t("edit.invalid", body.error || `HTTP ${r.status}`));
+      editor.said = () => showCheck("false", t("edit.invalid", body.error || `HTTP ${r.status}`));
     }
+    editor.said();
   } catch (e) {
     if (e.name === "AbortError" || editor.ctl !== ctl) return;
     showCheck("false", t("http.network"));
@@ -238,6 +245,11 @@ function wireEditor() {
     editor.chosen = null;
     editorUpdate();
   });
+  $("edit-random").addEventListener("click", () => {
+    const p = parsePosition(randomOpening(editor.slots.length));
+    Object.assign(editor, { slots: p.slots, side: 1, last: 0, chosen: null });
+    editorUpdate();
+  });
   $("edit-reset").addEventListener("click", () => setEditorPosition(editor.from));
   $("edit-to-hand").addEventListener("click", () => { toHand(); editorUpdate(); });
   $("edit-slots").addEventListener("change", () => setEditorSlots(Number($("edit-slots").value)));
@@ -253,9 +265,9 @@ function wireEditor() {
       editorUpdate();
     });
   }
-  // The words change after app.js's own handler has run.
+  // The words change after app.js's own handler has run (wired before).
   for (const b of document.querySelectorAll("[data-lang]")) {
-    b.addEventListener("click", () => setTimeout(() => editor.open && editorUpdate(), 0));
+    b.addEventListener("click", () => editor.open && editorUpdate(false));
   }
   document.addEventListener("keydown", (e) => {
     if (editor.open && e.key === "Escape" && editor.chosen) {
