@@ -218,6 +218,7 @@ fn the_page_and_its_assets_are_served() {
         ("/tree.js", "function treePromote"),
         ("/puzzle.js", "const modeHooks"),
         ("/glicko.js", "function glicko2"),
+        ("/editor.js", "function openEditor"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

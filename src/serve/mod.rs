@@ -15,6 +15,7 @@
 
 pub mod access_log;
 pub mod api;
+pub mod check;
 pub mod errors;
 pub mod flight;
 pub mod guard;
@@ -126,6 +127,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/tree.js", get(page::tree_js))
         .route("/puzzle.js", get(page::puzzle_js))
         .route("/glicko.js", get(page::glicko_js))
+        .route("/editor.js", get(page::editor_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))
@@ -134,6 +136,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/api/analyse", get(api::analyse_handler))
         .route("/api/fair-start", get(api::fair_start_handler))
         .route("/api/progress", get(api::progress_handler))
+        .route("/api/check", get(check::check_handler))
         .route("/healthz", get(health::handler))
         .route("/metrics", get(metrics::handler))
         .route("/api/puzzle", get(puzzle::puzzle_handler))

@@ -18,6 +18,8 @@ const TREE_JS: &str = include_str!("assets/tree.js");
 const PUZZLE_JS: &str = include_str!("assets/puzzle.js");
 /// The Glicko-2 rating of the puzzle player.
 const GLICKO_JS: &str = include_str!("assets/glicko.js");
+/// The board editor.
+const EDITOR_JS: &str = include_str!("assets/editor.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -66,4 +68,9 @@ pub async fn style_css() -> impl IntoResponse {
 /// `GET /favicon.svg` and `GET /favicon.ico`.
 pub async fn favicon() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "image/svg+xml")], FAVICON_SVG)
+}
+
+/// `GET /editor.js`.
+pub async fn editor_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_JS)
 }

@@ -71,6 +71,12 @@ pub fn unavailable(why: &str) {
 
 /// Starts chromedriver and a Chromium session, or says why not.
 pub async fn browser(profile: &Path) -> Result<(Driver, Client), String> {
+    browser_with(profile, &[]).await
+}
+
+/// [`browser`] with Chromium's further flags `extra` (such as
+/// `--force-prefers-reduced-motion`).
+pub async fn browser_with(profile: &Path, extra: &[&str]) -> Result<(Driver, Client), String> {
     let driver = find("CHROMEDRIVER", &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
         .ok_or("no chromedriver found")?;
     let chromium = find("CHROMIUM", &["/usr/bin/chromium", "/usr/bin/chromium-browser"])
@@ -85,6 +91,7 @@ pub async fn browser(profile: &Path) -> Result<(Driver, Client), String> {
     let driver = Driver(child);
     let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
+    args.extend(extra.iter().map(|f| f.to_string()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),

@@ -103,8 +103,10 @@ class PageError extends Error {
   text() {
     const head = t(this.key, ...this.args);
     // In English the server's sentence says it all.
-    if (this.detail && lang === "en" && this.key.startsWith("http.")) return this.detail;
-    return this.detail ? `${head}（${this.detail}）` : head;
+    if (this.detail && lang === "en" && this.key.startsWith("http.") && this.detail.length <= 300) return this.detail;
+    // A long input echoed by the server is cut in the middle.
+    const d = this.detail.length > 300 ? `${this.detail.slice(0, 200)} … ${this.detail.slice(-80)}` : this.detail;
+    return d ? `${head}（${d}）` : head;
   }
 }
 
@@ -133,10 +135,17 @@ async function api(path) {
   return body;
 }
 
+/** `text` escaped for a query string, `,` and `;` as they are (the server
+ * reads both): a long position stays under the 4,096-byte target limit
+ * (issue 59: a 3 KB `pos` got 414 for the page's own request, not 400). */
+function queryText(text) {
+  return encodeURIComponent(text).replace(/%2C/gi, ",").replace(/%3B/gi, ";");
+}
+
 /** The answer for `pos` (cached). */
 async function answer(pos) {
   if (cache.has(pos)) return cache.get(pos);
-  const a = await api(`/api/position?pos=${encodeURIComponent(pos)}`);
+  const a = await api(`/api/position?pos=${queryText(pos)}`);
   cache.set(pos, a);
   return a;
 }
@@ -285,7 +294,7 @@ async function refresh() {
 
 /** Draws everything for the answer shown, in the chosen language. */
 function redraw() {
-  if (!shown) return;
+  if (!shown || editorOpen()) return;
   drawBoard(shown.position, shown, false);
   drawMoves(shown);
   drawEvalBar(shown);
@@ -404,8 +413,10 @@ function actionable(node, label, act, focusKey) {
 }
 
 /** Draws `text` (a position) on the dial; `a` (its answer) gives the legal
- * moves that make pieces clickable, unless `preview`. */
-function drawBoard(text, a, preview) {
+ * moves that make pieces clickable, unless `preview`. With `pick` (the
+ * board editor), every slot and hand piece is clickable instead, calling
+ * `pick({ slot, piece })` or `pick({ hand })`. */
+function drawBoard(text, a, preview, pick = null) {
   const p = parsePosition(text);
   const svg = $("board");
   svg.replaceChildren();
@@ -427,7 +438,7 @@ function drawBoard(text, a, preview) {
   }
   const hint = !preview && hinting(a) ? new Set(a.moves.filter((m) => m.best).map((m) => m.move)) : new Set();
   const banned = p.last > 0 && p.slots.includes(p.last) && p.slots[p.last - 1] !== p.last ? p.last : 0;
-  const last = preview ? null : lastMove(text);
+  const last = preview || pick ? null : lastMove(text);
   const pieceR = p.n > 8 ? 24 : 28;
   const at = (s, radius = r) => {
     const angle = (2 * Math.PI * s) / p.n;
@@ -442,6 +453,7 @@ function drawBoard(text, a, preview) {
     const [nx, ny] = at(s, rNum);
     el("text", { x: nx, y: ny, class: "slotnum" }, svg).textContent = s;
     const piece = p.slots[s - 1];
+    if (pick) actionable(slot, t("edit.slot", s), () => pick({ slot: s, piece }), null);
     if (!piece) continue;
     const cls = ["piece", piece % 2 ? "jia" : "yi"];
     if (piece === s) cls.push("fixed");
@@ -458,6 +470,7 @@ function drawBoard(text, a, preview) {
     if (walks.has(piece)) {
       actionable(g, notation(p, walks.get(piece)), () => play(String(piece)), "board");
     }
+    if (pick) actionable(g, `${t("edit.slot", s)}: ${piece}`, () => pick({ slot: s, piece }), null);
   }
   if (last) drawLastMove(svg, text, last, at, p.n, pieceR);
   // The hint: an arrow from each best walk's piece to where it lands.
@@ -486,6 +499,7 @@ function drawBoard(text, a, preview) {
         span.classList.add("captured");
         span.title = t("captured", q);
       }
+      if (pick) actionable(span, String(q), () => pick({ hand: q }), null);
       if (places.has(q) && p.side === side) {
         span.classList.add("movable");
         if (hint.has(String(q))) span.classList.add("hint");
@@ -561,7 +575,7 @@ function drawMoves(a) {
   $("redo").disabled = game.cursor >= game.moves.length;
 }
 
-/** The evaluation bar above the board (issue 59): the value for the
+/** The evaluation bar beside the board (issue 59): the value for the
  * side to move, filled from self-lose (empty) to self-win (full), and the
  * plies to the end; hidden with the evaluation and at the end. */
 function drawEvalBar(a) {
@@ -570,7 +584,7 @@ function drawEvalBar(a) {
   if (bar.hidden) return;
   const share = { 4: 1, 3: 0.75, 0: 0.5, 2: 0.25, 1: 0.04 }[a.value];
   const fill = bar.querySelector(".fill");
-  fill.style.width = `${Math.round(share * 100)}%`;
+  fill.style.height = `${Math.round(share * 100)}%`;
   fill.className = `fill b${a.value}`;
   bar.dataset.value = a.value;
   bar.dataset.depth = a.depth ?? "";
@@ -782,7 +796,7 @@ function gameUrl() {
 }
 
 function writeUrl() {
-  if (game.start) history.replaceState(null, "", gameUrl());
+  if (game.start && !editorOpen()) history.replaceState(null, "", gameUrl());
 }
 
 /** Copies `text` and says so on `button` for a moment; if the browser
@@ -1002,6 +1016,14 @@ function newGame(start) {
   refresh();
 }
 
+/** Starts a game from `pos` in mode `m` (the board editor's way out). */
+function newGameIn(pos, m) {
+  mode = m;
+  document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+  $("hint").checked = m === "analysis";
+  newGame(pos);
+}
+
 /** An empty board: no dial, no hands, no moves. */
 function clearBoard() {
   $("board").replaceChildren();
@@ -1187,7 +1209,7 @@ function wire() {
     const tg = e.target;
     const text = tg.tagName === "TEXTAREA" || tg.tagName === "SELECT" ||
       (tg.tagName === "INPUT" && !["radio", "checkbox"].includes(tg.type));
-    if (text) return;
+    if (text || editorOpen()) return;
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     const keys = {
       ArrowLeft: () => (mode === "analysis" ? goTo(game.cursor - 1) : undo()),
@@ -1232,7 +1254,7 @@ async function start() {
   const my = ++token;
   setBusy(true);
   try {
-    const a = await api(`/api/position?pos=${encodeURIComponent(pos)}`);
+    const a = await api(`/api/position?pos=${queryText(pos)}`);
     if (my !== token) return;
     cache.set(a.position, a);
     game.start = a.position;
@@ -1297,4 +1319,4 @@ async function start() {
 
 applyWords();
 wire();
-start();
+if (!openEditorFromUrl()) start();

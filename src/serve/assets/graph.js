@@ -54,12 +54,24 @@ function drawGraph(svg, points, cursor, pick) {
     d += i === 0 ? `M${x(p.ply)},${y(p.row)}` : `H${x(p.ply)}V${y(p.row)}`;
   });
   add("path", { d, class: "trace" });
+  // Each point's target is 40 px wide or more on screen (issue 59: 11 px
+  // on a phone); where targets overlap, a click goes to the nearest point.
+  const px = svg.getBoundingClientRect().width / W || 1;
+  const hitW = Math.max(44, 44 / px);
+  const nearest = (e) => {
+    const m = svg.getScreenCTM();
+    if (!m) return null;
+    const u = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    let best = points[0];
+    for (const q of points) if (Math.abs(x(q.ply) - u.x) < Math.abs(x(best.ply) - u.x)) best = q;
+    return best.ply;
+  };
   for (const p of points) {
     const g = add("g", { class: `point ${GRAPH_ROWS[p.row].cls}${p.mark ? ` ${p.mark}` : ""}`, "data-graph-ply": p.ply });
     add("circle", { cx: x(p.ply), cy: y(p.row), r: p.mark ? 5 : 3.5 }, g);
     // A wide invisible target, easy to hit with a finger.
-    add("rect", { x: x(p.ply) - 6, y: top - 8, width: 12, height: y(4) - top + 16, class: "hit" }, g);
+    add("rect", { x: x(p.ply) - hitW / 2, y: top - 8, width: hitW, height: y(4) - top + 16, class: "hit" }, g);
     add("title", {}, g).textContent = p.title;
-    g.addEventListener("click", () => pick(p.ply));
+    g.addEventListener("click", (e) => pick(e.target.tagName === "rect" ? nearest(e) ?? p.ply : p.ply));
   }
 }
