@@ -881,6 +881,24 @@ async fn phone(c: &Client, server: &Server) {
     .await;
     assert_eq!(broken, json!([]), "broken across lines");
     screenshot(c, "59-09-phone-en").await;
+    // On 12 slots the pieces are drawn smaller, but a piece that walks is
+    // still a 40 px target (a 12-slot position that solves at once).
+    c.goto(&server.url("/?pos=1,10,0,5,0,4,7,3,9,2,11,12;1;0")).await.unwrap();
+    wait_until(c, "a 12-slot position on a phone", |s| !s.busy && s.moves > 0).await;
+    let sizes = js(
+        c,
+        "return [...document.querySelectorAll('#board g.piece.movable')].map((g) => {
+            const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); });",
+    )
+    .await;
+    let sizes: Vec<f64> = sizes.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!(!sizes.is_empty() && sizes.iter().all(|&s| s >= 40.0), "12-slot pieces {sizes:?}");
+    screenshot(c, "59-09b-phone-12-slots").await;
+    tap(c, "#board g.piece.movable").await;
+    wait_until(c, "a piece tapped", |s| {
+        !s.busy && !s.position.starts_with("1,10,0,5,0,4,7,3,9,2,11,12;1;")
+    })
+    .await;
     c.set_window_size(1280, 900).await.unwrap();
     screenshot(c, "59-10-desktop-en").await;
     click(c, "[data-lang='zh']").await;

@@ -464,6 +464,9 @@ function drawBoard(text, a, preview, pick = null) {
       if (piece !== p.n) arrows.push([s, ((s - 1 + piece) % p.n) + 1]);
     }
     const g = el("g", { class: cls.join(" "), "data-piece": piece, "data-slot": s }, svg);
+    // A piece that acts takes taps over a circle larger than it is drawn:
+    // 40 px or more on a phone (issue 59), and apart from its neighbours'.
+    if (walks.has(piece) || pick) el("circle", { cx: x, cy: y, r: pieceR + 6, class: "hit" }, g);
     el("circle", { cx: x, cy: y, r: pieceR }, g);
     el("text", { x, y }, g).textContent = piece;
     el("title", {}, g).textContent = piece === s ? t("fixed", piece) : piece === banned ? t("may-not-walk", piece) : `${piece}`;
