@@ -114,6 +114,8 @@ proptest! {
             if tables_n != n {
                 let e = Answer::from_solution(&solution, &elsewhere, asked);
                 prop_assert!(matches!(e, Err(SolveError::NotReached { .. })), "{elsewhere}");
+                prop_assert!(solution.moves(&elsewhere).is_err(), "{elsewhere}");
+                prop_assert!(solution.line(&elsewhere).is_err(), "{elsewhere}");
             }
         }
         // Roots of another size than the variant: a typed error from every

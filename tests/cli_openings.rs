@@ -47,6 +47,7 @@ fn solve_one(pos: &Position) -> Value {
 fn keeping(solution: &Solution, pos: &Position) -> Vec<String> {
     solution
         .moves(pos)
+        .unwrap()
         .iter()
         .filter(|m| m.score.value == Value::BothWin)
         .map(|m| m.mv.to_string())

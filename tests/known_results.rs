@@ -20,11 +20,11 @@ fn documented_opening() {
     let sol = solve(&root, PassRule::Always, None);
     assert_eq!(sol.states(), 20_971_954);
     assert_eq!(sol.score(&root).unwrap().value, Value::BothWin);
-    for m in sol.moves(&root) {
+    for m in sol.moves(&root).unwrap() {
         let expected = if m.mv == Move::Walk(6) { Value::BothWin } else { Value::SelfLose };
         assert_eq!(m.score.value, expected, "move {}", m.mv);
     }
-    let line = sol.line(&root);
+    let line = sol.line(&root).unwrap();
     assert_eq!(line.len(), sol.score(&root).unwrap().depth as usize);
 }
 
@@ -34,7 +34,7 @@ fn documented_mid_game() {
     let root = pos("4,3,7,11,5,10,12,0,0,2,0,0;0;7");
     let sol = solve(&root, PassRule::Always, None);
     assert_eq!(sol.score(&root).unwrap().value, Value::SelfWin);
-    let moves = sol.moves(&root);
+    let moves = sol.moves(&root).unwrap();
     let best = moves[0].score;
     assert!(moves.iter().any(|m| m.mv == Move::Walk(11) && m.score == best));
 }
@@ -44,7 +44,7 @@ fn line_ends(text: &str, rule: PassRule) -> (Value, Option<chaosclock::Outcome>)
     let root = pos(text);
     let sol = solve(&root, rule, None);
     let mut cur = root;
-    for m in sol.line(&root) {
+    for m in sol.line(&root).unwrap() {
         cur = cur.play(m, rule).unwrap();
     }
     (sol.score(&root).unwrap().value, cur.outcome())

@@ -27,7 +27,7 @@ fn level_8_plays_a_best_move_and_every_level_a_legal_one() {
             continue;
         }
         let solution = solve(&pos, PassRule::Always, None);
-        let moves = solution.moves(&pos);
+        let moves = solution.moves(&pos).unwrap();
         let best = moves[0].score;
         for level in Level::all() {
             for seed in 0..3 {

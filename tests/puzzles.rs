@@ -55,7 +55,7 @@ fn check_by_definition(p: &Puzzle) {
     let rule = PassRule::Always;
     let solution = solve(&p.before, rule, None);
     // The mistake loses value and hands the move over.
-    let before = solution.moves(&p.before);
+    let before = solution.moves(&p.before).unwrap();
     let (best, _) = keeping(&before);
     let played = before.iter().find(|m| m.mv == p.mistake).expect("the mistake is legal");
     assert!(played.score.value < best, "{}: {} is no mistake", p.id, p.mistake);
@@ -65,7 +65,7 @@ fn check_by_definition(p: &Puzzle) {
     let mut pos: Position = p.start;
     let mut solver_moves = 0;
     for (i, &m) in p.line.iter().enumerate() {
-        let moves = solution.moves(&pos);
+        let moves = solution.moves(&pos).unwrap();
         if pos.side() == solver {
             let (value, keep) = keeping(&moves);
             assert_eq!(keep, [m], "{}: move {i} is not the only move keeping {value:?}", p.id);
@@ -98,7 +98,7 @@ fn check_by_definition(p: &Puzzle) {
     // has no only move keeping the value, or the game is over.
     let mut next = pos;
     while next.outcome().is_none() && next.side() != solver {
-        let moves = solution.moves(&next);
+        let moves = solution.moves(&next).unwrap();
         let (value, _) = keeping(&moves);
         let r = moves
             .iter()
@@ -108,7 +108,7 @@ fn check_by_definition(p: &Puzzle) {
         next = r.child;
     }
     if next.outcome().is_none() && solver_moves < 12 {
-        let moves = solution.moves(&next);
+        let moves = solution.moves(&next).unwrap();
         let (value, keep) = keeping(&moves);
         let fits = value == p.value
             && keep.len() == 1

@@ -124,11 +124,11 @@ impl Answer {
         pos: &Position,
         rule: PassRule,
     ) -> Result<Answer, SolveError> {
-        let Some(score) = solution.score(pos) else {
-            return Err(SolveError::NotReached { pos: *pos });
-        };
-        // A reached state's children and lines are reached (`Solution`).
-        Ok(Answer::new(*pos, rule, score, solution.moves(pos), solution.line(pos), Source::Solve))
+        let not_reached = |_| SolveError::NotReached { pos: *pos };
+        let score = solution.score(pos).ok_or(SolveError::NotReached { pos: *pos })?;
+        let moves = solution.moves(pos).map_err(not_reached)?;
+        let line = solution.line(pos).map_err(not_reached)?;
+        Ok(Answer::new(*pos, rule, score, moves, line, Source::Solve))
     }
 
     /// The answer of the openings book for the opening `pos`: its value

@@ -216,7 +216,7 @@ mod tests {
         // keeps both-win at depth 2, passing keeps it at depth 3.
         let pos: Position = "0,0,3,4;0".parse().unwrap();
         let solution = solve(&pos, PassRule::Always, None);
-        let moves = solution.moves(&pos);
+        let moves = solution.moves(&pos).unwrap();
         let r = review_ply(&pos, Move::Place(1), &moves).unwrap();
         assert_eq!((r.value, r.played, r.best), (Value::BothWin, Value::BothWin, Value::BothWin));
         assert!(!r.only, "the pass keeps both-win too");
@@ -228,7 +228,7 @@ mod tests {
     fn a_losing_move_is_a_mistake() {
         let pos: Position = "4,3,7,11,5,10,12,0,0,2,0,0;0;7".parse().unwrap();
         let solution = solve(&pos, PassRule::Always, None);
-        let moves = solution.moves(&pos);
+        let moves = solution.moves(&pos).unwrap();
         let walk = review_ply(&pos, Move::Walk(11), &moves).unwrap();
         assert!(walk.only && !walk.mistake);
         assert_eq!(walk.best, Value::SelfWin);

@@ -142,7 +142,7 @@ async fn moves_of(
         positions
             .iter()
             .map(|p| match &solved {
-                Some(s) => Ok(s.solution().moves(p)),
+                Some(s) => s.solution().moves(p).map_err(|e| ServeError::Internal(e.to_string())),
                 // A finished game has no moves, whatever scores it.
                 None if p.outcome().is_some() => Ok(Vec::new()),
                 None => engine.table_moves(p, rule)?.ok_or_else(|| {

@@ -121,6 +121,7 @@ pub async fn engine_move_handler(
             tokio::task::spawn_blocking(move || solved.solution().moves(&pos))
                 .await
                 .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))?
+                .map_err(|e| ServeError::Internal(e.to_string()))?
         }
     };
     let chosen = Engine::new(level, seed).choose(&pos, &moves);

@@ -352,19 +352,20 @@ impl Solution {
     /// Every legal move of a reachable state with its score, best first
     /// ([`scored_moves`]).
     ///
-    /// # Panics
-    /// If `pos` was not reached.
-    pub fn moves(&self, pos: &Position) -> Vec<ScoredMove> {
-        scored_moves(self, pos).expect("children of reached states are reached")
+    /// # Errors
+    /// [`NotReached`] if `pos` was not reached (the children of a reached
+    /// state are reached, or answered by the tables the solve read).
+    pub fn moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, NotReached> {
+        scored_moves(self, pos)
     }
 
     /// A line of best play from a reachable state to the end of the game
     /// ([`best_line`]; empty for a finished game or a no-result state).
     ///
-    /// # Panics
-    /// If `pos` was not reached.
-    pub fn line(&self, pos: &Position) -> Vec<Move> {
-        best_line(self, pos).expect("states on a line of reached states are reached")
+    /// # Errors
+    /// [`NotReached`] if `pos` was not reached.
+    pub fn line(&self, pos: &Position) -> Result<Vec<Move>, NotReached> {
+        best_line(self, pos)
     }
 
     /// All reachable states with their scores (double passes excluded).
