@@ -168,3 +168,41 @@ fn generate_refuses_what_it_cannot_make() {
         assert!(e.is_err(), "{n} slots, max_live {max_live}: {e:?}");
     }
 }
+
+/// The book's and the draws' readers of a board: any bytes give a value
+/// or `None` (a board that is no opening of the size), never a panic.
+#[test]
+fn the_book_and_the_draws_refuse_what_is_no_opening() {
+    let book = Book::embedded().expect("the built-in book reads");
+    let mut rng = Rng(0x5eed_b00c);
+    for n in SUPPORTED_SLOTS {
+        let section = book.section(n, PassRule::Always).expect("the built-in book has every size");
+        let opening: Vec<u8> = (1..=n).map(|p| p % n + 1).collect();
+        assert!(section.value(&opening).is_some(), "{opening:?}");
+        assert!(chaosclock::draw::opening(&opening).is_some(), "{opening:?}");
+        for _ in 0..200 {
+            let len = rng.below(14) as usize;
+            // Half of them a shuffle of 1..=n, so that some are openings.
+            let board: Vec<u8> = if rng.below(2) == 0 {
+                let mut b: Vec<u8> = (1..=n).collect();
+                for i in (1..b.len()).rev() {
+                    b.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                b
+            } else {
+                (0..len).map(|_| rng.below(16) as u8).collect()
+            };
+            let derangement = board.len() == usize::from(n)
+                && board
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &p)| p >= 1 && p <= n && usize::from(p) != i + 1)
+                && (1..=n).all(|p| board.contains(&p));
+            assert_eq!(section.value(&board).is_some(), derangement, "{n}: {board:?}");
+            if board.len() == usize::from(n) {
+                assert_eq!(chaosclock::draw::opening(&board).is_some(), derangement, "{board:?}");
+            }
+        }
+        assert!(!section.block_values(section.blocks(), &mut |_, _| panic!("no such block")));
+    }
+}

@@ -97,7 +97,7 @@ fn lookups_agree_with_decoding_everything() {
     let ranks = section.ranks();
     for (rank, &code) in all.iter().enumerate() {
         let board = ranks.board(rank as u64);
-        assert_eq!(section.value(&board[..8]).code(), code, "rank {rank}");
+        assert_eq!(section.value(&board[..8]).unwrap().code(), code, "rank {rank}");
     }
 }
 
@@ -252,11 +252,11 @@ fn a_wrong_value_is_found_in_tables_that_derive_scores() {
     let section = book().section(8, PassRule::Always).unwrap();
     let ranks = Ranks::new(8);
     let first = ranks.board(0);
-    let bad = chaosclock::draw::opening(&first[..8]);
-    let truth = section.value(&first[..8]);
+    let bad = chaosclock::draw::opening(&first[..8]).unwrap();
+    let truth = section.value(&first[..8]).unwrap();
     let other = if truth == Value::BothWin { Value::SelfWin } else { Value::BothWin };
     let value_of = |p: &Position| -> Result<Value, ()> {
-        Ok(if *p == bad { other } else { section.value(p.board()) })
+        Ok(if *p == bad { other } else { section.value(p.board()).unwrap() })
     };
     let built = build_section(8, PassRule::Always, &value_of, &|_| {}).unwrap();
     std::fs::write(d.join("bad.ccbk"), write_book(&[built])).unwrap();

@@ -33,13 +33,15 @@ pub fn count(n: u8) -> u64 {
 
 /// The opening with `board[i]` on slot `i + 1` (乙 to move, no last move).
 ///
-/// # Panics
-/// `board` is not a derangement of a supported size (a bug of the caller).
-pub fn opening(board: &[u8]) -> Position {
+/// `None` if `board` is not a derangement of a supported size.
+pub fn opening(board: &[u8]) -> Option<Position> {
     let cells: Vec<i64> = board.iter().map(|&p| i64::from(p)).collect();
-    let pos = Position::new(&cells, Side::Yi, Last::None).expect("a derangement is a position");
-    debug_assert!(pos.is_opening());
-    pos
+    Position::new(&cells, Side::Yi, Last::None).ok().filter(Position::is_opening)
+}
+
+/// The opening on `board`, a derangement this module made.
+fn derangement(board: &[u8]) -> Position {
+    opening(board).expect("the derangements made here are openings")
 }
 
 /// Calls `f` with every derangement of 1..=`n` that starts with `prefix`
@@ -62,7 +64,7 @@ fn derangements(n: u8, prefix: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
 /// Every opening of an `n`-slot board, in lexicographic order.
 pub fn all(n: u8) -> Vec<Position> {
     let mut out = Vec::with_capacity(count(n) as usize);
-    derangements(n, &mut Vec::with_capacity(n as usize), &mut |b| out.push(opening(b)));
+    derangements(n, &mut Vec::with_capacity(n as usize), &mut |b| out.push(derangement(b)));
     out
 }
 
@@ -89,14 +91,14 @@ pub fn chunks(n: u8, order: Order) -> impl Iterator<Item = Vec<Position>> {
     firsts.map(move |prefix| {
         let mut out = Vec::new();
         derangements(n, &mut prefix.to_vec(), &mut |d| match order {
-            Order::Board => out.push(opening(d)),
+            Order::Board => out.push(derangement(d)),
             Order::Table => {
                 // `d` gives the slot of each piece: the board is its inverse.
                 let mut board = [0u8; 12];
                 for (i, &slot) in d.iter().enumerate() {
                     board[usize::from(slot) - 1] = i as u8 + 1;
                 }
-                out.push(opening(&board[..d.len()]));
+                out.push(derangement(&board[..d.len()]));
             }
         });
         out
@@ -114,7 +116,7 @@ fn board_order(index: &SigIndex, k: u64) -> Position {
     for (slot, &piece) in table[..n].iter().enumerate() {
         board[usize::from(piece) - 1] = slot as u8 + 1;
     }
-    opening(&board[..n])
+    derangement(&board[..n])
 }
 
 /// The openings of one size in a seeded random order, each once.
@@ -182,7 +184,7 @@ impl Iterator for Draw {
                         board.swap(i, self.rng.below(i as u64 + 1) as usize);
                     }
                     if board.iter().enumerate().all(|(i, &p)| p as usize != i + 1) {
-                        let pos = opening(&board);
+                        let pos = derangement(&board);
                         if seen.insert(pos.key()) {
                             return Some(pos);
                         }

@@ -252,7 +252,10 @@ pub fn compare(
             for (i, &code) in chunk.iter().enumerate() {
                 let rank = (c << 16 | i) as u64;
                 let board = ranks.board(rank);
-                if value_of(&draw::opening(&board[..len]))?.code() != code {
+                if value_of(&draw::opening(&board[..len]).expect("a derangement is an opening"))?
+                    .code()
+                    != code
+                {
                     wrong += 1;
                     first.get_or_insert(rank);
                 }
@@ -268,7 +271,7 @@ pub fn compare(
     let wrong: u64 = per_chunk.iter().map(|p| p.0).sum();
     if let Some(rank) = per_chunk.iter().find_map(|p| p.1) {
         let board = ranks.board(rank);
-        let pos = draw::opening(&board[..len]);
+        let pos = draw::opening(&board[..len]).expect("a derangement is an opening");
         lines.push(format!(
             "{pos} is {} in the openings book, {} in the {what}",
             stored[rank as usize],

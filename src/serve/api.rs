@@ -350,7 +350,8 @@ async fn fair_start_from_book(
     let Some(section) = book.section(n, rule) else { return Ok(None) };
     let mut draw = Draw::new(n, seed).take(FAIR_LOOKUPS);
     let found =
-        blocking(move || Ok(draw.find(|o| section.value(o.board()) == Value::BothWin))).await?;
+        blocking(move || Ok(draw.find(|o| section.value(o.board()) == Some(Value::BothWin))))
+            .await?;
     let Some(opening) = found else {
         return Err(ServeError::NoFairStart { slots: n, seed, tried: None });
     };

@@ -145,7 +145,7 @@ impl Book {
         if !pos.is_opening() {
             return None;
         }
-        Some(self.section(pos.slots(), rule)?.value(pos.board()))
+        self.section(pos.slots(), rule)?.value(pos.board())
     }
 }
 
@@ -167,11 +167,11 @@ impl Section {
     }
 
     /// The value for 乙 of the opening `board` (`n` entries, a
-    /// derangement).
-    ///
-    /// # Panics
-    /// `board` is not an opening of this size ([`Book::value`] checks).
-    pub fn value(&self, board: &[u8]) -> Value {
+    /// derangement); `None` if `board` is not an opening of this size.
+    pub fn value(&self, board: &[u8]) -> Option<Value> {
+        if !is_opening(board, self.layout.entry.slots) {
+            return None;
+        }
         let rep = self.ranks.representative(board);
         let mut found = Value::NoResult;
         self.decode_block(self.block_of(rep), &mut |rank, _, v| {
@@ -181,7 +181,7 @@ impl Section {
             }
             true
         });
-        found
+        Some(found)
     }
 
     /// The block holding rank `rank`.
@@ -222,14 +222,18 @@ impl Section {
     /// ranks `b * block_ranks ..`), in rank order: for a reader that
     /// decodes the blocks it needs as it goes, where
     /// [`Section::all_values`] decodes them all first.
-    ///
-    /// # Panics
-    /// `b` is not a block of the section ([`Section::blocks`]).
-    pub fn block_values(&self, b: usize, f: &mut dyn FnMut(u64, Value)) {
+    /// False, and `f` never called, if `b` is not a block of the section
+    /// ([`Section::blocks`]).
+    #[must_use]
+    pub fn block_values(&self, b: usize, f: &mut dyn FnMut(u64, Value)) -> bool {
+        if b >= self.blocks() {
+            return false;
+        }
         self.decode_block(b, &mut |rank, _, v| {
             f(rank, v);
             true
         });
+        true
     }
 
     /// The value code of every opening, by rank (decoded in parallel).
@@ -277,4 +281,18 @@ impl Section {
     pub fn blocks(&self) -> usize {
         blocks(self.layout.entry.openings, self.layout.entry.block_ranks)
     }
+}
+
+/// Whether `board` is an opening of `n` slots: a derangement of 1..=`n`
+/// (piece `i + 1` never on slot `i + 1`).
+fn is_opening(board: &[u8], n: u8) -> bool {
+    let mut seen = 0u32;
+    board.len() == usize::from(n)
+        && board.iter().enumerate().all(|(i, &p)| {
+            if !(1..=n).contains(&p) || usize::from(p) == i + 1 || seen & 1 << p != 0 {
+                return false;
+            }
+            seen |= 1 << p;
+            true
+        })
 }

@@ -101,6 +101,6 @@ pub fn opening(n: u8, seed: u64, fair: bool) -> Position {
     std::iter::once(first)
         .chain(draw)
         .take(10_000)
-        .find(|o| section.value(o.board()) == crate::value::Value::BothWin)
+        .find(|o| section.value(o.board()) == Some(crate::value::Value::BothWin))
         .unwrap_or(first)
 }

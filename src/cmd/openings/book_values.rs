@@ -41,7 +41,9 @@ impl<'a> LazyBook<'a> {
             .par_iter()
             .map(|&b| {
                 let mut out = Vec::new();
-                section.block_values(b, &mut |rank, v| out.push((rank, v.code() + 1)));
+                // `todo` holds blocks of the section only.
+                let block = section.block_values(b, &mut |rank, v| out.push((rank, v.code() + 1)));
+                debug_assert!(block, "block {b} of the section");
                 out
             })
             .collect();

@@ -97,7 +97,11 @@ pub(super) fn scores(
 pub(super) fn book_scores(section: &Section, batch: &[Position]) -> Vec<Scored> {
     batch
         .par_iter()
-        .map(|pos| Scored { pos: *pos, value: section.value(pos.board()), depth: None, keep: None })
+        .map(|pos| {
+            // The batch holds openings of the section's size (`Draw`).
+            let value = section.value(pos.board()).expect("an opening of the section's size");
+            Scored { pos: *pos, value, depth: None, keep: None }
+        })
         .collect()
 }
 
