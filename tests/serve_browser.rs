@@ -893,6 +893,18 @@ async fn phone(c: &Client, server: &Server) {
     .await;
     let sizes: Vec<f64> = sizes.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     assert!(!sizes.is_empty() && sizes.iter().all(|&s| s >= 40.0), "12-slot pieces {sizes:?}");
+    // The bar's words fit in it, in English too (they were cut at its top).
+    let fits = js(
+        c,
+        "const e = document.querySelector('#eval-bar .text');
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const words = range.getBoundingClientRect(), bar = e.parentElement.getBoundingClientRect();
+        return [words.top, words.bottom, bar.top, bar.bottom];",
+    )
+    .await;
+    let f: Vec<f64> = fits.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert!(f[0] >= f[2] && f[1] <= f[3], "the bar's words overflow it: {f:?}");
     screenshot(c, "59-09b-phone-12-slots").await;
     tap(c, "#board g.piece.movable").await;
     wait_until(c, "a piece tapped", |s| {
