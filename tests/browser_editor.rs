@@ -18,20 +18,16 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_editor_in_a_real_browser() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
-    desktop(&c, &server).await;
+    desktop(c, &server).await;
     c.set_window_size(390, 844).await.unwrap();
-    phone(&c, &server).await;
+    phone(c, &server).await;
     c.set_window_size(1280, 900).await.unwrap();
-    let _ = c.close().await;
-    drop(driver);
+    session.close().await;
 }
 
 /// Clicks (or taps) `css`.
@@ -317,34 +313,25 @@ async fn phone_targets(c: &Client) {
 /// and walks not animated when the reader asks for reduced motion.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_59_bar_graph_long_position_cancel_and_motion() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
-    bar_beside_the_board(&c, &server, "59-edit-10-bar-desktop").await;
-    long_position(&c, &server).await;
-    replaced_requests(&c, &server).await;
-    motion(&c, &server, false).await;
+    bar_beside_the_board(c, &server, "59-edit-10-bar-desktop").await;
+    long_position(c, &server).await;
+    replaced_requests(c, &server).await;
+    motion(c, &server, false).await;
     c.set_window_size(390, 844).await.unwrap();
-    bar_beside_the_board(&c, &server, "59-edit-11-bar-phone").await;
-    graph_targets(&c, &server).await;
-    let _ = c.close().await;
-    drop(driver);
+    bar_beside_the_board(c, &server, "59-edit-11-bar-phone").await;
+    graph_targets(c, &server).await;
+    session.close().await;
     // The same walk in a browser asked for reduced motion: not animated.
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser_with(profile.path(), &["--force-prefers-reduced-motion"]).await
-    {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&["--force-prefers-reduced-motion"]).await else { return };
+    let c = &session.c;
     c.set_window_size(1280, 900).await.unwrap();
-    motion(&c, &server, true).await;
-    let _ = c.close().await;
-    drop(driver);
+    motion(c, &server, true).await;
+    session.close().await;
 }
 
 /// The bar stands left of the board, as tall as it, filled from the

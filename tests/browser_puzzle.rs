@@ -18,23 +18,20 @@ use serde_json::{Value as Json, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn puzzle_mode_in_a_real_browser() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &["--tables", "."]);
     // Desktop, with the mouse, in Chinese.
     c.set_window_size(1280, 900).await.unwrap();
     let short = server.ok("/api/puzzle?slots=8&theme=short&seed=1");
     let one = server.ok("/api/puzzle?slots=8&theme=one-move&seed=2");
-    glicko(&c, &server, &short).await;
-    solve_right(&c, &server, &short, false, "61-puzzle-desktop-zh").await;
-    analyse(&c, &server, &short).await;
-    wrong_retry_solution(&c, &server, &one, false, "61-puzzle-desktop-zh").await;
-    next_and_link(&c, &server, &one, false).await;
-    from_the_header(&c, &server).await;
+    glicko(c, &server, &short).await;
+    solve_right(c, &server, &short, false, "61-puzzle-desktop-zh").await;
+    analyse(c, &server, &short).await;
+    wrong_retry_solution(c, &server, &one, false, "61-puzzle-desktop-zh").await;
+    next_and_link(c, &server, &one, false).await;
+    from_the_header(c, &server).await;
     // A phone, with touch, in English.
     c.set_window_size(390, 844).await.unwrap();
     // A puzzle whose line has a capturing placement and the solver's extra
@@ -44,17 +41,16 @@ async fn puzzle_mode_in_a_real_browser() {
         .find(|p| p["solver"].as_array().unwrap().windows(2).any(|w| w[0] == true && w[1] == true))
         .expect("an 8-slot puzzle with an extra move in its line");
     let other = server.ok("/api/puzzle?slots=8&theme=both-win&seed=4");
-    open(&c, &server, &extra).await;
-    click(&c, "[data-lang='en']").await;
-    phone_layout(&c).await;
-    solve_right(&c, &server, &extra, true, "61-puzzle-phone-en").await;
-    wrong_retry_solution(&c, &server, &other, true, "61-puzzle-phone-en").await;
-    next_and_link(&c, &server, &other, true).await;
-    click(&c, "[data-lang='zh']").await;
-    phone_layout(&c).await;
-    screenshot(&c, "61-puzzle-phone-zh").await;
-    let _ = c.close().await;
-    drop(driver);
+    open(c, &server, &extra).await;
+    click(c, "[data-lang='en']").await;
+    phone_layout(c).await;
+    solve_right(c, &server, &extra, true, "61-puzzle-phone-en").await;
+    wrong_retry_solution(c, &server, &other, true, "61-puzzle-phone-en").await;
+    next_and_link(c, &server, &other, true).await;
+    click(c, "[data-lang='zh']").await;
+    phone_layout(c).await;
+    screenshot(c, "61-puzzle-phone-zh").await;
+    session.close().await;
 }
 
 /// The player's record in localStorage.

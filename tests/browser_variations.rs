@@ -22,26 +22,22 @@ const MAIN: [&str; 8] = ["3", "4", "6", "5", "2", "5", "1", "4"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn variations_are_kept_promoted_and_deleted() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     // 8-slot positions solve in memory at once.
     let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
-    tree_model(&c, &server).await;
+    tree_model(c, &server).await;
     for (w, h, touch) in [(1280, 900, false), (390, 844, true)] {
         c.set_window_size(w, h).await.unwrap();
         for lang in ["zh", "en"] {
             let tag = format!("{}-{lang}", if touch { "phone" } else { "desktop" });
-            variations(&c, &server, lang, touch, &tag).await;
-            play_mode_mid_game(&c, &server, lang, touch, &tag).await;
+            variations(c, &server, lang, touch, &tag).await;
+            play_mode_mid_game(c, &server, lang, touch, &tag).await;
         }
     }
-    let _ = c.close().await;
-    drop(driver);
+    session.close().await;
 }
 
 /// Saves a screenshot `name` with `css` in the middle of the view.

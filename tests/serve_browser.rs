@@ -22,20 +22,16 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_plays_in_a_real_browser() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &[]);
-    run(&c, &server).await;
-    defects(&c, &server).await;
-    players(&c, &server).await;
+    run(c, &server).await;
+    defects(c, &server).await;
+    players(c, &server).await;
     let tiny = Server::start(dir.path(), &["--budget", "1000"]);
-    first_load_fails(&c, &tiny).await;
-    let _ = c.close().await;
-    drop(driver);
+    first_load_fails(c, &tiny).await;
+    session.close().await;
 }
 
 async fn run(c: &Client, server: &Server) {
@@ -533,25 +529,21 @@ async fn first_load_fails(c: &Client, server: &Server) {
 /// phone (390 × 844, touch); screenshots in both languages.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue_59_defects_in_a_real_browser() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let t = Instant::now();
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
-    review_and_modes(&c, &server).await;
-    failed_requests(&c, &server).await;
-    solving_locks_and_hides(&c, &server).await;
+    review_and_modes(c, &server).await;
+    failed_requests(c, &server).await;
+    solving_locks_and_hides(c, &server).await;
     let tiny = Server::start(dir.path(), &["--tables", ".", "--budget", "1000"]);
-    failed_new_game(&c, &tiny).await;
-    last_move_and_bar(&c, &server).await;
-    phone(&c, &server).await;
+    failed_new_game(c, &tiny).await;
+    last_move_and_bar(c, &server).await;
+    phone(c, &server).await;
     eprintln!("issue 59's browser test took {:?}", t.elapsed());
-    let _ = c.close().await;
-    drop(driver);
+    session.close().await;
 }
 
 /// Defects 1, 3 and 11 (the result said once, its colon).
@@ -994,35 +986,31 @@ async fn last_move_and_bar(c: &Client, server: &Server) {
 /// keeps the level.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_levels_in_a_real_browser() {
-    let profile = tempfile::tempdir().unwrap();
-    let (driver, c) = match browser(profile.path()).await {
-        Ok(b) => b,
-        Err(why) => return unavailable(&why),
-    };
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path(), &["--tables", "."]);
     c.set_window_size(1280, 900).await.unwrap();
-    play_at_level_one(&c, &server, "61-01-desktop", false).await;
+    play_at_level_one(c, &server, "61-01-desktop", false).await;
     c.set_window_size(390, 844).await.unwrap();
-    let size = js(&c, "const r = document.getElementById('level').getBoundingClientRect(); return [r.width, r.height]").await;
+    let size = js(c, "const r = document.getElementById('level').getBoundingClientRect(); return [r.width, r.height]").await;
     let (w, h) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
     assert!(w >= 40.0 && h >= 40.0, "the level control is {w} × {h} px on a phone");
-    play_at_level_one(&c, &server, "61-02-phone", true).await;
+    play_at_level_one(c, &server, "61-02-phone", true).await;
     // In English, the level's words.
-    click(&c, "[data-lang='en']").await;
+    click(c, "[data-lang='en']").await;
     let words = js(
-        &c,
+        c,
         "return [document.querySelector('[data-i18n=level]').textContent,
         document.querySelector('#level option[value=\"8\"]').textContent]",
     )
     .await;
     assert_eq!(words, json!(["Engine level", "8 (perfect)"]));
-    js(&c, "document.getElementById('level').scrollIntoView({ block: 'center' }); return true")
+    js(c, "document.getElementById('level').scrollIntoView({ block: 'center' }); return true")
         .await;
-    screenshot(&c, "61-03-phone-en").await;
-    click(&c, "[data-lang='zh']").await;
-    let _ = c.close().await;
-    drop(driver);
+    screenshot(c, "61-03-phone-en").await;
+    click(c, "[data-lang='zh']").await;
+    session.close().await;
 }
 
 /// The value of `name` in the URL's query.

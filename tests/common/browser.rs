@@ -69,14 +69,40 @@ pub fn unavailable(why: &str) {
     );
 }
 
-/// Starts chromedriver and a Chromium session, or says why not.
-pub async fn browser(profile: &Path) -> Result<(Driver, Client), String> {
-    browser_with(profile, &[]).await
+/// A test's browser: Chromium with a profile of its own, driven by
+/// chromedriver (killed when the session is dropped).
+pub struct Session {
+    /// The WebDriver client.
+    pub c: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
 }
 
-/// [`browser`] with Chromium's further flags `extra` (such as
-/// `--force-prefers-reduced-motion`).
-pub async fn browser_with(profile: &Path, extra: &[&str]) -> Result<(Driver, Client), String> {
+impl Session {
+    /// Starts one with Chromium's further flags `extra` (such as
+    /// `--force-prefers-reduced-motion`); `None` when there is no browser,
+    /// after [`unavailable`] has said why (in CI it fails instead).
+    pub async fn start(extra: &[&str]) -> Option<Session> {
+        let profile = tempfile::tempdir().unwrap();
+        match browser_with(profile.path(), extra).await {
+            Ok((driver, c)) => Some(Session { c, _driver: driver, _profile: profile }),
+            Err(why) => {
+                unavailable(&why);
+                None
+            }
+        }
+    }
+
+    /// Closes the browser's window, then the driver.
+    pub async fn close(self) {
+        let Session { c, _driver, _profile } = self;
+        let _ = c.close().await;
+    }
+}
+
+/// Starts chromedriver and a Chromium session with Chromium's further
+/// flags `extra`, or says why not.
+async fn browser_with(profile: &Path, extra: &[&str]) -> Result<(Driver, Client), String> {
     let driver = find("CHROMEDRIVER", &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
         .ok_or("no chromedriver found")?;
     let chromium = find("CHROMIUM", &["/usr/bin/chromium", "/usr/bin/chromium-browser"])
