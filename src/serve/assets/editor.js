@@ -204,7 +204,7 @@ async function checkPosition(text) {
   const ctl = new AbortController();
   editor.ctl = ctl;
   try {
-    const r = await fetch(`/api/check?pos=${encodeURIComponent(text)}`, { signal: ctl.signal });
+    const r = await fetch(`/api/check?pos=${queryText(text)}`, { signal: ctl.signal });
     const body = await r.json().catch(() => ({}));
     if (editor.ctl !== ctl || !editor.open) return;
     if (r.ok) {
