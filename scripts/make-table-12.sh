@@ -81,15 +81,20 @@ here="${BASH_SOURCE[0]%/*}"
 repo="$(cd "$here/.." && pwd)"
 
 cmd="${1:-start}"
+rule="${CHAOSCLOCK_RULE:-always}"
+case "$rule" in
+always | when-stuck) ;;
+*) echo "CHAOSCLOCK_RULE must be always or when-stuck, not $rule" >&2; exit 2 ;;
+esac
 kind="${CHAOSCLOCK_KIND:-values}"
 case "$kind" in
-values) kind_flags=(--values-only); default_dir="$HOME/chaosclock-tables"; manifest=n12-always.json ;;
-depths) kind_flags=(--allow-large --keep-side-files); default_dir="$HOME/chaosclock-depths-12"; manifest=n12-always-depths.json ;;
+values) kind_flags=(--values-only); default_dir="$HOME/chaosclock-tables"; manifest="n12-$rule.json" ;;
+depths) kind_flags=(--allow-large --keep-side-files); default_dir="$HOME/chaosclock-depths-12"; manifest="n12-$rule-depths.json" ;;
 *) echo "CHAOSCLOCK_KIND must be values or depths, not $kind" >&2; exit 2 ;;
 esac
 dir="${2:-${CHAOSCLOCK_TABLES:-$default_dir}}"
-log="$dir/n12-always.log"
-pidfile="$dir/n12-always.pid"
+log="$dir/n12-$rule.log"
+pidfile="$dir/n12-$rule.pid"
 
 running() {
     [[ -f "$pidfile" ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
@@ -100,8 +105,8 @@ running() {
 other_run() {
     if [[ "$kind" == values ]]; then o_kind=depths o_dir="$HOME/chaosclock-depths-12"
     else o_kind=values o_dir="$HOME/chaosclock-tables"; fi
-    [[ "$o_dir" != "$dir" && -f "$o_dir/n12-always.pid" ]] || return 1
-    o_pid="$(cat "$o_dir/n12-always.pid")"
+    [[ "$o_dir" != "$dir" && -f "$o_dir/n12-$rule.pid" ]] || return 1
+    o_pid="$(cat "$o_dir/n12-$rule.pid")"
     kill -0 "$o_pid" 2>/dev/null
 }
 
@@ -121,7 +126,7 @@ start)
     # one refused by the table's lock would leave its pid in the pid file.
     # The lock is held until this script ends (the run does not inherit
     # it: 9>&- below).
-    exec 9>"$dir/n12-always.start.lock"
+    exec 9>"$dir/n12-$rule.start.lock"
     if ! flock -n 9; then
         echo "another start is under way in $dir" >&2
         exit 1
@@ -152,28 +157,28 @@ start)
     purge="${MIMALLOC_PURGE_DELAY+, MIMALLOC_PURGE_DELAY=$MIMALLOC_PURGE_DELAY}"
     echo "=== run started $(date -u '+%F %T') UTC, commit $version${cache[*]:+, ${cache[*]}}$purge" >>"$log"
     # setsid: the run does not end with the shell that started it.
-    setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 \
-        "${kind_flags[@]}" "${cache[@]}" --tables "$dir" --json --file-log "$dir/n12-always.files.jsonl" \
-        >"$dir/n12-always.json.part" 2>>"$log" </dev/null 9>&- &
+    setsid nohup "${timer[@]}" "$dir/bin/chaosclock" generate --slots 12 --max-live 12 --pass-rule "$rule" \
+        "${kind_flags[@]}" "${cache[@]}" --tables "$dir" --json --file-log "$dir/n12-$rule.files.jsonl" \
+        >"$dir/n12-$rule.json.part" 2>>"$log" </dev/null 9>&- &
     echo $! >"$pidfile"
     # Keep the summary only from a run that ended well.
     (
         while kill -0 "$(cat "$pidfile")" 2>/dev/null; do sleep 10; done
-        if [[ -s "$dir/n12-always.json.part" ]]; then
-            mv "$dir/n12-always.json.part" "$dir/n12-always.json"
+        if [[ -s "$dir/n12-$rule.json.part" ]]; then
+            mv "$dir/n12-$rule.json.part" "$dir/n12-$rule.json"
         fi
     ) </dev/null >/dev/null 2>&1 9>&- &
     disown -a
-    echo "started (pid $(cat "$pidfile")): tables in $dir/n12-always, log in $log"
+    echo "started (pid $(cat "$pidfile")): tables in $dir/n12-$rule, log in $log"
     ;;
 status)
     if running; then echo "running (pid $(cat "$pidfile"))"; else not_running; fi
     [[ -f "$log" ]] && tail -n 5 "$log"
-    if [[ -d "$dir/n12-always" ]]; then
-        files=$(find "$dir/n12-always" -name 'f*.cctb' ! -name '*.side.cctb' | wc -l)
-        echo "files: $files of 1,248 complete; $(du -sh "$dir/n12-always" | cut -f1) on disk"
+    if [[ -d "$dir/n12-$rule" ]]; then
+        files=$(find "$dir/n12-$rule" -name 'f*.cctb' ! -name '*.side.cctb' | wc -l)
+        echo "files: $files of 1,248 complete; $(du -sh "$dir/n12-$rule" | cut -f1) on disk"
     fi
-    [[ -f "$dir/n12-always.json" ]] && echo "complete: $(cat "$dir/n12-always.json")"
+    [[ -f "$dir/n12-$rule.json" ]] && echo "complete: $(cat "$dir/n12-$rule.json")"
     ;;
 stop)
     if running; then
@@ -188,21 +193,21 @@ finish)
         echo "a run is going (pid $(cat "$pidfile")): finish when it is complete" >&2
         exit 1
     fi
-    if [[ ! -f "$dir/n12-always.json" ]]; then
-        echo "the table is not complete: no $dir/n12-always.json (start the run again)" >&2
+    if [[ ! -f "$dir/n12-$rule.json" ]]; then
+        echo "the table is not complete: no $dir/n12-$rule.json (start the run again)" >&2
         exit 1
     fi
     (cd "$repo" && cargo build --release --quiet)
     bin="$repo/target/release/chaosclock"
-    # Each step's wall time and peak memory go to DIR/n12-always.finish.txt.
+    # Each step's wall time and peak memory go to DIR/n12-$rule.finish.txt.
     timed=()
-    [[ -x /usr/bin/time ]] && timed=(/usr/bin/time -a -o "$dir/n12-always.finish.txt" \
+    [[ -x /usr/bin/time ]] && timed=(/usr/bin/time -a -o "$dir/n12-$rule.finish.txt" \
         -f "%C: exit %x, wall %e s, peak memory %M KiB")
     # The steps done, listed under the checksum of the run's summary: a
     # finish stopped part way goes on with the first step not done, and a
     # table made again starts the list afresh.
-    steps="$dir/n12-always.finish.steps"
-    run_sum="run $(sha256sum "$dir/n12-always.json" | cut -d' ' -f1)"
+    steps="$dir/n12-$rule.finish.steps"
+    run_sum="run $(sha256sum "$dir/n12-$rule.json" | cut -d' ' -f1)"
     if [[ ! -f "$steps" || "$(head -n 1 "$steps")" != "$run_sum" ]]; then
         echo "$run_sum" >"$steps"
     fi
@@ -219,14 +224,14 @@ finish)
     }
     do_verify() {
         "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
-            | tee "$dir/n12-always.verify.txt"
+            | tee "$dir/n12-$rule.verify.txt"
     }
     # What goes into the repository is written under DIR first and copied
     # in by every finish run (a finish resumed in a fresh checkout).
     do_manifest() {
         "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
-            --file-log "$dir/n12-always.files.jsonl" --run-log "$log" \
-            --output "$dir/n12-always.manifest.json"
+            --file-log "$dir/n12-$rule.files.jsonl" --run-log "$log" \
+            --output "$dir/n12-$rule.manifest.json"
     }
     publish() {
         local from to
@@ -236,9 +241,9 @@ finish)
             openings.svg) to=docs/openings-12.svg ;;
             book.ccbk) to=book/openings.ccbk ;;
             esac
-            if [[ -f "$dir/n12-always.$from" ]] && ! cmp -s "$dir/n12-always.$from" "$repo/$to"; then
-                cp "$dir/n12-always.$from" "$repo/$to"
-                echo "finish: copied $dir/n12-always.$from to $repo/$to"
+            if [[ -f "$dir/n12-$rule.$from" ]] && ! cmp -s "$dir/n12-$rule.$from" "$repo/$to"; then
+                cp "$dir/n12-$rule.$from" "$repo/$to"
+                echo "finish: copied $dir/n12-$rule.$from to $repo/$to"
             fi
         done
     }
@@ -249,19 +254,19 @@ finish)
         # with the whole histograms.
         do_openings() {
             "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --depths \
-                | tee "$dir/n12-always.openings.txt"
+                | tee "$dir/n12-$rule.openings.txt"
             "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
-                >"$dir/n12-always.openings.json"
+                >"$dir/n12-$rule.openings.json"
         }
         # Queries of 2,000 openings (value, every move, the line), with the
         # side files and, once they are removed and the files recoded, without.
         do_bench_before() {
-            "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-always.bench-query.txt"
+            "$repo/scripts/bench-query.sh" "$dir" 12 | tee "$dir/n12-$rule.bench-query.txt"
         }
         do_remove_sides() {
             if [[ "${CHAOSCLOCK_KEEP_SIDE_FILES:-}" != 1 ]]; then
-                sides="$(du -ch "$dir"/n12-always/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
-                find "$dir/n12-always" -name 'f*.side.cctb' -delete
+                sides="$(du -ch "$dir"/n12-$rule/f*.side.cctb 2>/dev/null | tail -n 1 | cut -f1)"
+                find "$dir/n12-$rule" -name 'f*.side.cctb' -delete
                 echo "removed the side files (${sides:-0}); the table answers without them"
             fi
         }
@@ -271,18 +276,18 @@ finish)
         # stopped part way goes on where it stopped, to the same bytes.
         do_recode() {
             "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
-                --file-log "$dir/n12-always.files.jsonl" | tee "$dir/n12-always.recode.txt"
+                --file-log "$dir/n12-$rule.files.jsonl" | tee "$dir/n12-$rule.recode.txt"
         }
         # The same files, nodes, states and openings of each value as the
-        # values-only table's manifest (tables/n12-always.json).
+        # values-only table's manifest (tables/n12-$rule.json).
         do_manifest_test() {
             (cd "$repo" && cargo test --release --quiet --test manifest manifests_of_both_kinds_agree)
-            echo "wrote $repo/tables/$manifest and $dir/n12-always.openings.{txt,json}"
+            echo "wrote $repo/tables/$manifest and $dir/n12-$rule.openings.{txt,json}"
         }
         # Recoded: also a new opening in a warm process (the 1 ms target).
         do_bench_after() {
             BENCH_WARM=2000 "$repo/scripts/bench-query.sh" "$dir" 12 \
-                | tee -a "$dir/n12-always.bench-query.txt"
+                | tee -a "$dir/n12-$rule.bench-query.txt"
         }
         step openings do_openings
         step bench-before do_bench_before
@@ -295,19 +300,19 @@ finish)
         exit 0
     fi
     do_openings_plot() {
-        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$dir/n12-always.openings.svg" \
-            | tee "$dir/n12-always.openings.txt"
+        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$dir/n12-$rule.openings.svg" \
+            | tee "$dir/n12-$rule.openings.txt"
     }
     do_book() {
-        "${timed[@]}" "$bin" book --build "$dir/n12-always.book.ccbk" --tables "$dir" \
-            | tee "$dir/n12-always.book.txt"
+        "${timed[@]}" "$bin" book --build "$dir/n12-$rule.book.ccbk" --tables "$dir" \
+            | tee "$dir/n12-$rule.book.txt"
     }
     # The binary embeds the book: build it again, then check it.
     do_book_verify() {
         (cd "$repo" && cargo build --release --quiet)
         "${timed[@]}" "$bin" book --verify --slots 12 --tables "$dir" \
-            | tee -a "$dir/n12-always.book.txt"
-        echo "wrote $repo/tables/n12-always.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
+            | tee -a "$dir/n12-$rule.book.txt"
+        echo "wrote $repo/tables/n12-$rule.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
     }
     step manifest do_manifest
     step openings do_openings_plot
