@@ -364,6 +364,14 @@ async fn header(p: &Pass<'_>) {
         let tops = js(c, "return [...document.querySelectorAll('.modes label')].map((l) => Math.round(l.getBoundingClientRect().top))").await;
         let tops: Vec<i64> = tops.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
         assert!(tops.iter().all(|&t| t == tops[0]), "{lang}: the modes wrap: {tops:?}");
+        // The title, the languages and the switches on one line above them.
+        let first = js(c, "return [...document.querySelectorAll('header h1, .tools button')].map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))").await;
+        let first: Vec<i64> =
+            first.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+        assert!(
+            first.iter().all(|&t| (t - first[0]).abs() <= 3),
+            "{lang}: the header's first line wraps: {first:?}"
+        );
         let small = js(c, "return [...document.querySelectorAll('header button, .modes label')].filter((e) => {
             const r = e.getBoundingClientRect(); return innerWidth <= 700 && (r.width < 40 || r.height < 40); }).map((e) => e.textContent)").await;
         assert_eq!(small, json!([]), "{lang}: header targets under 40 px");

@@ -117,11 +117,13 @@ mod tests {
             ("2,1,4,9", "position.piece-range"),
             ("2,1,4,99999999999999999999", "position.piece-range"),
             ("2,1,4,3;0;9", "position.last-range"),
-            ("0,0,0,4;1;4", "position.last-leaving"),
-            ("1,0,0,0;1;1", "position.last-own-slot"),
+            ("0,4,0,0;1;4", "position.last-leaving"),
+            ("0,1,0,0;1;1", "position.last-own-slot"),
         ] {
             assert_eq!(code(PositionText::Notation(pos)).code, want, "{pos}");
         }
+        let end = code(PositionText::Notation("1,2,3,4;1;-2"));
+        assert_eq!((end.code, end.args), ("position.after-end", vec!["jia".into(), "pass".into()]));
         let cfg = code(PositionText::Cfg("side=1\n"));
         assert_eq!((cfg.code, cfg.position), ("cfg.missing", None));
     }
