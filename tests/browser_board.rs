@@ -142,7 +142,7 @@ async fn engine_after_redo(p: &Pass<'_>) {
     let first = js(c, "return document.querySelector('#moves tr.move').dataset.move").await;
     p.press(&format!("#moves tr[data-move='{}']", first.as_str().unwrap())).await;
     // The engine (甲) answers: 乙 to move again, two plies played.
-    let two = "return document.querySelectorAll('#history li').length === 2 && !document.getElementById('busy').hidden === false && document.getElementById('position').textContent.split(';')[1] === '1'";
+    let two = "return document.querySelectorAll('#history li').length === 2 && document.getElementById('busy').hidden && document.getElementById('position').textContent.split(';')[1] === '1'";
     wait_for(c, "the engine's reply", two).await;
     let after = position(c).await;
     for (back, forward) in [("#undo", "#redo"), ("ArrowLeft", "ArrowRight")] {
@@ -179,9 +179,10 @@ async fn engine_after_redo(p: &Pass<'_>) {
 async fn forced_moves(p: &Pass<'_>) {
     let c = p.c;
     let before = "3,5,8,6,2,7,1,4&moves=4,5,7,1,8,3,2";
-    let (_, a) =
-        p.server.json(&format!("/api/analyse?pos={}", before.replace("&moves=", "&moves=")));
-    let _ = a;
+    // The position before ply 8 has one legal move: 甲's pass.
+    let a = p.server.ok("/api/position?pos=1,2,3,4,7,0,5,0;0;0");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 1, "{a}");
+    assert_eq!(a["moves"][0]["move"], "pass", "{a}");
     p.open(&format!("/?pos={before},pass")).await;
     settled(c).await;
     let marks = "return [...document.querySelectorAll('#history li')].map((li) => li.dataset.mark)";
@@ -192,7 +193,7 @@ async fn forced_moves(p: &Pass<'_>) {
     assert_eq!(entry[0], false, "{entry}");
     assert_eq!(entry[1], "□", "{entry}");
     assert_eq!(entry[2], p.say("唯一合法着", "forced: the only legal move"), "{entry}");
-    // The position before it has one legal move, which keeps the value.
+    // The entry is that pass.
     let pos = js(
         c,
         "return document.querySelector('#history li[data-ply=\"8\"]').getAttribute('aria-label')",
@@ -211,8 +212,8 @@ async fn forced_moves(p: &Pass<'_>) {
     p.shot("03-forced").await;
 }
 
-/// Whether `text` has Latin letters once the positions (digits, commas)
-/// are taken out.
+/// Whether `text` has a Latin letter (a position is digits, commas and
+/// semicolons).
 fn latin(text: &str) -> bool {
     text.chars().any(|ch| ch.is_ascii_alphabetic())
 }
@@ -332,7 +333,6 @@ async fn file_button(p: &Pass<'_>) {
 async fn end_of_game(p: &Pass<'_>) {
     let c = p.c;
     p.open("/?pos=2,1,4,3&moves=2,pass,3,pass,4,pass,2").await;
-    wait_for(c, "the end", "return document.getElementById('status').textContent.length > 0 && !document.getElementById('busy').hidden === false").await;
     wait_for(c, "the end", "return document.getElementById('position').textContent !== '' && document.getElementById('eval-bar').hidden").await;
     let gone = js(
         c,
