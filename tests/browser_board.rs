@@ -562,3 +562,25 @@ async fn theme(p: &Pass<'_>) {
         p.shot(&format!("12-theme-{want}")).await;
     }
 }
+
+/// The theme follows a dark system (Chromium told so) until the switch
+/// is pressed; the choice is kept over the system's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_theme_follows_a_dark_system() {
+    let Some(session) = Session::start(&["--force-dark-mode"]).await else { return };
+    let c = &session.c;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &["--tables", "."]);
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&server.url("/?pos=2,1,4,3,6,5")).await.unwrap();
+    settled(c).await;
+    let state = "return [matchMedia('(prefers-color-scheme: dark)').matches, document.documentElement.dataset.theme,
+        getComputedStyle(document.body).backgroundColor]";
+    assert_eq!(js(c, state).await, json!([true, "dark", "rgb(22, 23, 25)"]));
+    screenshot(c, "66-13-system-dark-phone-zh").await;
+    tap(c, "#theme").await;
+    c.goto(&server.url("/?pos=2,1,4,3,6,5")).await.unwrap();
+    settled(c).await;
+    assert_eq!(js(c, state).await, json!([true, "light", "rgb(245, 242, 234)"]));
+    session.close().await;
+}

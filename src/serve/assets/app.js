@@ -1360,7 +1360,8 @@ async function start() {
       }
     } catch (e) {
       if (e.name === "AbortError") return false;
-      refused = refused || new Error(`${e instanceof PageError ? e.text() : e.message || e}: ${kept()}`);
+      // Re-said in the language chosen later (issue 66).
+      refused = refused || new PageError("url-failed", [() => (e instanceof PageError ? e.text() : e.message || e), kept]);
     }
     return true;
   };

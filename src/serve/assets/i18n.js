@@ -190,6 +190,7 @@ const WORDS = {
     "err.no-fair-start": "没有 {0} 格的共赢开局", "err.not-found": "找不到", "err.too-long": "请求超过 {0} 字节",
     "arg.board": "棋盘", "arg.side": "走棋方", "arg.last": "上一步", "arg.pass": "不走", "arg.first-pass": "第一次不走", "arg.walk": "走子",
     "move-illegal": "第 {0} 步 '{1}' 在 {2} 不合法",
+    "url-failed": "{0}：{1}",
   },
   en: {
     title: "Chaos Clock · analysis",
@@ -371,6 +372,7 @@ const WORDS = {
     "err.no-fair-start": "no {0}-slot opening is both-win", "err.not-found": "not found", "err.too-long": "the request is longer than {0} bytes",
     "arg.board": "board", "arg.side": "side", "arg.last": "last", "arg.pass": "pass", "arg.first-pass": "first pass", "arg.walk": "walk",
     "move-illegal": "move {0} '{1}' is illegal in {2}",
+    "url-failed": "{0}: {1}",
   },
 };
 
