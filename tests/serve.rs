@@ -219,6 +219,7 @@ fn the_page_and_its_assets_are_served() {
         ("/puzzle.js", "const modeHooks"),
         ("/glicko.js", "function glicko2"),
         ("/editor.js", "function openEditor"),
+        ("/prefs.js", "function moveSound"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

@@ -52,9 +52,11 @@ fn position(q: &Query) -> Result<Position, ServeError> {
         (Some(_), Some(_)) => return Err(ServeError::bad("give either pos or cfg, not both")),
         (None, None) => return Err(ServeError::bad("missing parameter 'pos'")),
     };
-    read_position(text).map_err(|e| match e {
-        InputError::Cfg(_) => ServeError::bad(format!("cfg text: {:#}", anyhow::Error::new(e))),
-        e => ServeError::bad(e.to_string()),
+    read_position(text).map_err(|e| match &e {
+        InputError::Cfg(_) => {
+            ServeError::input(&e, format!("cfg text: {:#}", anyhow::Error::new(e.clone())))
+        }
+        _ => ServeError::input(&e, &e),
     })
 }
 

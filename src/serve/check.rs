@@ -65,6 +65,6 @@ pub fn check_json(pos: &Position) -> CheckJson {
 pub async fn check_handler(RawQuery(raw): RawQuery) -> Result<Json<CheckJson>, ServeError> {
     let q = Query::parse(raw.as_deref().unwrap_or(""), &["pos"]).map_err(ServeError::bad)?;
     let text = q.get("pos").ok_or_else(|| ServeError::bad("missing parameter 'pos'"))?;
-    let pos = read_position(PositionText::Notation(text)).map_err(ServeError::bad)?;
+    let pos = read_position(PositionText::Notation(text)).map_err(|e| ServeError::input(&e, &e))?;
     Ok(Json(check_json(&pos)))
 }

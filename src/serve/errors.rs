@@ -17,6 +17,7 @@ use chaosclock::solve::SolveError;
 use serde::Serialize;
 
 use crate::budget::Budget;
+use crate::serve::error_code::{ErrorCode, input_code};
 
 /// The most characters of request text an error shows.
 const SHOWN_CHARS: usize = 200;
@@ -26,6 +27,9 @@ const SHOWN_CHARS: usize = 200;
 pub enum ServeError {
     /// A bad position, move, cfg text or parameter: the CLI's message.
     BadRequest(String),
+    /// A bad position or cfg text: the CLI's message, and its code for
+    /// the page (issue 66).
+    BadInput(String, ErrorCode),
     /// Bytes that are not an HTTP/1.x request head.
     NotHttp,
     /// An API request whose `Origin` is not the server's own.
@@ -96,10 +100,38 @@ impl ServeError {
         ServeError::BadRequest(escape_control(&message.to_string()).into_owned())
     }
 
+    /// A 400 for a position or cfg text that is not a position: `message`
+    /// (the CLI's), and the error's code and arguments.
+    pub fn input(e: &chaosclock::InputError, message: impl std::fmt::Display) -> ServeError {
+        let ServeError::BadRequest(m) = ServeError::bad(message) else { unreachable!() };
+        ServeError::BadInput(m, input_code(e))
+    }
+
+    /// The code and arguments the page words the error with, in its
+    /// language (docs/json.md); `None` where its status says enough.
+    pub fn code(&self) -> Option<ErrorCode> {
+        let n = |x: &dyn ToString| x.to_string();
+        Some(match self {
+            ServeError::BadInput(_, code) => code.clone(),
+            ServeError::Busy => ErrorCode::new("busy", vec![]),
+            ServeError::TooLarge { states, budget } => {
+                ErrorCode::new("too-large", vec![n(states), n(&budget.states)])
+            }
+            ServeError::NoFairStart { slots, .. } => {
+                ErrorCode::new("no-fair-start", vec![n(slots)])
+            }
+            ServeError::NotFound(_) => ErrorCode::new("not-found", vec![]),
+            ServeError::TargetTooLong { max } => ErrorCode::new("too-long", vec![n(max)]),
+            _ => return None,
+        })
+    }
+
     /// The HTTP status of each variant: the one place it is decided.
     pub fn status(&self) -> StatusCode {
         match self {
-            ServeError::BadRequest(_) | ServeError::NotHttp => StatusCode::BAD_REQUEST,
+            ServeError::BadRequest(_) | ServeError::BadInput(..) | ServeError::NotHttp => {
+                StatusCode::BAD_REQUEST
+            }
             ServeError::ForeignOrigin(_) => StatusCode::FORBIDDEN,
             ServeError::NotFound(_) => StatusCode::NOT_FOUND,
             ServeError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -122,7 +154,9 @@ impl ServeError {
     /// The one-line message of the JSON body.
     pub fn message(&self) -> String {
         match self {
-            ServeError::BadRequest(m) | ServeError::Internal(m) => m.clone(),
+            ServeError::BadRequest(m) | ServeError::BadInput(m, _) | ServeError::Internal(m) => {
+                m.clone()
+            }
             ServeError::NotHttp => "the request is not HTTP/1.1".into(),
             ServeError::ForeignOrigin(origin) => format!(
                 "requests from another site's page (origin '{}') may not use the API",
@@ -186,7 +220,7 @@ impl ServeError {
             Some(html) => ("text/html; charset=utf-8", html),
             None => (
                 "application/json",
-                serde_json::to_string(&ErrorJson { error: self.message() })
+                serde_json::to_string(&ErrorJson { error: self.message(), code: self.code() })
                     .expect("a string serializes"),
             ),
         };
@@ -222,10 +256,12 @@ fn shown(text: &str) -> String {
     escape_control(&cut).into_owned()
 }
 
-/// The body of every error.
+/// The body of every error: its line, and its code for the page if any.
 #[derive(Debug, Serialize)]
 struct ErrorJson {
     error: String,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    code: Option<ErrorCode>,
 }
 
 impl IntoResponse for ServeError {
@@ -238,7 +274,7 @@ impl IntoResponse for ServeError {
             let kind = [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")];
             return (status, kind, html).into_response();
         }
-        (status, Json(ErrorJson { error: self.message() })).into_response()
+        (status, Json(ErrorJson { error: self.message(), code: self.code() })).into_response()
     }
 }
 

@@ -16,6 +16,7 @@
 pub mod access_log;
 pub mod api;
 pub mod check;
+pub mod error_code;
 pub mod errors;
 pub mod flight;
 pub mod guard;
@@ -128,6 +129,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/puzzle.js", get(page::puzzle_js))
         .route("/glicko.js", get(page::glicko_js))
         .route("/editor.js", get(page::editor_js))
+        .route("/prefs.js", get(page::prefs_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))

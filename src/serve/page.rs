@@ -70,6 +70,14 @@ pub async fn favicon() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "image/svg+xml")], FAVICON_SVG)
 }
 
+/// The theme, the sounds and the shortcuts list (issue 66).
+const PREFS_JS: &str = include_str!("assets/prefs.js");
+
+/// `GET /prefs.js`.
+pub async fn prefs_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], PREFS_JS)
+}
+
 /// `GET /editor.js`.
 pub async fn editor_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_JS)

@@ -88,12 +88,13 @@ function normalMove(text) {
 /** An error the page can say in either language: a key of i18n.js and
  * its arguments, and the server's own words (English), if any. */
 class PageError extends Error {
-  constructor(key, args = [], detail = "", status = 0) {
+  constructor(key, args = [], detail = "", status = 0, body = null) {
     super(detail || key);
     this.key = key;
     this.args = args;
     this.detail = detail;
     this.status = status;
+    this.body = body; // the server's error, with its code (issue 66)
   }
   /** Whether asking again can succeed: not for bad input (400), a
    * position over the budget (422) and the like (issue 59). */
@@ -101,13 +102,32 @@ class PageError extends Error {
     return !(this.status >= 400 && this.status < 500);
   }
   text() {
+    // The server's code worded in the page's language (issue 66).
+    const coded = this.key.startsWith("http.") && codedText(this.body);
+    if (coded) return coded;
     const head = t(this.key, ...this.args);
+    if (!this.detail || lang !== "en") return head; // no English in another language
     // In English the server's sentence says it all.
-    if (this.detail && lang === "en" && this.key.startsWith("http.") && this.detail.length <= 300) return this.detail;
-    // A long input echoed by the server is cut in the middle.
-    const d = this.detail.length > 300 ? `${this.detail.slice(0, 200)} … ${this.detail.slice(-80)}` : this.detail;
-    return d ? `${head}（${d}）` : head;
+    if (this.key.startsWith("http.") && this.detail.length <= 300) return this.detail;
+    return `${head} (${cut(this.detail, 200, 80)})`;
   }
+}
+
+/** `text` cut in the middle when longer than `head + tail` characters. */
+function cut(text, head = 40, tail = 15) {
+  return text.length > head + tail + 5 ? `${text.slice(0, head)} … ${text.slice(-tail)}` : text;
+}
+
+/** The server's error body `b` (`code`, `args`, `position`) in the page's
+ * language, or "" if it has no code the page knows (src/serve/error_code.rs). */
+function codedText(b) {
+  if (!b || !b.code || !WORDS.zh[`err.${b.code}`]) return "";
+  // A position's part, ply or side in words; a cfg's keys as they are.
+  const named = b.code.startsWith("position.") || b.code === "cfg.won";
+  const word = (a) => (named && WORDS.zh[`arg.${a}`] ? t(`arg.${a}`) : named && (a === "jia" || a === "yi") ? t(a) : cut(String(a)));
+  const where = b.position !== undefined ? t("err.in-position", cut(b.position))
+    : b.code.startsWith("position.") || b.code.startsWith("cfg.") ? t("err.in-cfg") : "";
+  return where + t(`err.${b.code}`, ...(b.args || []).map(word));
 }
 
 /** GETs `path` of the API; the request can be cancelled (`cancelRequest`).
@@ -130,7 +150,7 @@ async function api(path) {
   const body = await r.json().catch(() => ({}));
   if (!r.ok) {
     const key = WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other";
-    throw new PageError(key, [r.status], body.error || "", r.status);
+    throw new PageError(key, [r.status], body.error || "", r.status, body);
   }
   return body;
 }
@@ -161,6 +181,8 @@ function showError(e, retry) {
   box.replaceChildren();
   if (!e) return;
   box.textContent = t("error", e instanceof PageError ? e.text() : e.message || e);
+  // The server's own words, in English, for whoever wants them.
+  box.title = (e instanceof PageError && e.detail) || "";
   if (retry) {
     const b = document.createElement("button");
     b.id = "retry";
@@ -181,7 +203,7 @@ function setBusy(on) {
   $("board").classList.toggle("locked", on);
   $("moves").classList.toggle("locked", on);
   // A new game, a fair start or a load waits for this one (issue 59).
-  for (const id of ["random", "fair", "load", "cfg-file"]) $(id).disabled = on;
+  for (const id of ["random", "fair", "load", "cfg-file", "cfg-file-button"]) $(id).disabled = on;
   // 不走 as the position shown allows, once nothing is solving (issue 59:
   // it stayed grey after a failed or cancelled request).
   $("pass").disabled = on || !passable(shown);
@@ -265,7 +287,7 @@ async function replay(k) {
   for (let i = 0; i < k; i++) {
     const a = await answer(pos);
     const m = a.moves.find((x) => x.move === game.moves[i]);
-    if (!m) throw new Error(`move ${i + 1} '${game.moves[i]}' is illegal in ${pos}`);
+    if (!m) throw new PageError("move-illegal", [i + 1, game.moves[i], pos]);
     pos = m.position;
   }
   return pos;
@@ -280,9 +302,15 @@ async function refresh() {
     const pos = await replay(game.cursor);
     const a = await answer(pos);
     if (my !== token) return;
+    const before = shown;
     shown = a;
     setBusy(false);
     redraw();
+    // A step forward of one ply sounds (issue 66; prefs.js, off by default).
+    if (before && before !== a && game.cursor > 0 && positionAt(game.cursor - 1) === before.position) {
+      const last = lastMove(a.position);
+      moveSound(last && last.captures ? "capture" : "move");
+    }
     writeUrl();
     maybeEngineMove(a);
   } catch (e) {
@@ -513,6 +541,7 @@ function drawBoard(text, a, preview, pick = null) {
     }
   }
   if (!preview) {
+    setTitle();
     // When the board was first drawn, in ms since the navigation began.
     if (!document.body.dataset.drawnMs) document.body.dataset.drawnMs = String(Math.round(performance.now()));
     $("position").textContent = text;
@@ -574,6 +603,9 @@ function drawMoves(a) {
   }
   $("line").replaceChildren();
   $("bestline").disabled = hidden || !!a.over;
+  // At the end of a game no empty table and no best line (issue 66).
+  $("moves").hidden = !a.moves.length;
+  $("bestline-row").hidden = !!a.over;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.moves.length;
 }
@@ -602,6 +634,8 @@ function markOf(a, move) {
   const rank = (v) => [1, 0, 2, 3, 4].indexOf(v); // self-lose < no-result < ...
   const best = Math.max(...a.moves.map((x) => rank(x.value)));
   if (rank(m.value) < best) return "mistake";
+  // The only legal move is forced, not a find (issue 66).
+  if (a.moves.length === 1) return "forced";
   return a.moves.filter((x) => rank(x.value) === best).length === 1 ? "only" : "";
 }
 
@@ -613,6 +647,8 @@ function plyOf(node, ply, before) {
   const m = a && a.moves.find((x) => x.move === node.move);
   if (!m) return null;
   if (!node.mark) node.mark = markOf(a, node.move);
+  // The server's analysis says "only" for a forced move too.
+  if (node.mark === "only" && a.moves.length === 1) node.mark = "forced";
   return { ply, before, a, move: m, text: notation(parsePosition(before), m), mark: node.mark, node };
 }
 
@@ -639,6 +675,7 @@ function historyEntry(tag, p, hidden, numbered) {
   e.className = tag === "li" ? "" : "var-move";
   e.innerHTML = `${numbered ? `<span class="ply-no">${p.ply}.</span> ` : ""}<span class="side">${t(p.a.side)}</span> ${p.text}` +
     (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
+    (mark === "forced" ? ` <span class="mark-forced" title="${t("forced")}">□</span>` : "") +
     (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
   e.dataset.mark = mark;
   e.dataset.ply = String(p.ply);
@@ -932,10 +969,15 @@ function maybeEngineMove(a) {
   modeSwitched = false;
   if (mode === "puzzle") return modeHooks.shown(a);
   if (!isEngineTurn(a) || !a.moves.length) return;
-  // Mid-line only right after the mode was chosen or a move was played:
-  // its move is the line's next one (a step forward) or a variation.
-  if (game.cursor !== game.moves.length && !switched) return;
   const my = token;
+  // Mid-line (重做 or → onto its turn), its move is the line's next one:
+  // a step forward (issue 66: it waited there, and nothing could be
+  // clicked). Right after the mode was chosen or a move was played, it
+  // chooses: the line's next move (a step) or a variation.
+  if (game.cursor !== game.moves.length && !switched) {
+    setTimeout(() => { if (my === token) goTo(game.cursor + 1); }, 250);
+    return;
+  }
   const reply = (mv) => {
     if (my !== token) return;
     if (game.moves[game.cursor] === mv) goTo(game.cursor + 1);
@@ -951,7 +993,7 @@ function maybeEngineMove(a) {
   fetch(`/api/engine-move?${q}`)
     .then(async (r) => {
       const body = await r.json().catch(() => ({}));
-      if (!r.ok) throw new PageError(WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other", [r.status], body.error || "", r.status);
+      if (!r.ok) throw new PageError(WORDS.zh[`http.${r.status}`] ? `http.${r.status}` : "http.other", [r.status], body.error || "", r.status, body);
       return body;
     })
     .then((b) => {
@@ -1007,6 +1049,12 @@ function newGame(start) {
   $("tree-tools").hidden = true;
   $("graph").replaceChildren();
   $("game-summary").hidden = true;
+  // The old game's bar goes too (issue 66: it stayed while the new game
+  // solved, and after 取消).
+  drawEvalBar(null);
+  // No empty moves table and no best line before the answer (issue 66).
+  $("moves").hidden = true;
+  $("bestline-row").hidden = true;
   // The URL, the size, undo and redo are the new game's at once (issue
   // 59: after a failed answer they still named the old one).
   $("undo").disabled = true;
@@ -1033,6 +1081,8 @@ function clearBoard() {
   for (const side of ["jia", "yi"]) document.querySelector(`#hand-${side} .pieces`).replaceChildren();
   $("status").textContent = "";
   $("position").textContent = "";
+  $("moves").hidden = true;
+  $("bestline-row").hidden = true;
   $("undo").disabled = true;
   $("redo").disabled = true;
   $("pass").disabled = true;
@@ -1064,7 +1114,7 @@ async function fairStart() {
     setBusy(false);
     // 422 here is no both-win opening of the size, not the budget (issue 59).
     if (e instanceof PageError && e.status === 422) {
-      e = new PageError("fair.none", [$("slots").value], e.detail, e.status);
+      e = new PageError("fair.none", [$("slots").value], e.detail, e.status, e.body);
     }
     showError(e);
   }
@@ -1132,6 +1182,7 @@ async function showBestLine() {
 function setMode(m) {
   mode = m;
   document.querySelector(`input[name="mode"][value="${m}"]`).checked = true;
+  setTitle();
   if (modeHooks.mode(m)) return;
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
@@ -1141,11 +1192,17 @@ function setMode(m) {
   refresh();
 }
 
+/** The page's title names the mode (issue 66: always 分析). */
+function setTitle() {
+  document.title = t(`title.${editorOpen() ? "editor" : mode}`);
+}
+
 /** Switches the language of the page. */
 function setLang(l) {
   lang = l;
   try { localStorage.setItem("chaosclock.lang", l); } catch (_) { /* not kept */ }
   applyWords();
+  setTitle();
   redraw();
   if (errorShown) showError(errorShown.e, errorShown.retry);
   if (game.start) writeUrl();
@@ -1167,12 +1224,16 @@ function wire() {
       loadText($("paste").value);
     }
   });
+  // The browser's own file button speaks its language, not the page's
+  // (issue 66): a button of the page opens the hidden input.
+  $("cfg-file-button").addEventListener("click", () => $("cfg-file").click());
   $("cfg-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
     if (file.size > 65536) return showError(new PageError("file-too-large", [file.name]));
     const text = await file.text();
     $("paste").value = text;
+    e.target.value = "";
     loadText(text);
   });
   $("copy").addEventListener("click", () => copyText($("copy"), $("position").textContent));
@@ -1214,6 +1275,7 @@ function wire() {
       (tg.tagName === "INPUT" && !["radio", "checkbox"].includes(tg.type));
     if (text || editorOpen()) return;
     if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (document.querySelector("dialog[open]")) return; // the shortcuts list is open
     const keys = {
       ArrowLeft: () => (mode === "analysis" ? goTo(game.cursor - 1) : undo()),
       ArrowRight: () => goTo(game.cursor + 1),
@@ -1298,7 +1360,8 @@ async function start() {
       }
     } catch (e) {
       if (e.name === "AbortError") return false;
-      refused = refused || new Error(`${e instanceof PageError ? e.text() : e.message || e}: ${kept()}`);
+      // Re-said in the language chosen later (issue 66).
+      refused = refused || new PageError("url-failed", [() => (e instanceof PageError ? e.text() : e.message || e), kept]);
     }
     return true;
   };

@@ -180,12 +180,30 @@ function editorUpdate(recheck = true) {
   else editor.said();
 }
 
-/** The URL of the editor with `text`: `?edit=POS`, `,` and `;` as they are. */
+/** The URL of the editor with `text`: `?edit=POS`, `,` and `;` as they
+ * are. Each edit is a step of the browser's history, so Back undoes it
+ * (issue 66: the URL was replaced); the same position (a new language, a
+ * step back itself) replaces it. */
 function writeEditUrl() {
   const q = [`edit=${encodeURIComponent(editorText())}`];
   if (lang !== "zh") q.push(`lang=${lang}`);
   const query = q.join("&").replace(/%2C/gi, ",").replace(/%3B/gi, ";");
-  history.replaceState(null, "", `${location.pathname}?${query}`);
+  const same = new URL(location.href).searchParams.get("edit") === editorText();
+  history[same ? "replaceState" : "pushState"](null, "", `${location.pathname}?${query}`);
+}
+
+/** Back and Forward: the editor shows the URL's position, opens on an
+ * `?edit=` step, and closes on a step of the game. */
+function editorHistory() {
+  const pos = new URL(location.href).searchParams.get("edit");
+  if (pos !== null && editorDrawable(pos)) {
+    if (!editor.open) openEditor(pos);
+    const from = editor.from;
+    setEditorPosition(pos);
+    if (from) editor.from = from;
+  } else if (pos === null && editor.open) {
+    closeEditor(null);
+  }
 }
 
 /** Checks `text` after a short pause (one request for a burst of edits). */
@@ -212,7 +230,8 @@ async function checkPosition(text) {
       const over = () => (body.over ? ` · ${t("game-over", t(`over.${body.over}`))}` : "");
       editor.said = () => showCheck("true", "", `${t("edit.ok")}${over()}`);
     } else {
-      editor.said = () => showCheck("false", t("edit.invalid", body.error || `HTTP ${r.status}`));
+      // In the page's language (issue 66), from the error's code.
+      editor.said = () => showCheck("false", t("edit.invalid", codedText(body) || (lang === "en" && body.error) || t("http.other", r.status)));
     }
     editor.said();
   } catch (e) {
@@ -232,6 +251,7 @@ function showCheck(valid, error, verdict = "") {
 }
 
 function wireEditor() {
+  window.addEventListener("popstate", editorHistory);
   $("edit-open").addEventListener("click", () => {
     openEditor(shown ? shown.position : $("position").textContent || null);
   });
