@@ -10,7 +10,8 @@
 //!
 //! For the operator: `/healthz` (`health.rs`), `/metrics` (`metrics.rs`),
 //! one log line per request on stderr (`access_log.rs`, off with
-//! `--quiet`), and a graceful stop on SIGTERM or Ctrl-C (`shutdown.rs`);
+//! `--quiet`) written by a thread of its own that drops lines rather than
+//! wait for a slow reader (`log.rs`), and a graceful stop on SIGTERM or Ctrl-C (`shutdown.rs`);
 //! `docs/deploy.md` shows how to run it as a service.
 
 pub mod access_log;
@@ -22,6 +23,7 @@ pub mod guard;
 pub mod head;
 pub mod health;
 pub mod listen;
+pub mod log;
 pub mod metrics;
 pub mod page;
 pub mod puzzle;
@@ -69,6 +71,7 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         health: Arc::new(Health { root: args.root.to_path_buf() }),
     };
     let state = AppState { engine, rule: args.rule };
+    log::start().context("starting the log's thread")?;
     if !args.quiet {
         access_log::init();
     }
@@ -90,9 +93,9 @@ pub fn run(args: &ServeHigh) -> Result<()> {
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         if !addr.ip().is_loopback() {
-            eprintln!("warning: listening on {addr}, which other machines may reach");
+            log::line(&format!("warning: listening on {addr}, which other machines may reach"));
         }
-        eprintln!("note: a solve in memory stops past {}", budget.describe());
+        log::line(&format!("note: a solve in memory stops past {}", budget.describe()));
         // Tests and scripts read this line for the port.
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on http://{addr}/")?;
@@ -103,15 +106,17 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         anyhow::Ok(listen::serve(listener, app, conn, stop).await)
     })?;
     if open > 0 {
-        eprintln!(
+        log::line(&format!(
             "serve: stopped after {} s with {open} connections still open",
             args.grace.as_secs()
-        );
+        ));
     } else {
-        eprintln!("serve: stopped");
+        log::line("serve: stopped");
     }
     // A solve still running is not waited for.
     runtime.shutdown_background();
+    // A stderr nobody reads does not hold the exit for more than a second.
+    log::flush(std::time::Duration::from_secs(1));
     Ok(())
 }
 
