@@ -17,6 +17,7 @@
 pub mod access_log;
 pub mod api;
 pub mod check;
+pub mod cors;
 pub mod errors;
 pub mod flight;
 pub mod guard;
@@ -40,6 +41,7 @@ use axum::{Extension, Router, middleware};
 
 use crate::cli::high::ServeHigh;
 use crate::serve::api::AppState;
+use crate::serve::cors::Cors;
 use crate::serve::guard::Guard;
 use crate::serve::health::Health;
 use crate::serve::listen::ConnLimits;
@@ -101,7 +103,8 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         writeln!(out, "listening on http://{addr}/")?;
         out.flush()?;
         drop(out);
-        let app = router(state, Guard::new(addr, &args.allow_host), ops);
+        let guard = Guard::new(addr, &args.allow_host).with_cors(Cors::new(&args.cors));
+        let app = router(state, guard, ops);
         let stop = shutdown::on_signal(signals, args.grace);
         anyhow::Ok(listen::serve(listener, app, conn, stop).await)
     })?;
@@ -121,9 +124,11 @@ pub fn run(args: &ServeHigh) -> Result<()> {
 }
 
 /// The routes: the page, its assets, the API, the operator's routes, 405
-/// for other methods and 404 for the rest, behind the checks of `guard`,
-/// each request timed, counted and logged (`access_log.rs`).
+/// for other methods and 404 for the rest, behind the checks of `guard`
+/// and its `--cors` (`cors.rs`), each request timed, counted and logged
+/// (`access_log.rs`).
 pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
+    let cors = guard.cors().clone();
     Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::app_js))
@@ -148,6 +153,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/api/engine-move", get(puzzle::engine_move_handler))
         .fallback(api::not_found)
         .method_not_allowed_fallback(guard::method_not_allowed)
+        .layer(middleware::from_fn_with_state(cors, cors::handle))
         .layer(middleware::from_fn_with_state(guard, guard::check_request))
         .layer(middleware::from_fn(access_log::observe))
         .layer(Extension(ops.health))
