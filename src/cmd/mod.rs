@@ -10,6 +10,7 @@
 pub mod book;
 pub mod code_map;
 pub mod generate;
+pub mod interrupt;
 pub mod manifest;
 pub mod match_;
 pub mod measured;
