@@ -11,7 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kills="${1:-20}"
-cargo build --release --tests >/dev/null
 long() {
     CHAOSCLOCK_FAULT_KILLS="$kills" cargo test --release --test faults -- --ignored \
         --nocapture --exact long_form_killed_at_random_moments_gives_the_same_manifest
