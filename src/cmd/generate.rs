@@ -8,7 +8,8 @@
 //! temporary files an interrupted run left; so an interrupted run is
 //! resumed by running the same command again. SIGTERM or Ctrl-C stops a
 //! run at once with a line that says where and how to resume
-//! (`interrupt.rs`). The summary counts only what this run generated.
+//! (`interrupt.rs`); a full disk, with a line that says how much more it
+//! needs (`disk_full.rs`). The summary counts only what this run generated.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
+use crate::cmd::disk_full;
 use crate::cmd::interrupt::{self, Place};
 use crate::cmd::measured;
 use crate::cmd::progress::Drawn;
@@ -149,8 +151,15 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         report
     });
     bar.finish_and_clear();
-    let report = report?;
     let dir = root.join(dir_name(n, rule));
+    let report = match report {
+        Ok(report) => report,
+        Err(e) if disk_full::is_disk_full(&e) => {
+            let missing = projection(n, max_live, root, rule, args.values_only).bytes;
+            bail!("{}", disk_full::line(&dir, missing, &place.command));
+        }
+        Err(e) => return Err(e.into()),
+    };
     // Only from a complete table: a partial one may be extended, and
     // every run that adds files reads the side files of the others.
     if encoding == Encoding::Coded && max_live == n && !args.keep_side_files {

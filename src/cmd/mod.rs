@@ -9,6 +9,7 @@
 
 pub mod book;
 pub mod code_map;
+pub mod disk_full;
 pub mod generate;
 pub mod interrupt;
 pub mod manifest;
