@@ -14,4 +14,5 @@ exec cargo test --release --tests "$@" -- --ignored \
     --skip ten_slot_tables_agree_with_solve \
     --skip counts_of_8_slots_match_solving_each_opening \
     --skip values_only_records_match_records_with_depths_in_given_directories \
-    --skip long_form_killed_at_random_moments_gives_the_same_manifest
+    --skip long_form_killed_at_random_moments_gives_the_same_manifest \
+    --skip long_form_every_flipped_bit_is_caught_and_never_believed
