@@ -52,6 +52,15 @@ fn spawn(dir: &Path, args: &[&str]) -> Child {
         .expect("the chaosclock binary runs")
 }
 
+/// Runs `args` (a `generate`) to its end in `dir`: a long one writes
+/// progress lines on stderr.
+fn generated(dir: &Path, args: &[&str]) {
+    let out = common::bin::run_in(dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
 /// The `manifest` of the tables `args` make, in `dir`.
 fn manifest(dir: &Path, slots: &str) -> String {
     ok_in(dir, &["manifest", "--slots", slots, "--tables", "t"])
@@ -77,7 +86,7 @@ fn killed_and_resumed(slots: &str, extra: &[&str], kills: usize, term_every: usi
     args.extend_from_slice(extra);
     let whole = tempfile::tempdir().unwrap();
     let t = Instant::now();
-    ok_in(whole.path(), &args);
+    generated(whole.path(), &args);
     let took = t.elapsed();
     let want = manifest(whole.path(), slots);
     eprintln!("uninterrupted: {:.2} s", took.as_secs_f64());
@@ -101,7 +110,7 @@ fn killed_and_resumed(slots: &str, extra: &[&str], kills: usize, term_every: usi
             done.landed += 1;
             continue;
         }
-        let name = if (k / term_every) % 2 == 0 { "TERM" } else { "INT" };
+        let name = if (k / term_every).is_multiple_of(2) { "TERM" } else { "INT" };
         let sent = Instant::now();
         let kill = format!("kill -{name} {}", child.id());
         assert!(Command::new("sh").args(["-c", &kill]).status().unwrap().success());
@@ -122,7 +131,7 @@ fn killed_and_resumed(slots: &str, extra: &[&str], kills: usize, term_every: usi
         assert!(line.contains(&format!("generate --slots {slots}")), "{stderr}");
         assert!(line.ends_with("again to resume"), "{stderr}");
     }
-    ok_in(dir.path(), &args);
+    generated(dir.path(), &args);
     eprintln!("{kills} kills at {slots} slots: {done:?}");
     assert_eq!(manifest(dir.path(), slots), want, "the manifest differs after the kills");
     done
