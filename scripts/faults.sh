@@ -9,6 +9,8 @@
 #   seeded random offsets across a 10-slot table with depths, one at a
 #   time: verify must catch each, serve must never answer from it.
 # Each prints its seed; CHAOSCLOCK_FAULT_SEED=N replays the kill times.
+# CHAOSCLOCK_FAULT_MAX_LIVE=K makes partial tables (--max-live K), for a
+# busy machine.
 # Usage: scripts/faults.sh [KILLS]   (default 20 per table)
 # The figures of a run go in docs/checking.md (section "Faults").
 set -euo pipefail
