@@ -51,6 +51,8 @@ struct Intact {
     _dir: tempfile::TempDir,
     root: PathBuf,
     slots: u8,
+    /// `--max-live K`, if the table is partial.
+    max_live: Option<String>,
     positions: Vec<String>,
     answers: Vec<Json>,
 }
@@ -67,16 +69,19 @@ impl Intact {
         let mut rng = Rng(0x68);
         let server = Server::start(dir.path(), &["--tables", "t"]);
         let (mut positions, mut answers) = (Vec::new(), Vec::new());
+        let live = extra.iter().position(|a| *a == "--max-live").map(|i| extra[i + 1]);
+        let live: u64 = live.map_or(u64::from(slots), |k| k.parse().unwrap());
         while positions.len() < sample {
-            let fixed = rng.below(u64::from(slots) + 1) as usize;
+            let fixed = usize::from(slots) - rng.below(live + 1) as usize;
             let pos = random_position(&mut rng, slots, fixed).to_string();
             let (status, answer) = server.json(&position_url(&pos));
-            if status == 200 {
+            if status == 200 && answer["source"] == "tables" {
                 positions.push(pos);
                 answers.push(answer);
             }
         }
-        Intact { _dir: dir, root, slots, positions, answers }
+        let max_live = extra.iter().position(|a| *a == "--max-live").map(|i| extra[i + 1].into());
+        Intact { _dir: dir, root, slots, max_live, positions, answers }
     }
 }
 
@@ -104,7 +109,11 @@ fn check_damage(intact: &Intact, copy: &Path, name: &str, other: Option<&str>) -
     let named = |text: &str| text.contains(name) || other.is_some_and(|o| text.contains(o));
     let dir = copy.parent().unwrap();
     let n = intact.slots.to_string();
-    let verify = ["verify", "--slots", &n, "--tables", "t", "--sample", "1", "--solves", "0"];
+    let mut verify =
+        vec!["verify", "--slots", &n, "--tables", "t", "--sample", "1", "--solves", "0"];
+    if let Some(k) = &intact.max_live {
+        verify.extend(["--max-live", k]);
+    }
     let out = run_in(dir, &verify);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
@@ -224,15 +233,22 @@ fn a_truncated_or_swapped_file_is_caught_and_never_believed() {
 }
 
 /// The long form: `CHAOSCLOCK_FAULT_SLOTS` (10), `CHAOSCLOCK_FAULT_FLIPS`
-/// (1,000), values only with `CHAOSCLOCK_FAULT_VALUES_ONLY=1`.
+/// (1,000), values only with `CHAOSCLOCK_FAULT_VALUES_ONLY=1`, a partial
+/// table with `CHAOSCLOCK_FAULT_MAX_LIVE=K`.
 #[test]
 #[ignore = "long: scripts/faults.sh bits runs it"]
 fn long_form_every_flipped_bit_is_caught_and_never_believed() {
     let var = |name: &str| std::env::var(name).ok();
     let slots = var("CHAOSCLOCK_FAULT_SLOTS").and_then(|s| s.parse().ok()).unwrap_or(10);
     let flips = var("CHAOSCLOCK_FAULT_FLIPS").and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let extra: &[&str] =
-        if var("CHAOSCLOCK_FAULT_VALUES_ONLY").is_some() { &["--values-only"] } else { &[] };
-    let intact = Intact::new(slots, extra, 32);
+    let mut extra: Vec<String> = Vec::new();
+    if var("CHAOSCLOCK_FAULT_VALUES_ONLY").is_some() {
+        extra.push("--values-only".into());
+    }
+    if let Some(k) = var("CHAOSCLOCK_FAULT_MAX_LIVE") {
+        extra.extend(["--max-live".into(), k]);
+    }
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let intact = Intact::new(slots, &extra, 32);
     assert_eq!(flip_bits(&intact, flips), flips);
 }
