@@ -146,8 +146,9 @@ fn run(cli: Cli) -> Result<()> {
     if !matches!(args, HiArgs::Generate(_)) {
         huge_pages::turn_off();
     }
-    if !matches!(args, HiArgs::Serve(_)) {
-        // `serve` stops gracefully on Ctrl-C itself.
+    if !matches!(args, HiArgs::Serve(_) | HiArgs::Generate(_)) {
+        // `serve` stops gracefully on Ctrl-C itself, `generate` says how
+        // to resume (`cmd/interrupt.rs`).
         cmd::progress::end_lines_on_ctrl_c();
     }
     match args {

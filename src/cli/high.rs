@@ -536,6 +536,8 @@ pub struct ServeHigh {
     pub header_timeout: Duration,
     /// `--allow-host`.
     pub allow_host: Vec<String>,
+    /// `--cors`: the origins whose pages may call the API.
+    pub cors: Vec<String>,
     /// `--quiet`: no access log.
     pub quiet: bool,
     /// `--grace`.
@@ -561,6 +563,7 @@ impl ServeHigh {
             max_connections: low.max_connections as usize,
             header_timeout: Duration::from_secs(low.header_timeout),
             allow_host: low.allow_host,
+            cors: low.cors,
             quiet: low.quiet,
             grace: Duration::from_secs(low.grace),
             rule,

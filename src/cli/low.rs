@@ -606,6 +606,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
 
+    /// An origin whose pages may call the JSON API from another site
+    /// (e.g. https://example.org), or * for any; repeatable. It answers
+    /// preflight OPTIONS requests and sets Access-Control-Allow-Origin on
+    /// /api/ answers (never on /metrics). Default: none (a foreign Origin
+    /// gets 403).
+    #[arg(long, value_name = "ORIGIN", value_parser = crate::serve::cors::check_origin)]
+    pub cors: Vec<String>,
+
     /// Seconds the requests under way may take to finish after SIGTERM or
     /// Ctrl-C; then the server exits (code 0) all the same.
     #[arg(long, value_name = "SECS", default_value_t = 10,

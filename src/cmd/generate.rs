@@ -6,12 +6,15 @@
 //! and whose checksums hold (every block's, read in parallel: seconds
 //! where decoding them all took minutes), makes everything else again, and first removes the
 //! temporary files an interrupted run left; so an interrupted run is
-//! resumed by running the same command again. The summary counts only what
-//! this run generated.
+//! resumed by running the same command again. SIGTERM or Ctrl-C stops a
+//! run at once with a line that says where and how to resume
+//! (`interrupt.rs`); a full disk, with a line that says how much more it
+//! needs (`disk_full.rs`). The summary counts only what this run generated.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -23,11 +26,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::high::GenerateHigh;
 use crate::cmd::code_map::CodeMap;
+use crate::cmd::disk_full;
+use crate::cmd::interrupt::{self, Place};
 use crate::cmd::measured;
 use crate::cmd::progress::Drawn;
 use crate::cmd::{
-    ADVICE_BYTES, LARGE_BYTES, cost_text, print, print_json, projection, run_log, shown_path,
-    size_text, sizes_in, thousands, time_text,
+    ADVICE_BYTES, LARGE_BYTES, cost_text, generate_command, print, print_json, projection, run_log,
+    shown_path, size_text, sizes_in, thousands, time_text,
 };
 
 /// The JSON summary of `generate`.
@@ -117,6 +122,14 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
         None => None,
     };
     let bar = progress_bar();
+    let place = Arc::new(Place {
+        bar: bar.clone(),
+        files_done: AtomicUsize::new(0),
+        files,
+        dir: root.join(dir_name(n, rule)),
+        command: generate_command(n, max_live, root, rule, args.values_only),
+    });
+    interrupt::stop_on_signal(Arc::clone(&place));
     let report = std::thread::scope(|scope| {
         // Without a terminal, a line now and then (a log of a long run).
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
@@ -128,15 +141,25 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
             scope.spawn(move || progress_log(&bar, &cache, table, &dir, &stopped, LOG_EVERY));
         }
         let report = pool.install(|| {
-            let done = |f: &FileDone| log.iter().for_each(|log| log.write(f));
+            let done = |f: &FileDone| {
+                place.files_done.fetch_add(1, Ordering::Relaxed);
+                log.iter().for_each(|log| log.write(f));
+            };
             generate_with(&cfg, Some(&Drawn(&bar)), &done, cache)
         });
         drop(stop);
         report
     });
     bar.finish_and_clear();
-    let report = report?;
     let dir = root.join(dir_name(n, rule));
+    let report = match report {
+        Ok(report) => report,
+        Err(e) if disk_full::is_disk_full(&e) => {
+            let missing = projection(n, max_live, root, rule, args.values_only).bytes;
+            bail!("{}", disk_full::line(&dir, missing, &place.command));
+        }
+        Err(e) => return Err(e.into()),
+    };
     // Only from a complete table: a partial one may be extended, and
     // every run that adds files reads the side files of the others.
     if encoding == Encoding::Coded && max_live == n && !args.keep_side_files {

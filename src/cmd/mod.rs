@@ -9,7 +9,9 @@
 
 pub mod book;
 pub mod code_map;
+pub mod disk_full;
 pub mod generate;
+pub mod interrupt;
 pub mod manifest;
 pub mod match_;
 pub mod measured;

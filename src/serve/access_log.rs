@@ -20,11 +20,12 @@ use axum::response::Response;
 
 use crate::serve::metrics::Metrics;
 
-/// Sends the `tracing` events of the server (the access lines) to stderr,
-/// at level INFO and above, without colours.
+/// Sends the `tracing` events of the server (the access lines) to stderr
+/// through the log's queue (`log.rs`), at level INFO and above, without
+/// colours.
 pub fn init() {
     let subscriber = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(crate::serve::log::Writer)
         .with_max_level(tracing::Level::INFO)
         .finish();
     // Only `serve` sets one, once per process.

@@ -268,7 +268,7 @@ impl IntoResponse for ServeError {
     fn into_response(self) -> Response {
         let status = self.status();
         if let Some(line) = self.log_line() {
-            eprintln!("{line}");
+            crate::serve::log::line(&line);
         }
         if let Some(html) = self.page() {
             let kind = [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")];

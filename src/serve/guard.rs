@@ -2,13 +2,14 @@
 //! against the names the server answers to (421, against DNS rebinding), the
 //! sizes of the request target and headers (414, 431), no body (413), and,
 //! on the API, no foreign `Origin` (403, so another site's page cannot start
-//! solves). Each refusal is a JSON error like the handlers' (`docs/serve.md`).
+//! solves) unless `--cors` names it (`cors.rs`). Each refusal is a JSON error like the handlers' (`docs/serve.md`).
 //!
 //! The bounds here are below those of `head.rs`, which refuses (also with
 //! JSON) the heads too large to reach a handler.
 
 use std::net::SocketAddr;
 
+use crate::serve::cors::Cors;
 use crate::serve::errors::ServeError;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, header};
@@ -29,6 +30,8 @@ pub struct Guard {
     /// The `--allow-host` names, lower-case: with a port they match a `Host`
     /// exactly, without one any port.
     names: Vec<String>,
+    /// The foreign origins whose pages may call the API (`--cors`).
+    cors: Cors,
 }
 
 impl Guard {
@@ -37,7 +40,7 @@ impl Guard {
     pub fn new(addr: SocketAddr, allow: &[String]) -> Guard {
         let names = allow.iter().map(|n| n.trim().to_ascii_lowercase()).collect();
         if !addr.ip().is_loopback() {
-            return Guard { hosts: None, names };
+            return Guard { hosts: None, names, cors: Cors::default() };
         }
         let port = addr.port();
         let mut hosts = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")];
@@ -52,7 +55,17 @@ impl Guard {
                 hosts.iter().filter_map(|h| h.strip_suffix(":80").map(str::to_string)).collect();
             hosts.extend(bare);
         }
-        Guard { hosts: Some(hosts), names }
+        Guard { hosts: Some(hosts), names, cors: Cors::default() }
+    }
+
+    /// The same checks, letting the pages of `cors`'s origins call the API.
+    pub fn with_cors(self, cors: Cors) -> Guard {
+        Guard { cors, ..self }
+    }
+
+    /// The origins of `--cors`.
+    pub fn cors(&self) -> &Cors {
+        &self.cors
     }
 
     /// Whether a request with `host` (its `Host` header) is answered.
@@ -117,6 +130,7 @@ pub async fn check_request(State(guard): State<Guard>, req: Request, next: Next)
     if req.uri().path().starts_with("/api/")
         && let Some(origin) = headers.get(header::ORIGIN)
         && !own_origin(origin.as_bytes(), host)
+        && !guard.cors.allows(origin.as_bytes())
     {
         let origin = String::from_utf8_lossy(origin.as_bytes()).into_owned();
         return ServeError::ForeignOrigin(origin).into_response();

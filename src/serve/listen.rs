@@ -79,7 +79,7 @@ pub async fn serve(
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Out of file descriptors and the like: wait, do not spin.
-                eprintln!("serve: accepting a connection: {e}");
+                crate::serve::log::line(&format!("serve: accepting a connection: {e}"));
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 continue;
             }

@@ -13,6 +13,8 @@
 //!   from the [`Engine`] at each scrape.
 //! - `chaosclock_solve_cache_hits_total`: answers taken from a solution
 //!   kept in memory instead of a new solve.
+//! - `chaosclock_log_lines_dropped_total`: lines of stderr (the access log,
+//!   the server's notes) dropped because its reader fell behind (`log.rs`).
 //!
 //! Labels come from a fixed set, so the series stay few whatever the
 //! clients send.
@@ -124,6 +126,14 @@ impl Collector for EngineCollector {
             help,
             None,
             hits.metric_type(),
+        )?)?;
+        let dropped = ConstCounter::new(crate::serve::log::dropped());
+        let help = "Lines of stderr dropped because its reader fell behind.";
+        dropped.encode(encoder.encode_descriptor(
+            "log_lines_dropped",
+            help,
+            None,
+            dropped.metric_type(),
         )?)
     }
 }

@@ -10,12 +10,14 @@
 //!
 //! For the operator: `/healthz` (`health.rs`), `/metrics` (`metrics.rs`),
 //! one log line per request on stderr (`access_log.rs`, off with
-//! `--quiet`), and a graceful stop on SIGTERM or Ctrl-C (`shutdown.rs`);
+//! `--quiet`) written by a thread of its own that drops lines rather than
+//! wait for a slow reader (`log.rs`), and a graceful stop on SIGTERM or Ctrl-C (`shutdown.rs`);
 //! `docs/deploy.md` shows how to run it as a service.
 
 pub mod access_log;
 pub mod api;
 pub mod check;
+pub mod cors;
 pub mod error_code;
 pub mod errors;
 pub mod flight;
@@ -23,6 +25,7 @@ pub mod guard;
 pub mod head;
 pub mod health;
 pub mod listen;
+pub mod log;
 pub mod metrics;
 pub mod page;
 pub mod puzzle;
@@ -39,6 +42,7 @@ use axum::{Extension, Router, middleware};
 
 use crate::cli::high::ServeHigh;
 use crate::serve::api::AppState;
+use crate::serve::cors::Cors;
 use crate::serve::guard::Guard;
 use crate::serve::health::Health;
 use crate::serve::listen::ConnLimits;
@@ -70,6 +74,7 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         health: Arc::new(Health { root: args.root.to_path_buf() }),
     };
     let state = AppState { engine, rule: args.rule };
+    log::start().context("starting the log's thread")?;
     if !args.quiet {
         access_log::init();
     }
@@ -91,35 +96,40 @@ pub fn run(args: &ServeHigh) -> Result<()> {
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let addr = listener.local_addr().context("reading the bound address")?;
         if !addr.ip().is_loopback() {
-            eprintln!("warning: listening on {addr}, which other machines may reach");
+            log::line(&format!("warning: listening on {addr}, which other machines may reach"));
         }
-        eprintln!("note: a solve in memory stops past {}", budget.describe());
+        log::line(&format!("note: a solve in memory stops past {}", budget.describe()));
         // Tests and scripts read this line for the port.
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on http://{addr}/")?;
         out.flush()?;
         drop(out);
-        let app = router(state, Guard::new(addr, &args.allow_host), ops);
+        let guard = Guard::new(addr, &args.allow_host).with_cors(Cors::new(&args.cors));
+        let app = router(state, guard, ops);
         let stop = shutdown::on_signal(signals, args.grace);
         anyhow::Ok(listen::serve(listener, app, conn, stop).await)
     })?;
     if open > 0 {
-        eprintln!(
+        log::line(&format!(
             "serve: stopped after {} s with {open} connections still open",
             args.grace.as_secs()
-        );
+        ));
     } else {
-        eprintln!("serve: stopped");
+        log::line("serve: stopped");
     }
     // A solve still running is not waited for.
     runtime.shutdown_background();
+    // A stderr nobody reads does not hold the exit for more than a second.
+    log::flush(std::time::Duration::from_secs(1));
     Ok(())
 }
 
 /// The routes: the page, its assets, the API, the operator's routes, 405
-/// for other methods and 404 for the rest, behind the checks of `guard`,
-/// each request timed, counted and logged (`access_log.rs`).
+/// for other methods and 404 for the rest, behind the checks of `guard`
+/// and its `--cors` (`cors.rs`), each request timed, counted and logged
+/// (`access_log.rs`).
 pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
+    let cors = guard.cors().clone();
     Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::app_js))
@@ -145,6 +155,7 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/api/engine-move", get(puzzle::engine_move_handler))
         .fallback(api::not_found)
         .method_not_allowed_fallback(guard::method_not_allowed)
+        .layer(middleware::from_fn_with_state(cors, cors::handle))
         .layer(middleware::from_fn_with_state(guard, guard::check_request))
         .layer(middleware::from_fn(access_log::observe))
         .layer(Extension(ops.health))

@@ -69,10 +69,10 @@ pub fn on_signal(signals: Signals, grace: Duration) -> Stop {
     let (tx, rx) = watch::channel(false);
     tokio::spawn(async move {
         let name = signals.recv().await;
-        eprintln!(
+        crate::serve::log::line(&format!(
             "serve: {name}: no new connections; the requests under way have {} s to finish",
             grace.as_secs()
-        );
+        ));
         let _ = tx.send(true);
         // Keep the flag's sender: a closed channel would also read as set.
         std::future::pending::<()>().await;
