@@ -54,7 +54,7 @@ pub(super) fn run(args: &OpeningsHigh, pos: &Position, file: &str) -> Result<()>
     let whose = if args.rule_from_cfg {
         "the original program's rule, as the cfg file comes from it; --pass-rule always for the written rules"
     } else {
-        "--pass-rule"
+        "given with --pass-rule"
     };
     let source = match source {
         "tables" => format!("the tables in {}", args.root.display()),
