@@ -88,7 +88,8 @@ fn one_file_per_rule() {
 }
 
 /// Under when-stuck: every 4- and 6-slot opening and a sample of 8 slots
-/// against the solver (`scripts/test-slow.sh` runs 200 of 8 and 10 slots).
+/// against the solver (`scripts/test-slow.sh` runs 200 of 8 slots and 40
+/// of 10).
 #[test]
 fn when_stuck_values_agree_with_the_solver() {
     for (n, k) in [(4u8, None), (6, None), (8, Some(40))] {
@@ -102,13 +103,15 @@ fn when_stuck_values_agree_with_the_solver() {
     }
 }
 
-/// 200 openings of 8 and of 10 slots drawn at random, each against the
-/// solver, in batches of 20, under when-stuck.
+/// 200 openings of 8 slots and 40 of 10 drawn at random, each against
+/// the solver, in batches of 20, under when-stuck. With 200 of 10 slots
+/// too it passed once in 605 s on a busy machine (2026-12-05,
+/// docs/book.md): too long for every CI run.
 #[test]
-#[ignore = "slow: solves 400 openings of 8 and 10 slots; scripts/test-slow.sh"]
-fn when_stuck_values_agree_with_the_solver_on_200_each() {
-    for n in [8u8, 10] {
-        let drawn = openings(n, Some(200), 69);
+#[ignore = "slow: solves 240 openings of 8 and 10 slots; scripts/test-slow.sh"]
+fn when_stuck_values_agree_with_the_solver_on_a_sample() {
+    for (n, k) in [(8u8, 200), (10, 40)] {
+        let drawn = openings(n, Some(k), 69);
         for batch in drawn.chunks(20) {
             let variant = Variant::new(n, PassRule::WhenStuck);
             let solution = solve_with(variant, batch, None, None).unwrap();
