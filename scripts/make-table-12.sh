@@ -12,13 +12,16 @@
 #   stop    stop the run (it goes on from its last checkpoint next time).
 #   finish  once the table is complete: verify it (every checksum, 1,000,000
 #           entries re-derived, 50 positions solved), classify every
-#           opening (--stats, docs/openings-12.svg), write the manifest
-#           tables/n12-always.json (files, states, runs, openings) and
-#           the 12-slot section of the openings book (book/openings.ccbk,
-#           the other sizes kept) into the repository, then check the
-#           rebuilt binary's book against the table; the reports go to
-#           DIR/n12-always.*.txt, each step's wall time and peak memory to
-#           DIR/n12-always.finish.txt. Stopped part way (the end of a
+#           opening (--stats, docs/openings-12.svg; for when-stuck
+#           docs/openings-12-when-stuck.svg), write the manifest
+#           tables/n12-RULE.json (files, states, runs, openings) and
+#           the rule's book file with its 12-slot section
+#           (book/openings.ccbk for always, book/openings-when-stuck.ccbk
+#           for when-stuck; the other sizes kept, the other rule's file
+#           untouched) into the repository, then check the rebuilt
+#           binary's book against the table; the reports go to
+#           DIR/n12-RULE.*.txt, each step's wall time and peak memory to
+#           DIR/n12-RULE.finish.txt. Stopped part way (the end of a
 #           session), `finish` run again skips the steps done
 #           (DIR/n12-always.finish.steps, tied to the run's summary
 #           DIR/n12-always.json: a new table starts the list afresh).
@@ -223,23 +226,27 @@ finish)
         echo "$1" >>"$steps"
     }
     do_verify() {
-        "${timed[@]}" "$bin" verify --slots 12 --max-live 12 --tables "$dir" --sample 1000000 --solves 50 \
+        "${timed[@]}" "$bin" verify --pass-rule "$rule" --slots 12 --max-live 12 --tables "$dir" \
+            --sample 1000000 --solves 50 \
             | tee "$dir/n12-$rule.verify.txt"
     }
     # What goes into the repository is written under DIR first and copied
     # in by every finish run (a finish resumed in a fresh checkout).
     do_manifest() {
-        "${timed[@]}" "$bin" manifest --slots 12 --max-live 12 --tables "$dir" \
+        "${timed[@]}" "$bin" manifest --pass-rule "$rule" --slots 12 --max-live 12 --tables "$dir" \
             --file-log "$dir/n12-$rule.files.jsonl" --run-log "$log" \
             --output "$dir/n12-$rule.manifest.json"
     }
+    # Each rule has its plot and its book file (docs/book.md).
+    if [[ "$rule" == always ]]; then plot=docs/openings-12.svg book=book/openings.ccbk
+    else plot="docs/openings-12-$rule.svg" book="book/openings-$rule.ccbk"; fi
     publish() {
         local from to
         for from in manifest.json openings.svg book.ccbk; do
             case "$from" in
             manifest.json) to="tables/$manifest" ;;
-            openings.svg) to=docs/openings-12.svg ;;
-            book.ccbk) to=book/openings.ccbk ;;
+            openings.svg) to="$plot" ;;
+            book.ccbk) to="$book" ;;
             esac
             if [[ -f "$dir/n12-$rule.$from" ]] && ! cmp -s "$dir/n12-$rule.$from" "$repo/$to"; then
                 cp "$dir/n12-$rule.$from" "$repo/$to"
@@ -253,9 +260,9 @@ finish)
         # has their counts too): the text for docs/openings.md, the JSON
         # with the whole histograms.
         do_openings() {
-            "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --depths \
+            "${timed[@]}" "$bin" openings --pass-rule "$rule" --slots 12 --tables "$dir" --stats --depths \
                 | tee "$dir/n12-$rule.openings.txt"
-            "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --depths --json \
+            "${timed[@]}" "$bin" openings --pass-rule "$rule" --slots 12 --tables "$dir" --depths --json \
                 >"$dir/n12-$rule.openings.json"
         }
         # Queries of 2,000 openings (value, every move, the line), with the
@@ -275,7 +282,7 @@ finish)
         # manifest lists the files as recoded, and the set. A recoding
         # stopped part way goes on where it stopped, to the same bytes.
         do_recode() {
-            "${timed[@]}" "$bin" recode --slots 12 --max-live 12 --tables "$dir" \
+            "${timed[@]}" "$bin" recode --pass-rule "$rule" --slots 12 --max-live 12 --tables "$dir" \
                 --file-log "$dir/n12-$rule.files.jsonl" | tee "$dir/n12-$rule.recode.txt"
         }
         # The same files, nodes, states and openings of each value as the
@@ -300,19 +307,22 @@ finish)
         exit 0
     fi
     do_openings_plot() {
-        "${timed[@]}" "$bin" openings --slots 12 --tables "$dir" --stats --plot "$dir/n12-$rule.openings.svg" \
+        "${timed[@]}" "$bin" openings --pass-rule "$rule" --slots 12 --tables "$dir" --stats \
+            --plot "$dir/n12-$rule.openings.svg" \
             | tee "$dir/n12-$rule.openings.txt"
     }
+    # The rule's book file: 12 slots from the table, 4 to 8 solved, 10
+    # copied from the built-in book (the other rule's file is not touched).
     do_book() {
-        "${timed[@]}" "$bin" book --build "$dir/n12-$rule.book.ccbk" --tables "$dir" \
+        "${timed[@]}" "$bin" book --pass-rule "$rule" --build "$dir/n12-$rule.book.ccbk" --tables "$dir" \
             | tee "$dir/n12-$rule.book.txt"
     }
     # The binary embeds the book: build it again, then check it.
     do_book_verify() {
         (cd "$repo" && cargo build --release --quiet)
-        "${timed[@]}" "$bin" book --verify --slots 12 --tables "$dir" \
+        "${timed[@]}" "$bin" book --pass-rule "$rule" --verify --slots 12 --tables "$dir" \
             | tee -a "$dir/n12-$rule.book.txt"
-        echo "wrote $repo/tables/n12-$rule.json, $repo/docs/openings-12.svg and $repo/book/openings.ccbk"
+        echo "wrote $repo/tables/n12-$rule.json, $repo/$plot and $repo/$book"
     }
     step manifest do_manifest
     step openings do_openings_plot

@@ -207,9 +207,17 @@ fn query_reads_a_cfg_file() {
     // The opening 2,1,4,3,6,5 (乙 to move): index 0 is slot 6.
     std::fs::write(dir.path().join("chaosclock.cfg"), "board=5, 2, 1, 4, 3, 0\nside-to-move=0\n")
         .unwrap();
-    let a = json_in(dir.path(), &["query", "--cfg", "chaosclock.cfg", "--json"]);
+    let args = ["--pass-rule", "always", "query", "--cfg", "chaosclock.cfg", "--json"];
+    let a = json_in(dir.path(), &args);
     let b = json_in(dir.path(), &["query", "2,1,4,3,6,5", "--json"]);
     assert_eq!(a, b);
+    // Without --pass-rule, the original program's rule (issue 69).
+    // (No when-stuck tables here: the openings book answers.)
+    let a = json_in(dir.path(), &["query", "--cfg", "chaosclock.cfg", "--no-solve", "--json"]);
+    let args = ["--pass-rule", "when-stuck", "query", "2,1,4,3,6,5", "--no-solve", "--json"];
+    let b = json_in(dir.path(), &args);
+    assert_eq!(a, b);
+    assert_eq!((a["pass_rule"].as_str(), a["source"].as_str()), (Some("when-stuck"), Some("book")));
 }
 
 #[test]

@@ -74,16 +74,17 @@ impl HiArgs {
     /// # Errors
     /// The first broken rule, as one line.
     pub fn from_low(cli: Cli) -> Result<HiArgs> {
-        let rule = cli.pass_rule;
+        let given = cli.pass_rule;
+        let rule = given.unwrap_or(PassRule::Always);
         Ok(match cli.command {
             Command::Show(a) => HiArgs::Show(ShowHigh::validate(a, rule)?),
             Command::Play(a) => HiArgs::Play(PlayHigh::validate(a, rule)?),
             Command::Solve(a) => HiArgs::Solve(SolveHigh::validate(a, rule)?),
             Command::Generate(a) => HiArgs::Generate(GenerateHigh::validate(a, rule)?),
-            Command::Query(a) => HiArgs::Query(QueryHigh::validate(a, rule)?),
+            Command::Query(a) => HiArgs::Query(QueryHigh::validate(a, given)?),
             Command::Verify(a) => HiArgs::Verify(VerifyHigh::validate(a, rule)?),
             Command::Manifest(a) => HiArgs::Manifest(ManifestHigh::validate(a, rule)?),
-            Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, rule)?),
+            Command::Openings(a) => HiArgs::Openings(OpeningsHigh::validate(a, given)?),
             Command::Serve(a) => HiArgs::Serve(ServeHigh::validate(a, rule)?),
             Command::Book(a) => HiArgs::Book(BookHigh::validate(a, rule)?),
             Command::Recode(a) => HiArgs::Recode(RecodeHigh::validate(a, rule)?),
@@ -305,8 +306,21 @@ pub struct QueryHigh {
     pub budget: Option<Budget>,
     /// The pass rule.
     pub rule: PassRule,
+    /// Whether the rule is the cfg file's (`--cfg` without `--pass-rule`).
+    pub rule_from_cfg: bool,
     /// `--json`.
     pub json: bool,
+}
+
+/// The pass rule: `--pass-rule` if given, else when-stuck for a position
+/// read from a cfg file (the original program's rule), else always; and
+/// whether it is the cfg file's.
+pub fn rule_for(given: Option<PassRule>, cfg: bool) -> (PassRule, bool) {
+    match given {
+        Some(rule) => (rule, false),
+        None if cfg => (PassRule::WhenStuck, true),
+        None => (PassRule::Always, false),
+    }
 }
 
 impl QueryHigh {
@@ -314,7 +328,8 @@ impl QueryHigh {
     ///
     /// # Errors
     /// As [`position`].
-    pub fn validate(low: QueryArgs, rule: PassRule) -> Result<QueryHigh> {
+    pub fn validate(low: QueryArgs, given: Option<PassRule>) -> Result<QueryHigh> {
+        let (rule, rule_from_cfg) = rule_for(given, low.cfg.is_some());
         let input = if low.pos.as_deref() == Some("-") && low.cfg.is_none() {
             QueryInput::Stdin
         } else {
@@ -322,7 +337,7 @@ impl QueryHigh {
         };
         let budget = (!low.no_solve).then(|| Budget::new(low.budget, 0));
         let root = TablesDir::given_or_default(low.tables, true)?;
-        Ok(QueryHigh { input, root, budget, rule, json: low.json })
+        Ok(QueryHigh { input, root, budget, rule, rule_from_cfg, json: low.json })
     }
 }
 
@@ -470,6 +485,12 @@ pub struct OpeningsHigh {
     pub json: bool,
     /// The pass rule.
     pub rule: PassRule,
+    /// `--cfg FILE`: the one opening to look up, and the file's name.
+    pub cfg: Option<(Position, String)>,
+    /// Whether the rule is the cfg file's (`--cfg` without `--pass-rule`).
+    pub rule_from_cfg: bool,
+    /// `--compare-rules`.
+    pub compare_rules: bool,
 }
 
 impl OpeningsHigh {
@@ -479,8 +500,23 @@ impl OpeningsHigh {
     /// A sample larger than the openings, `--moves` without `--random`,
     /// `--stats` or `--depths` with a list on stdout, or an output that cannot be
     /// written ([`OutputPath::new`]).
-    pub fn validate(low: OpeningsArgs, rule: PassRule) -> Result<OpeningsHigh> {
-        let n = low.slots.get();
+    pub fn validate(low: OpeningsArgs, given: Option<PassRule>) -> Result<OpeningsHigh> {
+        let (rule, rule_from_cfg) = rule_for(given, low.cfg.is_some());
+        let cfg = match low.cfg {
+            Some(path) => {
+                let shown = super::files::shown_path(&path);
+                Some((position(None, Some(path))?, shown))
+            }
+            None => None,
+        };
+        // The size is the cfg's.
+        let slots = match &cfg {
+            Some((pos, _)) => {
+                Slots::try_from(pos.slots()).expect("a position has a supported size")
+            }
+            None => low.slots,
+        };
+        let n = slots.get();
         let population = draw::count(n);
         if let Some(k) = low.sample
             && k > population
@@ -499,7 +535,7 @@ impl OpeningsHigh {
             );
         }
         Ok(OpeningsHigh {
-            slots: low.slots,
+            slots,
             root: TablesDir::given_or_default(low.tables, true)?,
             sample: low.sample,
             seed: low.seed,
@@ -513,6 +549,9 @@ impl OpeningsHigh {
             moves: low.moves,
             json: low.json,
             rule,
+            cfg,
+            rule_from_cfg,
+            compare_rules: low.compare_rules,
         })
     }
 }

@@ -38,8 +38,11 @@ pub const DEFAULT_VERIFY_SAMPLE: usize = 100_000;
 pub struct Cli {
     /// When a side may pass: at any time (docs/rules.md) or only when it has no
     /// other legal move (the original solver's rule).
-    #[arg(long, global = true, default_value = "always", value_parser = pass_rule_parser())]
-    pub pass_rule: PassRule,
+    ///
+    /// Default: always; for `query --cfg FILE` and `openings --cfg FILE`,
+    /// when-stuck, the rule of the program that wrote the file.
+    #[arg(long, global = true, value_parser = pass_rule_parser())]
+    pub pass_rule: Option<PassRule>,
 
     /// What to do.
     #[command(subcommand)]
@@ -548,6 +551,19 @@ pub struct OpeningsArgs {
     /// each for 12 slots). Without it they are left out.
     #[arg(long, requires = "both_win")]
     pub moves: bool,
+
+    /// Compare the two pass rules at --slots N, from the openings book: the
+    /// counts by value under each, the openings whose value changes and in
+    /// which direction, and a few openings fair under one rule only (the
+    /// first of the --seed order).
+    #[arg(long, conflicts_with_all = ["sample", "both_win", "stats", "depths", "cfg", "tables"])]
+    pub compare_rules: bool,
+
+    /// The value of the one opening in a chaosclock.cfg file of the
+    /// original desktop program, under its rule (when-stuck, unless
+    /// --pass-rule says otherwise), from the openings book at once.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["sample", "both_win", "stats", "depths"])]
+    pub cfg: Option<PathBuf>,
 
     /// Print JSON: one object (the list: one object a line).
     #[arg(long)]

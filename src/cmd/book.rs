@@ -88,13 +88,16 @@ fn info(book: &Book, json: bool) -> Result<()> {
         .collect();
     if json {
         return print_json(&serde_json::json!({
-            "bytes": book.bytes().len(),
+            "bytes": book.size(),
+            "files": book.files().count(),
             "sections": sections,
         }));
     }
     let mut out = format!(
-        "openings book: {} bytes, {} section{}\n\nslots  rule          openings       stored        bytes  bits an opening",
-        thousands(book.bytes().len() as u64),
+        "openings book: {} bytes in {} file{}, {} section{}\n\nslots  rule          openings       stored        bytes  bits an opening",
+        thousands(book.size()),
+        book.files().count(),
+        if book.files().count() == 1 { "" } else { "s" },
         sections.len(),
         if sections.len() == 1 { "" } else { "s" }
     );

@@ -121,7 +121,16 @@ pub fn run(args: &QueryHigh) -> Result<()> {
                 format!("the openings book (nothing solved; no table in {dir} covers it)")
             }
         };
-        print(&format!("{}\nsource:    {source}", to_text(&found.answer)))
+        // A cfg file's rule is the original program's: say so.
+        let rule = if args.rule_from_cfg {
+            format!(
+                "\nrule:      {} (the original program's, as the cfg file comes from it; --pass-rule always for the written rules)",
+                rule.name()
+            )
+        } else {
+            String::new()
+        };
+        print(&format!("{}\nsource:    {source}{rule}", to_text(&found.answer)))
     }
 }
 

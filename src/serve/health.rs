@@ -109,7 +109,7 @@ fn table_dirs(root: &Path) -> Vec<TableDirJson> {
 fn book() -> BookJson {
     match Book::embedded() {
         Ok(book) => BookJson {
-            bytes: book.bytes().len(),
+            bytes: book.size() as usize,
             sections: book
                 .entries()
                 .map(|e| BookSectionJson {

@@ -10,7 +10,9 @@
 //!
 //! The book is checked whole (every checksum, every field) when it is
 //! opened, so a lookup never meets damaged bytes. [`Book::embedded`] is
-//! the book built into the binary from `book/openings.ccbk`.
+//! the book built into the binary from one file per pass rule,
+//! `book/openings.ccbk` (`always`) and `book/openings-when-stuck.ccbk`,
+//! so that each stays well under a package's 10 MB (docs/book.md).
 
 mod build;
 mod coder;
@@ -30,8 +32,12 @@ use self::format::{Layout, blocks};
 pub use self::ranks::{Board, Ranks};
 use crate::{PassRule, Position, Value};
 
-/// The book compiled into the binary (empty before the first is built).
-static EMBEDDED: &[u8] = include_bytes!("../../../book/openings.ccbk");
+/// The book files compiled into the binary, one per pass rule, each
+/// with the sections of its rule (a file may be empty: no sections).
+static EMBEDDED: [&[u8]; 2] = [
+    include_bytes!("../../../book/openings.ccbk"),
+    include_bytes!("../../../book/openings-when-stuck.ccbk"),
+];
 
 /// What is wrong with a book's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +59,8 @@ impl std::error::Error for BookError {}
 /// An openings book, checked.
 #[derive(Debug)]
 pub struct Book {
-    bytes: Cow<'static, [u8]>,
+    /// The bytes of each file the book was read from.
+    files: Vec<Cow<'static, [u8]>>,
     sections: Vec<Section>,
 }
 
@@ -87,29 +94,53 @@ impl Book {
                 Section { ranks: Ranks::new(layout.entry.slots), layout, data }
             })
             .collect();
-        Ok(Book { bytes, sections })
+        Ok(Book { files: vec![bytes], sections })
     }
 
-    /// The book built into the binary, checked once on first use.
+    /// The book built into the binary (its files of both pass rules as
+    /// one book), checked once on first use.
     ///
     /// # Errors
     /// Its bytes are damaged (a broken build).
     pub fn embedded() -> Result<&'static Book, BookError> {
         static BOOK: OnceLock<Result<Book, BookError>> = OnceLock::new();
         BOOK.get_or_init(|| {
-            if EMBEDDED.is_empty() {
-                // Before the first book is built: no sections.
-                return Ok(Book { bytes: Cow::Borrowed(EMBEDDED), sections: Vec::new() });
+            let mut book = Book { files: Vec::new(), sections: Vec::new() };
+            // An empty file (before the first is built) has no sections.
+            for bytes in EMBEDDED.into_iter().filter(|b| !b.is_empty()) {
+                book.join(Book::parse(Cow::Borrowed(bytes), "built into the binary")?)?;
             }
-            Book::parse(Cow::Borrowed(EMBEDDED), "built into the binary")
+            Ok(book)
         })
         .as_ref()
         .map_err(Clone::clone)
     }
 
-    /// The bytes of the book.
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// Adds the files and sections of `other`.
+    ///
+    /// # Errors
+    /// Both have a section of the same size and pass rule.
+    fn join(&mut self, other: Book) -> Result<(), BookError> {
+        if let Some(e) = other.entries().find(|e| self.section(e.slots, e.rule).is_some()) {
+            return Err(BookError {
+                source: "built into the binary".into(),
+                what: format!("two sections for {} slots, pass rule {}", e.slots, e.rule.name()),
+            });
+        }
+        self.files.extend(other.files);
+        self.sections.extend(other.sections);
+        Ok(())
+    }
+
+    /// The bytes of each file the book was read from (the built-in book:
+    /// one per pass rule that has sections).
+    pub fn files(&self) -> impl Iterator<Item = &[u8]> {
+        self.files.iter().map(|f| &**f)
+    }
+
+    /// The bytes of all its files together.
+    pub fn size(&self) -> u64 {
+        self.files().map(|f| f.len() as u64).sum()
     }
 
     /// Every section's entry, in the book's order.

@@ -33,6 +33,8 @@
 
 pub use chaosclock::draw;
 mod book_values;
+mod cfg;
+mod compare;
 mod depths;
 mod list;
 mod report;
@@ -89,6 +91,12 @@ fn flush(tally: &mut Tally) -> Result<()> {
 /// Missing or damaged tables, or a file that cannot be written.
 pub fn run(args: &OpeningsHigh) -> Result<()> {
     let rule = args.rule;
+    if let Some((pos, file)) = &args.cfg {
+        return cfg::run(args, pos, file);
+    }
+    if args.compare_rules {
+        return compare::run(args);
+    }
     let scorer = choose_scorer(args, rule)?;
     match args.random {
         Some(k) => random(args, &scorer, k),
@@ -137,16 +145,48 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
         let moves = args.moves || n <= SOLVE_ALL_MAX_SLOTS;
         return Ok(Scorer::Book { section, variant, moves });
     }
+    let missing = not_in_book(n, rule);
     if args.sample.is_some() || args.random.is_some() {
+        if let Some(missing) = missing.filter(|_| !args.depths) {
+            eprintln!("note: {missing}; solving the openings drawn instead");
+        }
         let tables = (files > 0).then(|| args.root.to_path_buf());
         return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables });
     }
     let generate = generate_advice(n, n, &args.root, rule, tb.values_only());
+    if let Some(missing) = missing.filter(|_| !args.depths) {
+        let make = if n == 12 {
+            format!(
+                "make its table with `CHAOSCLOCK_RULE={0} scripts/make-table-12.sh start` (values only: 7.1 GB, about 5 h on 2 cores) and build the section with `CHAOSCLOCK_RULE={0} scripts/make-table-12.sh finish`",
+                rule.name()
+            )
+        } else {
+            format!(
+                "make its table with {generate} and build the section with `chaosclock book --build`"
+            )
+        };
+        bail!(
+            "{missing}: {make}; or give the complete table with --tables DIR, or estimate from a sample with --sample K"
+        );
+    }
     bail!(
         "every {n}-slot opening needs the complete tables, but {} has {files} of their {} files: run {generate}, or estimate from a sample with --sample K",
         tb.dir().display(),
         thousands(all as u64)
     )
+}
+
+/// Why the openings book cannot answer for `n` slots under `rule`, when
+/// this build's book has no such section (the 12-slot when-stuck section
+/// until its table is made).
+fn not_in_book(n: u8, rule: PassRule) -> Option<String> {
+    let book = Book::embedded().ok()?;
+    book.section(n, rule).is_none().then(|| {
+        format!(
+            "the openings book of this build has no {n}-slot section for pass rule {} yet",
+            rule.name()
+        )
+    })
 }
 
 /// Classifies every opening, or the sample, and prints the result.

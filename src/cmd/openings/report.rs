@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use chaosclock::PassRule;
 use serde::Serialize;
 
 use super::depths::{Depths, Summary as DepthSummary};
@@ -47,10 +48,15 @@ pub(super) fn describe(
             how
         }
     };
+    // The written rules go unsaid, as they always did.
+    let size = match args.rule {
+        PassRule::Always => format!("{n} slots"),
+        rule => format!("{n} slots, pass rule {}", rule.name()),
+    };
     match args.sample {
-        None => format!("{n} slots: all {population} openings, {how}"),
+        None => format!("{size}: all {population} openings, {how}"),
         Some(_) => format!(
-            "{n} slots: a random sample of {} of the {population} openings (seed {}), {how}",
+            "{size}: a random sample of {} of the {population} openings (seed {}), {how}",
             thousands(total),
             args.seed
         ),
@@ -71,6 +77,8 @@ pub(super) struct Report<'a> {
 #[derive(Debug, Serialize)]
 pub(super) struct CountsJson {
     slots: u8,
+    /// `always` or `when-stuck`.
+    pass_rule: &'static str,
     /// The openings counted (the sample size for a sample).
     openings: u64,
     sampled: bool,
@@ -181,6 +189,7 @@ impl Report<'_> {
         let sampled = self.sampled();
         CountsJson {
             slots: self.args.slots.get(),
+            pass_rule: self.args.rule.name(),
             openings: t.total(),
             sampled,
             counts: CodeMap::from_fn(|c| t.counts[c]),
