@@ -221,3 +221,33 @@ pub fn check_set(set: &[Puzzle], whole: bool) -> Vec<String> {
     }
     wrong
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::embedded;
+
+    #[test]
+    fn the_median_is_the_middle_one() {
+        assert_eq!(median([3u16, 1, 2].into_iter()), 2);
+        assert_eq!(median([4u16, 1, 3, 2].into_iter()), 3);
+        assert_eq!(median(std::iter::empty()), 0);
+    }
+
+    #[test]
+    fn a_set_chosen_keeps_the_rules() {
+        // Chosen again among a built-in set: the size asked for, the rules
+        // kept, the puzzles in the order found.
+        let found = embedded(8).unwrap();
+        for count in [100, 700] {
+            let set = select(found, count);
+            assert_eq!(set.len(), count);
+            assert_eq!(check_set(&set, true), Vec::<String>::new());
+            let at = |p: &Puzzle| found.iter().position(|q| q.id == p.id).unwrap();
+            assert!(set.windows(2).all(|w| at(&w[0]) < at(&w[1])));
+        }
+        // A clash is found: the same puzzle twice.
+        let twice = [found[0].clone(), found[0].clone()];
+        assert!(check_set(&twice, false)[0].contains("the same start"));
+    }
+}
