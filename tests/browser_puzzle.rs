@@ -5,7 +5,11 @@
 //! marked with its refutation, retry, the solution, the next puzzle, a
 //! link that reopens a puzzle, analysing it on the board, the player's
 //! rating and streak in localStorage, and Glicko-2 against the worked
-//! example of Glickman's paper. Screenshots `61-puzzle-*`.
+//! example of Glickman's paper. Screenshots `61-puzzle-*`. Issue 65:
+//! stepping back and forth in a puzzle, its solution and a link to no
+//! puzzle, the rating hidden until the end, forced moves played for the
+//! player, puzzle streak (`mode=streak`) and the history of the puzzles
+//! tried. Screenshots `65-puzzle-*`.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -32,6 +36,9 @@ async fn puzzle_mode_in_a_real_browser() {
     wrong_retry_solution(c, &server, &one, false, "61-puzzle-desktop-zh").await;
     next_and_link(c, &server, &one, false).await;
     from_the_header(c, &server).await;
+    steps_back_and_forth(c, &server, &short, false, "65-puzzle-desktop-zh").await;
+    streak(c, &server, false, "65-puzzle-desktop-zh").await;
+    history(c, &server, false, "65-puzzle-desktop-zh").await;
     // A phone, with touch, in English.
     c.set_window_size(390, 844).await.unwrap();
     // A puzzle whose line has a capturing placement and the solver's extra
@@ -47,6 +54,9 @@ async fn puzzle_mode_in_a_real_browser() {
     solve_right(c, &server, &extra, true, "61-puzzle-phone-en").await;
     wrong_retry_solution(c, &server, &other, true, "61-puzzle-phone-en").await;
     next_and_link(c, &server, &other, true).await;
+    steps_back_and_forth(c, &server, &other, true, "65-puzzle-phone-en").await;
+    streak(c, &server, true, "65-puzzle-phone-en").await;
+    history(c, &server, true, "65-puzzle-phone-en").await;
     click(c, "[data-lang='zh']").await;
     phone_layout(c).await;
     screenshot(c, "61-puzzle-phone-zh").await;
@@ -139,8 +149,11 @@ async fn solve_right(c: &Client, server: &Server, p: &Json, touch: bool, shot: &
     let positions = line_positions(server, p);
     let moves = p["moves"].as_array().unwrap();
     let solver = p["solver"].as_array().unwrap();
+    let forced = p["forced"].as_array().unwrap();
     for (k, mv) in moves.iter().enumerate() {
-        if solver[k] != json!(true) {
+        // The opponent's replies and the player's forced moves are played
+        // for the player.
+        if solver[k] != json!(true) || forced[k] == json!(true) {
             continue;
         }
         let want = positions[k].clone();
@@ -459,4 +472,220 @@ async fn from_the_header(c: &Client, server: &Server) {
     wait_until(c, "analysis", |s| !s.busy && s.moves > 0).await;
     let back = js(c, "return [document.getElementById('puzzle').hidden, document.querySelectorAll('#moves tr[data-value]').length > 0]").await;
     assert_eq!(back, json!([true, true]));
+}
+
+/// The text of the element `id`.
+async fn text_of(c: &Client, id: &str) -> String {
+    let v = js(c, &format!("return document.getElementById('{id}').textContent")).await;
+    v.as_str().unwrap().to_string()
+}
+
+/// Plays the player's moves of `p` (open, at its start) to the end of its
+/// line.
+async fn solve_line(c: &Client, server: &Server, p: &Json, touch: bool) {
+    let positions = line_positions(server, p);
+    let moves = p["moves"].as_array().unwrap();
+    for (k, mv) in moves.iter().enumerate() {
+        if p["solver"][k] != json!(true) || p["forced"][k] == json!(true) {
+            continue;
+        }
+        let want = positions[k].clone();
+        wait_until(c, "my move in the line", |s| s.position == want && !s.busy).await;
+        wait_phase(c, "solving").await;
+        play_on_board(c, server, &want, mv.as_str().unwrap(), touch).await;
+    }
+    wait_phase(c, "done").await;
+}
+
+/// Issue 65's puzzle defects: ← at the start goes back as ◀ does and the
+/// page says the board is looking back; a right move and ◀ at once, then
+/// ▶, shows the position after the move; ◀ during the solution pauses it
+/// with a way on; the puzzle's rating shows only at the end; a wrong move
+/// reads as a player would say it; a link to no puzzle says so and offers
+/// the next one.
+async fn steps_back_and_forth(c: &Client, server: &Server, p: &Json, touch: bool, shot: &str) {
+    open(c, server, p).await;
+    let rating = js(c, &format!("return t('puzzle.rating', {})", p["rating"])).await;
+    let rating = rating.as_str().unwrap().to_string();
+    assert!(!text_of(c, "puzzle-title").await.contains(&rating), "the rating shows while solving");
+    let positions = line_positions(server, p);
+    let before = p["before"].as_str().unwrap().to_string();
+    // ← at the start: back to the position before the mistake, told so.
+    key(c, "ArrowLeft").await;
+    wait_until(c, "back before the mistake", |s| s.position == before && !s.busy).await;
+    let review = js(c, "return [document.getElementById('puzzle').dataset.review, document.getElementById('puzzle-feedback').dataset.result]").await;
+    assert_eq!(review, json!(["1", "review"]), "the page says it looks back");
+    assert!(text_of(c, "puzzle-feedback").await.contains('▶'));
+    screenshot(c, &format!("{shot}-1-looking-back")).await;
+    key(c, "ArrowRight").await;
+    wait_until(c, "the puzzle again", |s| s.position == positions[0] && !s.busy).await;
+    wait_for(
+        c,
+        "no longer looking back",
+        "return document.getElementById('puzzle').dataset.review === ''",
+    )
+    .await;
+    // A right move, ◀ at once, then ▶: the position after the move.
+    let first = p["moves"][0].as_str().unwrap();
+    play_on_board(c, server, &positions[0], first, touch).await;
+    wait_until(c, "the right move", |s| s.position != positions[0] && !s.busy).await;
+    click_or_tap(c, "#back", touch).await;
+    wait_until(c, "back at the start", |s| s.position == positions[0] && !s.busy).await;
+    click_or_tap(c, "#forward", touch).await;
+    let after = wait_until(c, "forward", |s| s.position != positions[0] && !s.busy).await;
+    assert_eq!(after.position, positions[1], "▶ after ◀ shows the position after the move");
+    // The solution, paused by ◀ and continued.
+    if p["moves"].as_array().unwrap().len() > 1 {
+        wait_phase(c, "solving").await;
+        click_or_tap(c, "#puzzle-solution", touch).await;
+        wait_phase(c, "solution").await;
+        click_or_tap(c, "#back", touch).await;
+        wait_for(
+            c,
+            "the solution paused",
+            "const b = document.getElementById('puzzle'); return b.dataset.phase === 'done' || (b.dataset.review === '1' && !document.getElementById('puzzle-solution').hidden && document.getElementById('busy').hidden)",
+        )
+        .await;
+        if js(c, "return document.getElementById('puzzle').dataset.phase").await == "solution" {
+            screenshot(c, &format!("{shot}-2-solution-paused")).await;
+            click_or_tap(c, "#puzzle-solution", touch).await;
+        }
+    } else {
+        wait_phase(c, "done").await;
+    }
+    wait_phase(c, "done").await;
+    let last = positions.last().unwrap().clone();
+    wait_until(c, "the end of the line", |s| s.position == last && !s.busy).await;
+    assert!(text_of(c, "puzzle-title").await.contains(&rating), "the rating at the end");
+    // A wrong move, in words a player would use.
+    open(c, server, p).await;
+    let a = server.ok(&format!("/api/position?pos={}", positions[0]));
+    let wrong = a["moves"].as_array().unwrap().iter().find(|m| m["move"] != first).unwrap();
+    play_on_board(c, server, &positions[0], wrong["move"].as_str().unwrap(), touch).await;
+    wait_phase(c, "wrong").await;
+    let said = text_of(c, "puzzle-feedback").await;
+    let lang = js(c, "return lang").await;
+    if lang == "en" {
+        assert!(said.starts_with("✗ Not that one: “"), "{said}");
+        assert!(!said.contains(" is wrong"), "{said}");
+    } else {
+        assert!(said.contains("不对"), "{said}");
+    }
+    // A link to no puzzle.
+    let url = format!("/?mode=puzzle&puzzle=ZZZZZZ{}", if lang == "en" { "&lang=en" } else { "" });
+    c.goto(&server.url(&url)).await.unwrap();
+    wait_phase(c, "missing").await;
+    let title = text_of(c, "puzzle-title").await;
+    assert!(title.contains("ZZZZZZ"), "{title}");
+    let next = js(c, "return document.getElementById('puzzle-next').hidden").await;
+    assert_eq!(next, json!(false), "the next puzzle offered");
+    screenshot(c, &format!("{shot}-3-no-such-puzzle")).await;
+    click_or_tap(c, "#puzzle-next", touch).await;
+    wait_phase(c, "solving").await;
+}
+
+/// Puzzle streak: `mode=streak` starts a run; a puzzle solved goes on to
+/// the next (rated higher or as high), by itself; the first miss ends it;
+/// the best run is kept; the player's rating does not move.
+async fn streak(c: &Client, server: &Server, touch: bool, shot: &str) {
+    let lang = js(c, "return lang").await;
+    let url = format!("/?mode=streak{}", if lang == "en" { "&lang=en" } else { "" });
+    let before = record(c).await;
+    c.goto(&server.url(&url)).await.unwrap();
+    wait_phase(c, "solving").await;
+    let state = js(c, "return [document.getElementById('puzzle').dataset.streak, location.search.includes('mode=streak')]").await;
+    assert_eq!(state, json!(["0", true]));
+    screenshot(c, &format!("{shot}-4-streak")).await;
+    let id = js(c, "return puzzle.p.id").await;
+    let first = server.ok(&format!("/api/puzzle?id={}", id.as_str().unwrap()));
+    solve_line(c, server, &first, touch).await;
+    wait_for(c, "a streak of 1", "return document.getElementById('puzzle').dataset.streak === '1'")
+        .await;
+    let r = record(c).await;
+    assert!(r["streakBest"].as_u64() >= Some(1), "{r}");
+    assert_eq!(r["rating"], before["rating"], "a streak is not rated");
+    // The next puzzle comes by itself.
+    wait_for(
+        c,
+        "the next puzzle of the streak",
+        &format!("return puzzle.p && puzzle.p.id !== '{}' && document.getElementById('puzzle').dataset.phase === 'solving' && document.getElementById('busy').hidden", first["id"].as_str().unwrap()),
+    )
+    .await;
+    // A miss ends it: no retry, no next; the streak button starts again.
+    let id = js(c, "return puzzle.p.id").await;
+    let second = server.ok(&format!("/api/puzzle?id={}", id.as_str().unwrap()));
+    let pos = second["position"].as_str().unwrap();
+    let a = server.ok(&format!("/api/position?pos={pos}"));
+    let wrong =
+        a["moves"].as_array().unwrap().iter().find(|m| m["move"] != second["moves"][0]).unwrap();
+    play_on_board(c, server, pos, wrong["move"].as_str().unwrap(), touch).await;
+    wait_phase(c, "wrong").await;
+    let state = js(
+        c,
+        "const $ = (id) => document.getElementById(id);
+        return [$('puzzle').dataset.streakOver, $('puzzle-retry').hidden, $('puzzle-next').hidden, $('puzzle-streak').textContent === t('streak.start')]",
+    )
+    .await;
+    assert_eq!(state, json!(["1", true, true, true]), "a miss ends the streak");
+    let said = text_of(c, "puzzle-feedback").await;
+    let over = js(c, "return t('streak.over', 1)").await;
+    assert!(said.contains(over.as_str().unwrap()), "{said}");
+    screenshot(c, &format!("{shot}-5-streak-over")).await;
+    assert_eq!(record(c).await["rating"], before["rating"], "a streak is not rated");
+    // The button starts a new run.
+    click_or_tap(c, "#puzzle-streak", touch).await;
+    wait_phase(c, "solving").await;
+    assert_eq!(js(c, "return document.getElementById('puzzle').dataset.streak").await, json!("0"));
+    let best = js(c, "return document.getElementById('puzzle-player').textContent").await;
+    let want =
+        js(c, &format!("return t('streak.you', 0, {})", record(c).await["streakBest"])).await;
+    assert_eq!(best, want);
+}
+
+/// The history: each puzzle tried with its result and a link back, the
+/// count by theme, kept across pages and cleared by its button.
+async fn history(c: &Client, server: &Server, touch: bool, shot: &str) {
+    let h = js(c, "return JSON.parse(localStorage.getItem('chaosclock.puzzle.history'))").await;
+    let h = h.as_array().unwrap().clone();
+    assert!(h.len() >= 3, "{h:?}");
+    // The streak's two tries, last: one solved, one missed.
+    let n = h.len();
+    assert_eq!(
+        (h[n - 2]["result"].clone(), h[n - 2]["streak"].clone()),
+        (json!("win"), json!(true))
+    );
+    assert_eq!(
+        (h[n - 1]["result"].clone(), h[n - 1]["change"].clone()),
+        (json!("loss"), json!(null))
+    );
+    js(c, "document.getElementById('puzzle-history').open = true; return true").await;
+    let shown_rows =
+        js(c, "return document.querySelectorAll('#puzzle-history-list li').length").await;
+    assert_eq!(shown_rows.as_u64(), Some(n.min(50) as u64));
+    let newest = js(c, "return document.querySelector('#puzzle-history-list li').dataset.id").await;
+    assert_eq!(newest, h[n - 1]["id"]);
+    // Solved / tried by theme.
+    let theme = h[n - 1]["themes"][0].as_str().unwrap();
+    let tried =
+        h.iter().filter(|e| e["themes"].as_array().unwrap().iter().any(|t| t == theme)).count();
+    let row = js(c, &format!("const r = document.querySelector('#puzzle-history-themes tr[data-theme=\"{theme}\"]'); return r && Number(r.dataset.tried)")).await;
+    assert_eq!(row.as_u64(), Some(tried as u64));
+    js(c, "document.getElementById('puzzle-history').scrollIntoView(); return true").await;
+    screenshot(c, &format!("{shot}-6-history")).await;
+    if touch {
+        phone_layout(c).await;
+    }
+    // A link back to a puzzle tried.
+    let id = h[0]["id"].as_str().unwrap();
+    let link = js(c, &format!("const a = document.querySelector('#puzzle-history-list li[data-id=\"{id}\"] a'); return a && a.getAttribute('href')")).await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains(&format!("puzzle={id}")), "{link}");
+    c.goto(&server.url(&format!("/{link}"))).await.unwrap();
+    wait_phase(c, "solving").await;
+    assert_eq!(js(c, "return puzzle.p.id").await, json!(id));
+    // Cleared.
+    js(c, "document.getElementById('puzzle-history').open = true; return true").await;
+    click_or_tap(c, "#puzzle-history-clear", touch).await;
+    let left = js(c, "return [localStorage.getItem('chaosclock.puzzle.history'), document.querySelectorAll('#puzzle-history-list li').length]").await;
+    assert_eq!(left, json!([null, 0]));
 }

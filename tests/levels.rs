@@ -99,6 +99,27 @@ fn match_prints_a_table_and_json() {
 }
 
 #[test]
+fn match_accuracy_orders_the_levels() {
+    // Issue 65: each level's accuracy and blunder rate in positions from
+    // engine games; on 8 slots accuracy rises and the blunder rate falls
+    // from each level to the next (docs/levels.md, 40 openings here).
+    let text = ok(&["match", "--slots", "8", "--accuracy", "--openings", "40"]);
+    assert!(text.starts_with("accuracy of the levels on 8 slots: "), "{text}");
+    let rows: Vec<(f64, f64)> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| level"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let pct = |c: &str| c.trim_end_matches('%').parse::<f64>().unwrap();
+            (pct(cells[2]), pct(cells[3]))
+        })
+        .collect();
+    assert_eq!(rows.len(), 8, "{text}");
+    assert!(rows.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 > w[1].1), "{text}");
+    assert_eq!(rows[7], (100.0, 0.0), "level 8 is perfect");
+}
+
+#[test]
 fn match_skips_an_opening_over_the_budget() {
     // Openings 0 to 2 of seed 1 on 6 slots reach fewer than 3,000 states,
     // 3 to 5 more.

@@ -8,7 +8,8 @@ mod common;
 use std::collections::HashSet;
 
 use chaosclock::puzzle::{
-    CSV_HEADER, Puzzle, Theme, canonical_key, embedded, level_ratings, parse_csv, rate_line,
+    BuildConfig, Builder, CSV_HEADER, Puzzle, Theme, canonical_key, check_set, embedded,
+    level_ratings, parse_csv, rate_line,
 };
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::solve;
@@ -42,6 +43,83 @@ fn the_sets_are_large_small_and_without_duplicates() {
     assert!(bytes <= 4_000_000, "the sets take {bytes} bytes");
 }
 
+/// The smallest image of `board` (an `n`-slot board, 0 for an empty slot)
+/// under the game's symmetry: slots and pieces multiplied by a unit of
+/// Z/n, 0 read as n (docs/symmetry.md).
+fn board_up_to_symmetry(n: u8, board: &[u8]) -> Vec<u8> {
+    let times = |u: u8, x: u8| match (u16::from(u) * u16::from(x) % u16::from(n)) as u8 {
+        0 => n,
+        y => y,
+    };
+    let gcd = |mut a: u8, mut b: u8| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    (1..n)
+        .filter(|&u| gcd(u, n) == 1)
+        .map(|u| {
+            let mut image = vec![0u8; usize::from(n)];
+            for (s, &p) in board.iter().enumerate() {
+                image[usize::from(times(u, s as u8 + 1) - 1)] =
+                    if p == 0 { 0 } else { times(u, p) };
+            }
+            image
+        })
+        .min()
+        .unwrap()
+}
+
+/// Issue 65's rules, read off each whole shipped set: no forced move as
+/// a puzzle move (first or last), no line that comes back to a position,
+/// at most one one-move puzzle in four and each rated at least the
+/// set's median, no two boards before the mistake the same up to
+/// symmetry, no start on another puzzle's line.
+#[test]
+fn the_shipped_sets_keep_their_rules() {
+    let choices = |pos: &Position| pos.legal_moves(PassRule::Always).len();
+    for (n, _) in SETS {
+        let set = embedded(n).unwrap();
+        let mut boards = HashSet::new();
+        let mut starts = HashSet::new();
+        let mut on_lines = HashSet::new();
+        for p in set {
+            let solver = p.start.side();
+            assert!(choices(&p.start) >= 2, "{}: its first move is forced", p.id);
+            let mut pos = p.start;
+            let mut seen = HashSet::from([pos]);
+            let mut last_solver = 0;
+            for &m in &p.line {
+                if pos.side() == solver {
+                    last_solver = choices(&pos);
+                }
+                pos = pos.play_unchecked(m);
+                assert!(seen.insert(pos), "{}: its line comes back to {pos}", p.id);
+                on_lines.insert(canonical_key(&pos));
+            }
+            assert!(last_solver >= 2, "{}: its last move is forced", p.id);
+            assert!(
+                boards.insert(board_up_to_symmetry(n, p.before.board())),
+                "{}: its board before the mistake is another puzzle's up to symmetry",
+                p.id
+            );
+            starts.insert((canonical_key(&p.start), p.id.clone()));
+        }
+        for (key, id) in &starts {
+            assert!(!on_lines.contains(key), "{id} starts on another puzzle's line");
+        }
+        let ones: Vec<&Puzzle> = set.iter().filter(|p| p.length() == 1).collect();
+        assert!(ones.len() * 4 <= set.len(), "{n} slots: {} of {} one move", ones.len(), set.len());
+        let mut ratings: Vec<u16> = set.iter().map(|p| p.rating).collect();
+        ratings.sort_unstable();
+        let median = ratings[ratings.len() / 2];
+        for p in ones {
+            assert!(p.rating >= median, "{}: one move rated {} < median {median}", p.id, p.rating);
+        }
+    }
+}
+
 /// The moves of `pos` scored by `moves`, by value only.
 fn keeping(moves: &[ScoredMove]) -> (Value, Vec<Move>) {
     let best = moves.iter().map(|m| m.score.value).max().expect("moves");
@@ -63,6 +141,7 @@ fn check_by_definition(p: &Puzzle) {
     assert_ne!(p.start.side(), p.before.side());
     let solver = p.start.side();
     let mut pos: Position = p.start;
+    let mut seen = HashSet::from([pos]);
     let mut solver_moves = 0;
     for (i, &m) in p.line.iter().enumerate() {
         let moves = solution.moves(&pos).unwrap();
@@ -77,7 +156,8 @@ fn check_by_definition(p: &Puzzle) {
             } else {
                 assert!(matches!(value, Value::SelfWin | Value::BothWin));
             }
-            solver_moves += 1;
+            // A forced move (the only legal one) is played, not counted.
+            solver_moves += usize::from(moves.len() > 1);
         } else {
             // The reply: the best value, then the longest game.
             let (value, _) = keeping(&moves);
@@ -92,40 +172,55 @@ fn check_by_definition(p: &Puzzle) {
             );
         }
         pos = pos.play_unchecked(m);
+        assert!(seen.insert(pos), "{}: the line comes back to {pos}", p.id);
     }
     assert_eq!(solver_moves, p.length());
-    // It ends after the solver's move: next, the solver (after replies)
-    // has no only move keeping the value, or the game is over.
+    // It ends after the solver's last move with a choice: going on (the
+    // replies, the solver's forced moves), the solver has no only move
+    // keeping the value, or a position would come back, or the game is
+    // over, or the line has 12 moves with a choice.
     let mut next = pos;
-    while next.outcome().is_none() && next.side() != solver {
-        let moves = solution.moves(&next).unwrap();
-        let (value, _) = keeping(&moves);
-        let r = moves
-            .iter()
-            .filter(|x| x.score.value == value)
-            .min_by(|a, b| b.score.depth.cmp(&a.score.depth))
-            .unwrap();
-        next = r.child;
-    }
-    if next.outcome().is_none() && solver_moves < 12 {
+    while next.outcome().is_none() && solver_moves < 12 {
         let moves = solution.moves(&next).unwrap();
         let (value, keep) = keeping(&moves);
-        let fits = value == p.value
-            && keep.len() == 1
-            && (value != Value::BothLose
-                || moves
-                    .iter()
-                    .filter(|x| x.mv != keep[0])
-                    .all(|x| x.score.value == Value::SelfLose));
-        assert!(!fits, "{}: the line stops before another only move", p.id);
+        let step = if next.side() != solver {
+            moves
+                .iter()
+                .filter(|x| x.score.value == value)
+                .min_by(|a, b| b.score.depth.cmp(&a.score.depth))
+                .unwrap()
+                .child
+        } else {
+            let fits = value == p.value
+                && keep.len() == 1
+                && (value != Value::BothLose
+                    || moves
+                        .iter()
+                        .filter(|x| x.mv != keep[0])
+                        .all(|x| x.score.value == Value::SelfLose));
+            if !fits {
+                break;
+            }
+            let child = next.play_unchecked(keep[0]);
+            assert!(
+                moves.len() == 1 || seen.contains(&child),
+                "{}: the line stops before another only move",
+                p.id
+            );
+            child
+        };
+        if !seen.insert(step) {
+            break;
+        }
+        next = step;
     }
-    // Themes that can be read straight off the line.
+    // Themes that can be read straight off the line's moves with a choice.
     let mut cur = p.start;
     let mut extra = false;
     let mut pass = false;
     for &m in &p.line {
         let child = cur.play_unchecked(m);
-        if cur.side() == solver {
+        if cur.side() == solver && cur.legal_moves(PassRule::Always).len() > 1 {
             extra |= matches!(m, Move::Place(_)) && child.side() == solver;
             pass |= m == Move::Pass;
         }
@@ -273,15 +368,24 @@ fn build_is_reproducible_and_resumes() {
     assert_eq!(a, b, "the same seed makes the same set");
     let set = parse_csv(&a).unwrap();
     assert_eq!(set.len(), 120);
-    // An interrupted build: its state files make the next run go on.
-    let partial: String = a.lines().take(41).map(|l| format!("{l}\n")).collect();
+    assert!(check_set(&set, true).is_empty(), "{:?}", check_set(&set, true));
+    // An interrupted build: its state files (the puzzles found by the
+    // first rounds, the next round) make the next run go on to the same set.
+    let builder = Builder::new(BuildConfig { slots: 8, seed: 7, budget: 4_000_000 });
+    let mut partial = format!("{CSV_HEADER}\n");
+    let mut keys = HashSet::new();
+    for r in 0..5 {
+        for p in builder.round(r).puzzles {
+            if keys.insert(canonical_key(&p.start)) {
+                partial.push_str(&format!("{}\n", p.to_csv()));
+            }
+        }
+    }
     std::fs::write(d.join("c.csv.partial"), partial).unwrap();
-    std::fs::write(d.join("c.csv.rounds"), "slots 8 seed 7 budget 4000000\nnext 0\n").unwrap();
+    std::fs::write(d.join("c.csv.rounds"), "slots 8 seed 7 budget 4000000\nnext 5\n").unwrap();
     let c = run("c.csv", "120");
-    assert!(!d.join("c.csv.rounds").exists());
-    let c = parse_csv(&c).unwrap();
-    assert_eq!(c.len(), 120);
-    assert_eq!(c[..40], set[..40], "the resumed build keeps what it had");
+    assert!(!d.join("c.csv.rounds").exists() && !d.join("c.csv.partial").exists());
+    assert_eq!(c, a, "the resumed build makes the same set");
 }
 
 #[test]

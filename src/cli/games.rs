@@ -137,6 +137,8 @@ pub struct MatchHigh {
     pub seed: u64,
     /// `--json`.
     pub json: bool,
+    /// `--accuracy`.
+    pub accuracy: bool,
 }
 
 impl MatchHigh {
@@ -165,6 +167,7 @@ impl MatchHigh {
             repeat: low.repeat,
             seed: low.seed,
             json: low.json,
+            accuracy: low.accuracy,
         })
     }
 }

@@ -811,4 +811,10 @@ pub struct MatchArgs {
     /// Print JSON instead of the tables.
     #[arg(long)]
     pub json: bool,
+
+    /// Instead of games between the levels: each level's accuracy (the
+    /// share of its moves that keep the value) and blunder rate in
+    /// positions from engine games (docs/levels.md).
+    #[arg(long, conflicts_with_all = ["ladder", "json"])]
+    pub accuracy: bool,
 }

@@ -161,6 +161,9 @@ struct PairJson {
 /// Every opening over the budget, a damaged solve, stdout cannot be
 /// written.
 pub fn run(args: &MatchHigh) -> Result<()> {
+    if args.accuracy {
+        return super::accuracy::run(args);
+    }
     let started = Instant::now();
     let levels = &args.levels;
     let k = levels.len();
@@ -448,7 +451,7 @@ fn fit(k: usize, pairs: &[(usize, usize)], results: &[PairResult]) -> Vec<f64> {
 }
 
 /// splitmix64: spreads a seed over all bits.
-fn mix(mut x: u64) -> u64 {
+pub(super) fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -7,6 +7,7 @@
 //! damaged table files (or, rarely, a failure to write stdout); `main`
 //! prints them once and exits with code 2, or with a [`Failure`]'s own code.
 
+pub mod accuracy;
 pub mod book;
 pub mod code_map;
 pub mod disk_full;

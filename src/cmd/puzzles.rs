@@ -9,10 +9,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chaosclock::puzzle::{
-    BuildConfig, Builder, CSV_HEADER, Puzzle, RULE, canonical_key, check, embedded, parse_csv, pick,
+    BuildConfig, Builder, CSV_HEADER, Puzzle, RULE, canonical_key, check, check_set, embedded,
+    parse_csv, pick, select,
 };
 use chaosclock::solve::solve_bounded;
-use chaosclock::{Dial, Move, Variant};
+use chaosclock::{Dial, Variant};
 use rayon::prelude::*;
 use std::collections::HashSet as FxHashSet;
 
@@ -89,8 +90,14 @@ fn to_text(p: &Puzzle) -> String {
         p.length(),
         if p.length() == 1 { "" } else { "s" }
     ));
-    let line: Vec<String> =
-        p.steps().iter().map(|(pos, m)| format!("{} {m}", short_name(pos.side()))).collect();
+    let line: Vec<String> = p
+        .steps()
+        .iter()
+        .zip(p.forced())
+        .map(|((pos, m), forced)| {
+            format!("{} {m}{}", short_name(pos.side()), if forced { " (forced)" } else { "" })
+        })
+        .collect();
     text.push_str(&format!("solution: {}", line.join(", ")));
     text
 }
@@ -109,15 +116,14 @@ fn verify(set: &[Puzzle], args: &PuzzlesHigh) -> Result<()> {
         _ => set.iter().collect(),
     };
     let mut ids = FxHashSet::new();
-    let mut keys = FxHashSet::new();
     for p in set {
         if !ids.insert(&p.id) {
             bail!("puzzle id {} appears twice", p.id);
         }
-        if !keys.insert(canonical_key(&p.start)) {
-            bail!("puzzle {} is a duplicate (the same position up to symmetry)", p.id);
-        }
     }
+    // A file may be a part of a set (`--csv --theme`): the shares hold for
+    // whole sets, the built-in ones.
+    let rules = check_set(set, args.file.is_none());
     let variant = Variant::new(args.slots, RULE);
     let failures: Vec<String> = picked
         .par_iter()
@@ -134,6 +140,16 @@ fn verify(set: &[Puzzle], args: &PuzzlesHigh) -> Result<()> {
         })
         .collect();
     let seconds = start.elapsed().as_secs_f64();
+    for f in &rules {
+        eprintln!("set: {f}");
+    }
+    if !rules.is_empty() {
+        return Err(Failure {
+            code: 1,
+            message: format!("the set breaks {} of its rules (docs/puzzles.md)", rules.len()),
+        }
+        .into());
+    }
     for f in &failures {
         eprintln!("mismatch: {f}");
     }
@@ -152,75 +168,75 @@ fn verify(set: &[Puzzle], args: &PuzzlesHigh) -> Result<()> {
     ))
 }
 
-/// A set holds at most one in this many puzzles whose answer is passing
-/// after the opponent's pass (both lose, every other move loses): common in
-/// engine games, and all alike.
-const CLOSING_SHARE: usize = 20;
-
-/// Whether the puzzle's answer is a pass after a pass, ending the game.
-fn is_closing_pass(p: &Puzzle) -> bool {
-    p.line == [Move::Pass] && p.mistake == Move::Pass
-}
-
 /// Where a build keeps its state: the puzzles so far and the next round.
 fn partial_paths(out: &Path) -> (PathBuf, PathBuf) {
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     (out.with_file_name(format!("{name}.partial")), out.with_file_name(format!("{name}.rounds")))
 }
 
-/// `--build`: rounds in parallel batches, kept in order, until `count`
-/// puzzles that differ up to symmetry are found (docs/puzzles.md).
+/// `--build`: rounds in parallel batches, kept in order, until the
+/// puzzles found make a set of `count` (`puzzle::select`, docs/puzzles.md).
 fn build_set(slots: u8, b: &BuildHigh) -> Result<()> {
     let out: &Path = b.out.path();
     let (partial, rounds_file) = partial_paths(out);
     let stamp = format!("slots {slots} seed {} budget {}", b.seed, b.budget);
     let (mut found, mut next) = resume(&partial, &rounds_file, &stamp)?;
     if next > 0 {
-        eprintln!("resuming at round {next} with {} puzzles", found.len());
+        eprintln!("resuming at round {next} with {} puzzles found", found.len());
     }
     let mut keys: FxHashSet<u64> = found.iter().map(|p| canonical_key(&p.start)).collect();
-    let mut ids: FxHashSet<String> = found.iter().map(|p| p.id.clone()).collect();
-    let mut closing = found.iter().filter(|p| is_closing_pass(p)).count();
     let builder = Builder::new(BuildConfig { slots, seed: b.seed, budget: b.budget });
     let batch = (rayon::current_num_threads() as u64 * 2).max(2);
     let started = Instant::now();
     let mut games = 0u64;
-    while found.len() < b.count {
+    let mut set = select(&found, b.count);
+    while set.len() < b.count {
         let rounds: Vec<_> =
             (next..next + batch).into_par_iter().map(|r| builder.round(r)).collect();
         next += batch;
+        // The found after each round of the batch.
+        let mut ends = Vec::new();
         for round in rounds {
             games += round.games;
-            for p in round.puzzles {
-                // At most one in CLOSING_SHARE: pass after a pass.
-                let closes = is_closing_pass(&p);
-                if found.len() < b.count
-                    && (!closes || closing < b.count / CLOSING_SHARE)
-                    && keys.insert(canonical_key(&p.start))
-                    && ids.insert(p.id.clone())
-                {
-                    closing += usize::from(closes);
-                    found.push(p);
+            found
+                .extend(round.puzzles.into_iter().filter(|p| keys.insert(canonical_key(&p.start))));
+            ends.push(found.len());
+        }
+        set = select(&found, b.count);
+        if set.len() >= b.count {
+            // The set ends at the first round that completes it: the same
+            // whatever the batches (threads) and wherever a build resumed.
+            for (i, &end) in ends.iter().enumerate() {
+                let first = select(&found[..end], b.count);
+                if first.len() >= b.count {
+                    set = first;
+                    found.truncate(end);
+                    next = next - batch + i as u64 + 1;
+                    break;
                 }
             }
         }
         save(&partial, &found)?;
         std::fs::write(&rounds_file, format!("{stamp}\nnext {next}\n"))
             .with_context(|| format!("cannot write {}", shown_path(&rounds_file)))?;
+        let ones = set.iter().filter(|p| p.length() == 1).count();
         eprintln!(
-            "round {next}: {} of {} puzzles, {games} games, {:.0} s",
-            found.len(),
+            "round {next}: {} of {} puzzles ({ones} of one move) from {} found, {games} games, {:.0} s",
+            set.len(),
             b.count,
+            found.len(),
             started.elapsed().as_secs_f64()
         );
     }
-    std::fs::rename(&partial, out).with_context(|| format!("cannot write {}", shown_path(out)))?;
+    save(out, &set)?;
+    let _ = std::fs::remove_file(&partial);
     let _ = std::fs::remove_file(&rounds_file);
     print(&format!(
-        "wrote {} puzzles of {slots} slots to {} (seed {}, {next} rounds, {:.0} s)",
-        found.len(),
+        "wrote {} puzzles of {slots} slots to {} (seed {}, {next} rounds, {} found, {:.0} s)",
+        set.len(),
         shown_path(out),
         b.seed,
+        found.len(),
         started.elapsed().as_secs_f64()
     ))
 }

@@ -25,7 +25,10 @@ pub struct PuzzleJson {
     moves: Vec<String>,
     /// For each of `moves`, whether it is the solver's.
     solver: Vec<bool>,
-    /// The number of the solver's moves.
+    /// For each of `moves`, whether it is a forced move of the solver
+    /// (its only legal move: played for the player, not a puzzle move).
+    forced: Vec<bool>,
+    /// The number of the solver's moves with a choice.
     length: usize,
     rating: u16,
     rating_deviation: u16,
@@ -47,6 +50,7 @@ impl PuzzleJson {
             label: p.value.label(),
             moves: p.line.iter().map(Move::to_string).collect(),
             solver: steps.iter().map(|(pos, _)| pos.side() == p.start.side()).collect(),
+            forced: p.forced(),
             length: p.length(),
             rating: p.rating,
             rating_deviation: p.deviation,

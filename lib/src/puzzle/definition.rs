@@ -44,9 +44,19 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    /// The number of the solver's moves.
+    /// The number of the solver's moves with a choice (its forced moves,
+    /// a single legal move, are played for it and not counted).
     pub fn length(&self) -> usize {
         solver_moves(&self.start, &self.line)
+    }
+
+    /// For each move of the line, whether it is a forced move of the
+    /// solver: the only legal move of its position ([`is_forced`]).
+    pub fn forced(&self) -> Vec<bool> {
+        self.steps()
+            .iter()
+            .map(|(pos, _)| pos.side() == self.start.side() && is_forced(pos))
+            .collect()
     }
 
     /// Each position of the line before its move, with the move: the
@@ -64,13 +74,20 @@ impl Puzzle {
     }
 }
 
-/// The number of moves of `start`'s side to move in `line`.
+/// Whether `pos` leaves its side to move no choice: a single legal move
+/// (a *forced* move, which is never a puzzle move).
+pub fn is_forced(pos: &Position) -> bool {
+    pos.legal_moves(RULE).len() == 1
+}
+
+/// The number of moves of `start`'s side to move in `line` that are not
+/// forced.
 fn solver_moves(start: &Position, line: &[Move]) -> usize {
     let solver = start.side();
     let mut pos = *start;
     let mut count = 0;
     for &m in line {
-        count += usize::from(pos.side() == solver);
+        count += usize::from(pos.side() == solver && !is_forced(&pos));
         pos = pos.play_unchecked(m);
     }
     count
@@ -226,7 +243,12 @@ fn reply(moves: &[ScoredMove]) -> Option<&ScoredMove> {
 }
 
 /// The solution of the puzzle position `start` from `source`: its line
-/// and the value kept, or `None` when `start` is not a puzzle position.
+/// and the value kept, or `None` when `start` is not a puzzle position or
+/// its move is forced (a single legal move is no puzzle).
+///
+/// The line goes on through the solver's forced moves (played for the
+/// player), ends after the solver's last only move with a choice, and
+/// stops before any position of it would come back (a line never loops).
 ///
 /// # Errors
 /// The source does not know a position on the way.
@@ -235,13 +257,20 @@ pub fn solution<S: ScoreSource + ?Sized>(
     start: &Position,
 ) -> Result<Option<(Vec<Move>, Value)>, S::Error> {
     let solver = start.side();
-    let Some((first, value)) = only_move(start, &scored_moves(source, start)?) else {
+    let moves = scored_moves(source, start)?;
+    if moves.len() < 2 {
+        return Ok(None);
+    }
+    let Some((first, value)) = only_move(start, &moves) else {
         return Ok(None);
     };
+    let mut seen = std::collections::HashSet::from([start.key(), first.child.key()]);
     let mut line = vec![first.mv];
+    // The line up to the solver's last move with a choice.
+    let mut kept = 1;
     let mut pos = first.child;
     let mut count = 1;
-    while count < MAX_LENGTH && pos.outcome().is_none() {
+    'line: while count < MAX_LENGTH && pos.outcome().is_none() {
         // The opponent's replies (more than one after its extra moves).
         let mut replies = Vec::new();
         let mut next = pos;
@@ -250,17 +279,25 @@ pub fn solution<S: ScoreSource + ?Sized>(
             let r = reply(&moves).expect("a game that goes on has moves");
             replies.push(r.mv);
             next = r.child;
+            if !seen.insert(next.key()) {
+                break 'line;
+            }
         }
-        match only_move(&next, &scored_moves(source, &next)?) {
-            Some((m, v)) if v == value => {
+        let moves = scored_moves(source, &next)?;
+        match only_move(&next, &moves) {
+            Some((m, v)) if v == value && seen.insert(m.child.key()) => {
                 line.extend(replies);
                 line.push(m.mv);
                 pos = m.child;
-                count += 1;
+                if moves.len() > 1 {
+                    count += 1;
+                    kept = line.len();
+                }
             }
             _ => break,
         }
     }
+    line.truncate(kept);
     Ok(Some((line, value)))
 }
 
@@ -277,7 +314,7 @@ pub fn themes(start: &Position, line: &[Move], value: Value) -> Vec<Theme> {
     let mut pos = *start;
     for &m in line {
         let child = pos.play_unchecked(m);
-        if pos.side() == solver {
+        if pos.side() == solver && !is_forced(&pos) {
             if matches!(m, Move::Place(_)) && child.side() == solver {
                 found.push(Theme::ExtraMove);
             }
@@ -331,6 +368,17 @@ fn blocks(before: &Position, after: &Position) -> bool {
 /// same puzzle.
 pub fn canonical_key(pos: &Position) -> u64 {
     symmetry::units(pos.slots()).map(|u| symmetry::position(pos, u).key()).min().unwrap_or(0)
+}
+
+/// The key of `pos`'s board alone up to the game's symmetry: the side to
+/// move and the banned piece left out. Two puzzles whose boards before the
+/// mistake have the same board key are near-duplicates.
+pub fn board_key(pos: &Position) -> u64 {
+    const BOARD: u64 = (1 << 48) - 1;
+    symmetry::units(pos.slots())
+        .map(|u| symmetry::position(pos, u).key() & BOARD)
+        .min()
+        .unwrap_or(0)
 }
 
 /// The id of a puzzle starting at `start`: 6 letters and digits from its

@@ -19,14 +19,16 @@
 mod build;
 mod definition;
 mod rating;
+mod select;
 mod set;
 
 pub use self::build::{BuildConfig, Builder, Round};
 pub use self::definition::{
-    MAX_LENGTH, ParseThemeError, Puzzle, PuzzleMismatch, RULE, Theme, canonical_key, check,
-    only_move, puzzle_id, solution, themes,
+    MAX_LENGTH, ParseThemeError, Puzzle, PuzzleMismatch, RULE, Theme, board_key, canonical_key,
+    check, is_forced, only_move, puzzle_id, solution, themes,
 };
 pub use self::rating::{
     ATTEMPTS, LEVEL_RATINGS, LevelRatings, Rated, attempt, level_ratings, rate, rate_line,
 };
+pub use self::select::{CLOSING_SHARE, ONE_MOVE_SHARE, check_set, is_closing_pass, median, select};
 pub use self::set::{CSV_HEADER, ParsePuzzleError, embedded, parse_csv, pick};

@@ -1277,7 +1277,9 @@ function wire() {
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     if (document.querySelector("dialog[open]")) return; // the shortcuts list is open
     const keys = {
-      ArrowLeft: () => (mode === "analysis" ? goTo(game.cursor - 1) : undo()),
+      // As ◀ in analysis and puzzles (issue 65: ← did nothing at a
+      // puzzle's start); in play mode back to your own turn.
+      ArrowLeft: () => (mode === "analysis" || mode === "puzzle" ? goTo(game.cursor - 1) : undo()),
       ArrowRight: () => goTo(game.cursor + 1),
       Home: () => goTo(0),
       End: () => goTo(game.moves.length),
