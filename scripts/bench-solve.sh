@@ -18,15 +18,41 @@
 # (default 1 in this mode), and ends with the median, the 90th percentile
 # (nearest rank) and the maximum of each column.
 #
-# Needs only bash 5, awk, sort and cargo (and /usr/bin/time if present).
+# With BENCH_OLD=PATH (an older build's binary) it compares that build with
+# today's instead: on the documented opening and the two other 12-slot
+# openings, BENCH_PAIRS alternating pairs each (default 3: old, new, old,
+# new, ...), every run `solve POS --no-tables --json`. It prints each
+# pair's wall times and CPU times (user + system, from /usr/bin/time) and
+# their ratios new / old, then the median ratio of each opening and of all
+# pairs. A ratio above 1 means today's build is slower. The answers must be
+# the same: the JSON of both, without its timings and memory, is compared
+# byte for byte, and a difference stops the script (BENCH_ANY_ANSWER=1 for
+# builds whose JSON differs in form). BENCH_NEW=PATH takes a built binary
+# as today's instead of building it; BENCH_POSITIONS="POS POS ..." other
+# positions (a quick check on 10 slots, say).
+# With BENCH_COUNT=instructions as well, each build solves each position
+# once under callgrind (valgrind, one worker thread, so that the count
+# repeats) and the ratio of instructions is printed instead: a figure a
+# loaded machine does not spoil, as it does wall time. Under callgrind the
+# documented opening took about 35 minutes on a loaded machine;
+# BENCH_POSITIONS=2,1,6,10,4,3,5,7,8,9 counts a 10-slot one in about 5.
+#
+# Needs only bash 5, awk, sort and cargo (and /usr/bin/time if present;
+# valgrind for BENCH_COUNT).
 # Usage: scripts/bench-solve.sh            (from any directory)
 #        BENCH_RUNS=5 scripts/bench-solve.sh
 #        BENCH_RANDOM=50 BENCH_SEED=1 scripts/bench-solve.sh
+#        git worktree add /tmp/old 10b881f && (cd /tmp/old && cargo build --release)
+#        BENCH_OLD=/tmp/old/target/release/chaosclock BENCH_PAIRS=5 scripts/bench-solve.sh
+#        BENCH_OLD=... BENCH_COUNT=instructions scripts/bench-solve.sh
 # CARGO_TARGET_DIR is honoured. The 12-slot runs need about 1.3 GB of memory
 # (a random opening up to about 2 GB).
 set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
 [[ "$here" == "${BASH_SOURCE[0]}" ]] && here=.
+# The binaries given, from where the script was started.
+[[ -n "${BENCH_OLD:-}" && "$BENCH_OLD" != /* ]] && BENCH_OLD="$PWD/$BENCH_OLD"
+[[ -n "${BENCH_NEW:-}" && "$BENCH_NEW" != /* ]] && BENCH_NEW="$PWD/$BENCH_NEW"
 cd "$here/.."
 
 random="${BENCH_RANDOM:-}"
@@ -42,6 +68,33 @@ fi
 runs="${BENCH_RUNS:-$([[ -n "$random" ]] && echo 1 || echo 3)}"
 if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     echo "error: BENCH_RUNS must be a positive integer, not '$runs'" >&2
+    exit 2
+fi
+old_bin="${BENCH_OLD:-}"
+pairs="${BENCH_PAIRS:-3}"
+count="${BENCH_COUNT:-}"
+if [[ -n "$old_bin" && ! -x "$old_bin" ]]; then
+    echo "error: BENCH_OLD must be an executable (an older build of chaosclock), not '$old_bin'" >&2
+    exit 2
+fi
+if [[ -n "$old_bin" && -n "$random" ]]; then
+    echo "error: BENCH_OLD and BENCH_RANDOM are two modes: give one" >&2
+    exit 2
+fi
+if ! [[ "$pairs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "error: BENCH_PAIRS must be a positive integer, not '$pairs'" >&2
+    exit 2
+fi
+if [[ -n "$count" && "$count" != instructions ]]; then
+    echo "error: BENCH_COUNT can only be 'instructions', not '$count'" >&2
+    exit 2
+fi
+if [[ -n "$count" && -z "$old_bin" ]]; then
+    echo "error: BENCH_COUNT=instructions compares two builds: give BENCH_OLD too" >&2
+    exit 2
+fi
+if [[ -n "$count" ]] && ! command -v valgrind >/dev/null; then
+    echo "error: BENCH_COUNT=instructions needs valgrind (callgrind)" >&2
     exit 2
 fi
 if [[ -z "${EPOCHREALTIME:-}" ]]; then
@@ -88,14 +141,22 @@ if [[ -n "$random" ]]; then
     mapfile -t positions < <(random_openings "$random" "$seed")
 fi
 
-echo "building the release binary..." >&2
-cargo build --release --quiet
-target="${CARGO_TARGET_DIR:-target}"
-[[ "$target" == /* ]] || target="$PWD/$target"
-bin="$target/release/chaosclock"
-if [[ ! -x "$bin" ]]; then
-    echo "error: no binary at $bin after the build" >&2
-    exit 1
+if [[ -n "${BENCH_NEW:-}" ]]; then
+    bin="$BENCH_NEW"
+    if [[ ! -x "$bin" ]]; then
+        echo "error: BENCH_NEW must be an executable, not '$bin'" >&2
+        exit 2
+    fi
+else
+    echo "building the release binary..." >&2
+    cargo build --release --quiet
+    target="${CARGO_TARGET_DIR:-target}"
+    [[ "$target" == /* ]] || target="$PWD/$target"
+    bin="$target/release/chaosclock"
+    if [[ ! -x "$bin" ]]; then
+        echo "error: no binary at $bin after the build" >&2
+        exit 1
+    fi
 fi
 
 if [[ -x /usr/bin/time ]]; then
@@ -126,6 +187,112 @@ median() {
         if (NR % 2) { print v[(NR + 1) / 2] } else { print (v[NR / 2] + v[NR / 2 + 1]) / 2 }
     }'
 }
+
+# The JSON of a solve without the fields that vary from run to run (its
+# timings and memory): what two builds must print alike.
+answer_of() {
+    sed -E 's/"(seconds|enumerate_seconds|solve_seconds|states_per_second|peak_memory_bytes|bytes_per_state)":[-0-9.eE+a-z]*,?//g' <<<"$1"
+}
+
+# Old against new: BENCH_PAIRS alternating pairs on each position (or one
+# callgrind count each), the ratios new / old and their medians.
+compare_builds() {
+    local list=()
+    if [[ -n "${BENCH_POSITIONS:-}" ]]; then
+        read -r -a list <<<"$BENCH_POSITIONS"
+    else
+        list=(2,8,11,9,4,12,10,6,5,7,1,3 6,11,5,12,7,3,9,2,1,4,8,10 7,6,1,3,8,12,4,10,5,11,9,2)
+    fi
+    scratch="$(mktemp -d)"
+    trap 'rm -rf "$scratch"' EXIT
+    # The builds print no progress lines (both read this variable).
+    export CHAOSCLOCK_PROGRESS_SECS=0
+    echo "old: $old_bin" >&2
+    echo "new: $bin" >&2
+    local all=() pos
+    if [[ -n "$count" ]]; then
+        printf '%-31s %16s %16s %7s\n' position "old instr" "new instr" ratio
+        for pos in "${list[@]}"; do
+            local ir=() out=() b
+            for b in "$old_bin" "$bin"; do
+                RAYON_NUM_THREADS=1 valgrind --tool=callgrind \
+                    --callgrind-out-file="$scratch/cg" "$b" solve "$pos" --no-tables --json \
+                    >"$scratch/out" 2>"$scratch/err" || {
+                    echo "error: $b solve $pos failed under callgrind:" >&2
+                    tail -n 5 "$scratch/err" >&2
+                    exit 1
+                }
+                out+=("$(answer_of "$(cat "$scratch/out")")")
+                ir+=("$(awk '/^summary:/ { print $2 }' "$scratch/cg")")
+            done
+            check_answers "$pos" "${out[0]}" "${out[1]}"
+            local r
+            r="$(awk -v a="${ir[0]}" -v b="${ir[1]}" 'BEGIN { printf "%.4f", b / a }')"
+            all+=("$r")
+            printf '%-31s %16s %16s %7s\n' "$pos" "${ir[0]}" "${ir[1]}" "$r"
+        done
+        echo "median instructions ratio (new / old): $(median "${all[@]}")"
+        return
+    fi
+    local cpu_all=()
+    printf '%-31s %4s %8s %8s %6s %8s %8s %6s\n' \
+        position pair "old s" "new s" ratio "old cpu" "new cpu" ratio
+    for pos in "${list[@]}"; do
+        local ratios=() cpu_ratios=() p
+        for ((p = 1; p <= pairs; p++)); do
+            local wall=() cpu=() out=() b
+            for b in "$old_bin" "$bin"; do
+                local start end
+                start="$EPOCHREALTIME"
+                if [[ -x /usr/bin/time ]]; then
+                    /usr/bin/time -f '%U %S' -o "$scratch/time" \
+                        "$b" solve "$pos" --no-tables --json >"$scratch/out" 2>"$scratch/err"
+                else
+                    "$b" solve "$pos" --no-tables --json >"$scratch/out" 2>"$scratch/err"
+                fi || {
+                    echo "error: $b solve $pos failed:" >&2
+                    tail -n 5 "$scratch/err" >&2
+                    exit 1
+                }
+                end="$EPOCHREALTIME"
+                wall+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
+                if [[ -x /usr/bin/time ]]; then
+                    cpu+=("$(awk '{ printf "%.2f", $1 + $2 }' "$scratch/time")")
+                else
+                    cpu+=(0)
+                fi
+                out+=("$(answer_of "$(cat "$scratch/out")")")
+            done
+            check_answers "$pos" "${out[0]}" "${out[1]}"
+            local r c
+            r="$(awk -v a="${wall[0]}" -v b="${wall[1]}" 'BEGIN { printf "%.3f", b / a }')"
+            c="$(awk -v a="${cpu[0]}" -v b="${cpu[1]}" 'BEGIN { printf "%.3f", (a > 0 ? b / a : 0) }')"
+            ratios+=("$r")
+            cpu_ratios+=("$c")
+            printf '%-31s %4d %8.2f %8.2f %6s %8.2f %8.2f %6s\n' \
+                "$pos" "$p" "${wall[0]}" "${wall[1]}" "$r" "${cpu[0]}" "${cpu[1]}" "$c"
+        done
+        printf '%-31s %4s %17s %6s %17s %6s\n' "$pos" median "" \
+            "$(median "${ratios[@]}")" "" "$(median "${cpu_ratios[@]}")"
+        all+=("${ratios[@]}")
+        cpu_all+=("${cpu_ratios[@]}")
+    done
+    echo "median of all ${#all[@]} pairs (new / old): wall $(median "${all[@]}"), CPU $(median "${cpu_all[@]}")"
+}
+
+# Stops unless two builds' answers for `pos` are the same.
+check_answers() {
+    if [[ "$2" != "$3" && -z "${BENCH_ANY_ANSWER:-}" ]]; then
+        echo "error: the builds answer $1 differently (JSON without timings; BENCH_ANY_ANSWER=1 if only its form changed):" >&2
+        diff <(echo "$2") <(echo "$3") | head -n 5 >&2
+        exit 1
+    fi
+}
+
+if [[ -n "$old_bin" ]]; then
+    compare_builds
+    exit 0
+fi
 
 echo "runs per position: $runs; peak memory from $memory_source" >&2
 [[ -n "$random" ]] && echo "$random random 12-slot openings, seed $seed" >&2

@@ -46,12 +46,15 @@ pub struct Reached {
     /// Reachable terminal states after two passes (stored nowhere: their
     /// value is always both-lose).
     pub double_passes: usize,
+    /// The stored states, counted as the signatures were closed.
+    states: usize,
 }
 
 impl Reached {
-    /// Total number of stored states.
+    /// Total number of stored states (counted while enumerating, not
+    /// again from the tables' masks each time it is asked).
     pub fn states(&self) -> usize {
-        self.sigs.iter().map(|s| s.table.states()).sum()
+        self.states
     }
 
     /// The signature holding `pos` and the slot of its node there, if the
@@ -87,8 +90,13 @@ pub fn reach(
 ) -> Option<Reached> {
     let Variant { slots: n, rule } = variant;
     let open = Open::default();
-    let mut reached =
-        Reached { variant, sigs: Vec::new(), index: HashMap::default(), double_passes: 0 };
+    let mut reached = Reached {
+        variant,
+        sigs: Vec::new(),
+        index: HashMap::default(),
+        double_passes: 0,
+        states: 0,
+    };
     for root in roots {
         assert_eq!(root.slots(), n, "all roots have {n} slots");
         if root.last() == Last::DoublePass {
@@ -106,9 +114,7 @@ pub fn reach(
             let mut exits = EXITS.take();
             let mut queue = QUEUE.take();
             close(n, rule, *key, table, &mut queue, &mut |child| {
-                if !covered(child.sig) {
-                    exits.push(child.sig, child.key | pack_last(child.pos.last()));
-                }
+                exits.push(child.sig, child.key | pack_last(child.pos.last()), covered);
             });
             QUEUE.set(queue);
             exits.flush(&open);
@@ -128,6 +134,7 @@ pub fn reach(
             reached.index.insert(key, reached.sigs.len());
             reached.sigs.push(SigStates { key, table });
         }
+        reached.states = total;
         if stop() || progress(total).is_break() {
             return None;
         }
@@ -199,8 +206,19 @@ struct Exits {
     /// Recent entries of `place`, by a hash of the signature.
     recent: [(SigKey, usize); 64],
     /// The groups; those from `used` on are empty spares.
-    groups: Vec<(SigKey, Vec<u64>)>,
+    groups: Vec<Group>,
     used: usize,
+}
+
+/// The children going to one signature.
+struct Group {
+    sig: SigKey,
+    /// Whether tables cover `sig`: its children are dropped, not added.
+    /// Asked once per group rather than once per child (a dynamic call
+    /// for each of millions of children was 1% of a solve's
+    /// instructions: docs/benchmarks.md).
+    covered: bool,
+    packed: Vec<u64>,
 }
 
 impl Default for Exits {
@@ -221,32 +239,38 @@ std::thread_local! {
 }
 
 impl Exits {
-    fn push(&mut self, sig: SigKey, packed: u64) {
+    /// Adds the packed child of signature `sig`; `covered` (by tables) is
+    /// asked the first time `sig` comes.
+    fn push(&mut self, sig: SigKey, packed: u64, covered: &(dyn Fn(SigKey) -> bool + Sync)) {
         // Children of one node mostly go to a few signatures: a small
         // direct-mapped cache saves most lookups in `place`.
         let way = (sig.bits().wrapping_mul(0x9E37_79B9) >> 26) as usize;
         if self.recent[way].0 == sig {
             let i = self.recent[way].1;
-            self.groups[i].1.push(packed);
+            self.groups[i].packed.push(packed);
             return;
         }
         let i = *self.place.entry(sig).or_insert_with(|| {
             if self.used == self.groups.len() {
-                self.groups.push((sig, Vec::new()));
+                self.groups.push(Group { sig, covered: false, packed: Vec::new() });
             }
-            self.groups[self.used].0 = sig;
+            let group = &mut self.groups[self.used];
+            group.sig = sig;
+            group.covered = covered(sig);
             self.used += 1;
             self.used - 1
         });
         self.recent[way] = (sig, i);
-        self.groups[i].1.push(packed);
+        self.groups[i].packed.push(packed);
     }
 
-    /// Adds every group to its signature and empties them.
+    /// Adds every group not covered to its signature and empties them.
     fn flush(&mut self, open: &Open) {
-        for (sig, packed) in &mut self.groups[..self.used] {
-            open.add(*sig, packed);
-            packed.clear();
+        for group in &mut self.groups[..self.used] {
+            if !group.covered {
+                open.add(group.sig, &group.packed);
+            }
+            group.packed.clear();
         }
         self.place.clear();
         self.recent = [(SigKey::NONE, 0); 64];
@@ -382,6 +406,26 @@ fn close(
         }
         if inside {
             add(key ^ 1, Last::Pass, queue);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_states_counted_while_enumerating_are_those_in_the_tables() {
+        for (pos, rule) in [("6,1,7,2,4,8,5,3", PassRule::Always), ("2,1,4,3", PassRule::WhenStuck)]
+        {
+            let root: Position = pos.parse().unwrap();
+            let variant = Variant::new(root.slots(), rule);
+            let reached =
+                reach(variant, &[root], &|_| false, &|| false, |_| ControlFlow::Continue(()))
+                    .unwrap();
+            let counted: usize = reached.sigs.iter().map(|s| s.table.states()).sum();
+            assert!(counted > 1);
+            assert_eq!(reached.states(), counted, "{pos}");
         }
     }
 }

@@ -37,7 +37,11 @@ pub(super) struct Later<'a> {
 
 impl Later<'_> {
     /// The score of `pos` from the tables (which cover it); a damaged record
-    /// is kept in `error` and scores as no-result meanwhile.
+    /// is kept in `error` and scores as no-result meanwhile. Cold: a solve
+    /// without tables never comes here, and inlined into the loop that
+    /// scores every exit it made that loop larger (docs/benchmarks.md).
+    #[cold]
+    #[inline(never)]
     fn table_score(&self, sig: SigKey, pos: &Position) -> Score {
         let tables = self.tables.expect("a child not reached is covered by tables");
         match tables.summary_in(sig, pos) {
