@@ -91,7 +91,7 @@ fn check_by_definition(p: &Puzzle) {
                 p.id
             );
         }
-        pos = pos.play_unchecked(m);
+        pos = pos.play(m, rule).unwrap();
     }
     assert_eq!(solver_moves, p.length());
     // It ends after the solver's move: next, the solver (after replies)
@@ -124,7 +124,7 @@ fn check_by_definition(p: &Puzzle) {
     let mut extra = false;
     let mut pass = false;
     for &m in &p.line {
-        let child = cur.play_unchecked(m);
+        let child = cur.play(m, PassRule::Always).unwrap();
         if cur.side() == solver {
             extra |= matches!(m, Move::Place(_)) && child.side() == solver;
             pass |= m == Move::Pass;

@@ -481,7 +481,7 @@ impl OpeningsHigh {
     /// written ([`OutputPath::new`]).
     pub fn validate(low: OpeningsArgs, rule: PassRule) -> Result<OpeningsHigh> {
         let n = low.slots.get();
-        let population = draw::count(n);
+        let population = draw::count(n)?;
         if let Some(k) = low.sample
             && k > population
         {

@@ -118,7 +118,7 @@ fn verify(set: &[Puzzle], args: &PuzzlesHigh) -> Result<()> {
             bail!("puzzle {} is a duplicate (the same position up to symmetry)", p.id);
         }
     }
-    let variant = Variant::new(args.slots, RULE);
+    let variant = Variant::new(args.slots, RULE)?;
     let failures: Vec<String> = picked
         .par_iter()
         .filter_map(|p| {

@@ -21,6 +21,7 @@ mod definition;
 mod rating;
 mod set;
 
+#[cfg(feature = "tooling")]
 pub use self::build::{BuildConfig, Builder, Round};
 pub use self::definition::{
     MAX_LENGTH, ParseThemeError, Puzzle, PuzzleMismatch, RULE, Theme, canonical_key, check,
