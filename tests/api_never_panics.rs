@@ -50,11 +50,11 @@ fn root() -> &'static PathBuf {
 /// A probe error that is typed: a missing file, a damaged one, another
 /// size or rule, tables that disagree.
 fn typed(e: &ProbeError) -> bool {
-    match e {
-        ProbeError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. }) => true,
-        ProbeError::Missing { .. } => true,
-        _ => false,
-    }
+    matches!(
+        e,
+        ProbeError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. })
+            | ProbeError::Missing { .. }
+    )
 }
 
 fn rule_of(k: u8) -> PassRule {

@@ -868,7 +868,7 @@ impl<'a> Sim<'a> {
             self.derived += 1;
             let mut best: Option<Score> = None;
             for &m in pos.legal_moves(RULE).iter() {
-                let child = internals::play_unchecked(&pos, m);
+                let child = internals::play_unchecked(pos, m);
                 let cs = Score::from_child(self.score(&child)?, child.side() == pos.side());
                 best = best.max(Some(cs));
             }
@@ -887,7 +887,7 @@ impl<'a> Sim<'a> {
     /// `scored::best_line` plays (the best move, stable among equals).
     fn query(&mut self, root: &Position) -> anyhow::Result<()> {
         for &m in root.legal_moves(RULE).iter() {
-            self.score(&internals::play_unchecked(&root, m))?;
+            self.score(&internals::play_unchecked(root, m))?;
         }
         let mut cur = *root;
         let mut score = self.score(root)?;
@@ -1123,7 +1123,7 @@ impl Study {
         let pass_differs = record.pass.is_some();
         let ban_differs = record.ban.is_some();
         let mut t = u64::from(internals::pack(s0));
-        t |= u64::from(record.pass.map_or(u16::MAX, Score::pack)) << 16;
+        t |= u64::from(record.pass.map_or(u16::MAX, internals::pack)) << 16;
         t |= match record.ban {
             Some((w, b)) => u64::from(internals::pack(b)) << 32 | u64::from(w) << 48,
             None => u64::from(u16::MAX) << 32,
@@ -1309,7 +1309,7 @@ impl Study {
         let mut scored = Vec::with_capacity(moves.len());
         let mut extra = 0;
         for &m in moves.iter() {
-            let child = internals::play_unchecked(&pos, m);
+            let child = internals::play_unchecked(pos, m);
             let same = child.side() == pos.side();
             extra += u64::from(same);
             let cs = tb.score(&child).context("a child outside the tables")?;
@@ -1337,7 +1337,7 @@ impl Study {
             if pos.side() == stored {
                 let cost: u64 = moves
                     .iter()
-                    .map(|&m| state_cost(&internals::play_unchecked(&pos, m), stored))
+                    .map(|&m| state_cost(&internals::play_unchecked(pos, m), stored))
                     .sum();
                 c.list_cost[stored.index()].add(cost);
             } else {
@@ -1608,7 +1608,7 @@ fn state_cost(pos: &Position, stored: Side) -> u64 {
 fn derive_cost(pos: &Position, stored: Side) -> u64 {
     pos.legal_moves(RULE)
         .iter()
-        .map(|&m| state_cost(&internals::play_unchecked(&pos, m), stored))
+        .map(|&m| state_cost(&internals::play_unchecked(pos, m), stored))
         .sum()
 }
 
