@@ -50,11 +50,11 @@ fn root() -> &'static PathBuf {
 /// A probe error that is typed: a missing file, a damaged one, another
 /// size or rule, tables that disagree.
 fn typed(e: &ProbeError) -> bool {
-    match e {
-        ProbeError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. }) => true,
-        ProbeError::Missing { .. } => true,
-        ProbeError::Table(_) | ProbeError::Inconsistent(_) => false,
-    }
+    matches!(
+        e,
+        ProbeError::Table(TableError::OtherSize { .. } | TableError::OtherRule { .. })
+            | ProbeError::Missing { .. }
+    )
 }
 
 fn rule_of(k: u8) -> PassRule {
@@ -111,16 +111,21 @@ proptest! {
             let solution = solve(&pos, asked, None);
             let a = Answer::from_solution(&solution, &pos, asked).unwrap();
             prop_assert_eq!(a.score, solution.score(&pos).unwrap());
+            // Another rule than the solve's: an error, never the other
+            // rule's moves under this rule's name (issue 67).
+            let other_rule = rule_of(u8::from(asked == PassRule::Always));
+            let e = Answer::from_solution(&solution, &pos, other_rule);
+            prop_assert!(matches!(e, Err(SolveError::OtherRule { .. })), "{pos}");
             if tables_n != n {
                 let e = Answer::from_solution(&solution, &elsewhere, asked);
-                prop_assert!(matches!(e, Err(SolveError::NotReached { .. })), "{elsewhere}");
+                prop_assert!(matches!(e, Err(SolveError::OtherSize { .. })), "{elsewhere}");
                 prop_assert!(solution.moves(&elsewhere).is_err(), "{elsewhere}");
                 prop_assert!(solution.line(&elsewhere).is_err(), "{elsewhere}");
             }
         }
         // Roots of another size than the variant: a typed error from every
         // solve that takes a variant, before anything is solved.
-        let other = Variant::new(tables_n, asked);
+        let other = Variant::new(tables_n, asked).unwrap();
         if tables_n != n {
             let other_size = |r: Result<_, SolveError>| matches!(r, Err(SolveError::OtherSize { .. }));
             prop_assert!(other_size(solve_many(other, &[pos], None)), "{pos}");
@@ -128,7 +133,7 @@ proptest! {
             let tables = Some(Tablebase::new(root(), tables_n, rule));
             prop_assert!(other_size(solve_bounded(other, &[pos], tables, 20_000, None)), "{pos}");
         }
-        let variant = Variant::new(n, asked);
+        let variant = Variant::new(n, asked).unwrap();
         let tables = Tablebase::new(root(), tables_n, rule);
         match solve_bounded(variant, &[pos], Some(tables), 20_000, None) {
             Ok(_) | Err(SolveError::TooLarge { .. }) => prop_assert!(fits && asked == rule),
@@ -138,8 +143,8 @@ proptest! {
             Err(e) => prop_assert!(false, "{pos}: {e}"),
         }
         // The answering policy over all of them.
-        let solver = Bounded { states: 20_000, progress: None };
-        let policy = Policy { tables: Some(&tb), book: Some(book), solver: Some(&solver) };
+        let solver = Bounded::new(20_000);
+        let policy = Policy::new().with_tables(Some(&tb)).with_book(Some(book)).with_solver(Some(&solver));
         match policy.answer(&pos, asked) {
             Ok(found) => prop_assert_eq!(found.answer.rule, asked),
             Err(AnswerError::Tables(e)) => prop_assert!(typed(&e), "{pos}: {e}"),

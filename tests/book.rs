@@ -8,7 +8,7 @@ mod reference;
 
 use std::borrow::Cow;
 
-use chaosclock::book::{Book, write_book};
+use chaosclock::book::{Book, NoValue, write_book};
 use chaosclock::draw::Draw;
 use chaosclock::solve::solve_with;
 use chaosclock::{PassRule, Position, Value, Variant};
@@ -128,7 +128,7 @@ fn openings(n: u8, k: Option<usize>, seed: u64) -> Vec<Position> {
     if n <= 8 && k.is_none() {
         return common::openings(n);
     }
-    Draw::new(n, seed).take(k.unwrap()).collect()
+    Draw::new(n, seed).unwrap().take(k.unwrap()).collect()
 }
 
 #[test]
@@ -140,7 +140,11 @@ fn small_boards_agree_with_the_reference_on_every_opening() {
         let reference = reference::ref_solve_many(&roots, false);
         for (pos, text) in all.iter().zip(&texts) {
             let want = reference[text].0;
-            assert_eq!(book().value(pos, PassRule::Always).map(Value::code), Some(want), "{pos}");
+            assert_eq!(
+                book().value(pos, PassRule::Always).ok().map(Value::code),
+                Some(want),
+                "{pos}"
+            );
         }
     }
 }
@@ -152,10 +156,11 @@ fn values_agree_with_the_solver() {
     let plan: [(u8, Option<usize>); 4] = [(8, None), (10, Some(12)), (12, Some(2)), (6, None)];
     for (n, k) in plan {
         let batch = openings(n, k, 11);
-        let solution = solve_with(Variant::new(n, PassRule::Always), &batch, None, None).unwrap();
+        let solution =
+            solve_with(Variant::new(n, PassRule::Always).unwrap(), &batch, None, None).unwrap();
         for pos in &batch {
             let want = solution.score(pos).unwrap().value;
-            assert_eq!(book().value(pos, PassRule::Always), Some(want), "{pos}");
+            assert_eq!(book().value(pos, PassRule::Always), Ok(want), "{pos}");
         }
     }
 }
@@ -174,15 +179,18 @@ fn lookups_agree_with_decoding_everything() {
 #[test]
 fn only_openings_are_looked_up() {
     let not_opening: Position = "2,1,4,3;0;0".parse().unwrap();
-    assert_eq!(book().value(&not_opening, PassRule::Always), None);
+    assert_eq!(book().value(&not_opening, PassRule::Always), Err(NoValue::NotOpening));
     let fixed: Position = "1,2,4,3".parse().unwrap();
-    assert_eq!(book().value(&fixed, PassRule::Always), None);
+    assert_eq!(book().value(&fixed, PassRule::Always), Err(NoValue::NotOpening));
     let opening: Position = "2,1,4,3".parse().unwrap();
-    assert!(book().value(&opening, PassRule::WhenStuck).is_some());
-    assert!(book().value(&opening, PassRule::Always).is_some());
+    assert!(book().value(&opening, PassRule::WhenStuck).is_ok());
+    assert!(book().value(&opening, PassRule::Always).is_ok());
     // Not in this build yet: no value, not a wrong one.
     let twelve: Position = "2,8,11,9,4,12,10,6,5,7,1,3".parse().unwrap();
-    assert_eq!(book().value(&twelve, PassRule::WhenStuck), None);
+    assert_eq!(
+        book().value(&twelve, PassRule::WhenStuck),
+        Err(NoValue::NoSection { slots: 12, rule: PassRule::WhenStuck })
+    );
 }
 
 #[test]
@@ -260,7 +268,8 @@ fn openings_answer_from_the_book_without_tables() {
     let out = ok_in(dir.path(), &args);
     let picks: Vec<Position> = out.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(picks.len(), 3, "{out}");
-    let solution = solve_with(Variant::new(10, PassRule::Always), &picks, None, None).unwrap();
+    let solution =
+        solve_with(Variant::new(10, PassRule::Always).unwrap(), &picks, None, None).unwrap();
     for pos in &picks {
         assert_eq!(solution.score(pos).unwrap().value, Value::BothWin, "{pos}");
     }

@@ -99,7 +99,7 @@ fn the_both_win_list_from_the_book_starts_at_once() {
     for line in &first {
         let pos: Position = line.parse().unwrap();
         assert!(pos.is_opening(), "{line}");
-        assert_eq!(book.value(&pos, PassRule::Always), Some(Value::BothWin), "{line}");
+        assert_eq!(book.value(&pos, PassRule::Always), Ok(Value::BothWin), "{line}");
     }
     assert_eq!(first[0], "2,1,4,3,6,5,8,7,10,9,12,11;1;0");
     let out = child.wait_with_output().unwrap();

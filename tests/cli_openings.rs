@@ -106,7 +106,7 @@ fn counts_of_4_and_6_slots_match_solving_each_opening() {
 #[test]
 fn counts_of_8_slots_match_solving_the_openings() {
     let openings = common::openings(8);
-    let all = solve_many(Variant::new(8, PassRule::Always), &openings, None).unwrap();
+    let all = solve_many(Variant::new(8, PassRule::Always).unwrap(), &openings, None).unwrap();
     let values: Vec<Value> = openings.iter().map(|p| all.score(p).unwrap().value).collect();
     let j = json(&["openings", "--slots", "8", "--json"]);
     assert_eq!(j["openings"], 14_833);
@@ -130,7 +130,8 @@ fn both_win_list_is_the_openings_of_value_3_with_their_moves() {
     for n in [4u8, 6, 8] {
         let openings = common::openings(n);
         let list = both_win_list(n);
-        let solution = solve_many(Variant::new(n, PassRule::Always), &openings, None).unwrap();
+        let solution =
+            solve_many(Variant::new(n, PassRule::Always).unwrap(), &openings, None).unwrap();
         let want: BTreeMap<String, Vec<String>> = openings
             .iter()
             .filter(|p| solution.score(p).unwrap().value == Value::BothWin)
@@ -174,7 +175,7 @@ fn random_both_win_openings_are_seeded_and_proven() {
     assert_eq!(a, pick("3", "4"), "the batch size does not change the pick");
     assert_ne!(a, pick("4", "1"));
     let openings = common::openings(8);
-    let solution = solve_many(Variant::new(8, PassRule::Always), &openings, None).unwrap();
+    let solution = solve_many(Variant::new(8, PassRule::Always).unwrap(), &openings, None).unwrap();
     let mut seen = BTreeSet::new();
     for line in a.lines() {
         let mut words = line.split(' ');
@@ -382,7 +383,7 @@ fn depths_of_a_sample_are_solved_and_the_book_has_none() {
     assert_eq!(j["source"], "solve");
     // The sample: the first two openings of the seeded order, solved here.
     let mut want: [Option<Vec<u64>>; 5] = Default::default();
-    for pos in chaosclock::draw::Draw::new(10, 1).take(2) {
+    for pos in chaosclock::draw::Draw::new(10, 1).unwrap().take(2) {
         let s = solve(&pos, PassRule::Always, None).score(&pos).unwrap();
         let h = want[s.value.code() as usize].get_or_insert_with(Vec::new);
         h.resize(h.len().max(usize::from(s.depth) + 1), 0);

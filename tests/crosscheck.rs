@@ -17,7 +17,7 @@ const RULES: [PassRule; 2] = [PassRule::Always, PassRule::WhenStuck];
 /// Solves `roots` with both solvers and compares every reachable state;
 /// returns the number of states compared.
 fn compare(n: u8, roots: &[Position], rule: PassRule) -> usize {
-    let fast = solve_many(Variant::new(n, rule), roots, None).unwrap();
+    let fast = solve_many(Variant::new(n, rule).unwrap(), roots, None).unwrap();
     let texts: Vec<String> = roots.iter().map(|p| p.to_string()).collect();
     let text_refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let slow = reference::ref_solve_many(&text_refs, rule == PassRule::WhenStuck);
@@ -108,8 +108,8 @@ fn results_do_not_depend_on_the_number_of_threads() {
     let scored = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         let solution = pool.install(|| solve(&pos, PassRule::Always, None));
-        let mut all: Vec<(String, u16)> =
-            solution.iter().map(|(p, s)| (p.to_string(), s.pack())).collect();
+        let mut all: Vec<(String, chaosclock::Score)> =
+            solution.iter().map(|(p, s)| (p.to_string(), s)).collect();
         all.sort_unstable();
         (all, solution.double_passes(), solution.signatures())
     };

@@ -97,7 +97,7 @@ fn every_8_slot_state_from_symmetric_tables_equals_solve() {
     let ended = states.iter().filter(|p| p.last() == Last::DoublePass).count();
     assert_eq!(ended, 2_882_624);
     for rule in [PassRule::Always, PassRule::WhenStuck] {
-        let solution = solve_many(Variant::new(n, rule), &states, None).unwrap();
+        let solution = solve_many(Variant::new(n, rule).unwrap(), &states, None).unwrap();
         let encodings = [
             (Encoding::Packed, false, false),
             (Encoding::Scores, true, false),

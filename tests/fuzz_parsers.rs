@@ -9,7 +9,8 @@
 //! failing input.
 
 use chaosclock::{
-    CfgError, Last, MoveText, ParsePositionError, PassRule, Position, SUPPORTED_SLOTS, parse_cfg,
+    CfgError, Last, Move, MoveText, ParsePositionError, PassRule, Position, SUPPORTED_SLOTS,
+    parse_cfg,
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -153,9 +154,9 @@ fn mutate(text: &str, edits: &[Edit]) -> String {
 fn cfg_of(pos: &Position) -> String {
     let n = pos.slots();
     let cell = |slot: u8| match pos.piece_at(slot) {
-        0 => "-1".to_string(),
-        p if p == n => "0".to_string(),
-        p => p.to_string(),
+        None => "-1".to_string(),
+        Some(p) if p == n => "0".to_string(),
+        Some(p) => p.to_string(),
     };
     let board: Vec<String> = std::iter::once(n).chain(1..n).map(cell).collect();
     let last = match chaosclock::last_to_number(pos.last()) {
@@ -253,6 +254,31 @@ proptest! {
                 }
                 Err(e) => one_line(&e.to_string())?,
             }
+        }
+    }
+
+    /// A move read alone (`Move: FromStr`, `walk 3`, `place 4`, `pass`)
+    /// and in a position (`Position::read_move`): what reads is legal there
+    /// or a typed error of one line, and `{:#}` reads back.
+    #[test]
+    fn moves_read_alone_or_in_a_position(
+        start in position_text(),
+        text in prop_oneof![
+            2 => "(walk|place|WALK|pass|PASS|Pass) ?[0-9]{0,4}",
+            2 => (0u16..=14).prop_map(|p| p.to_string()),
+            1 => "\\PC{0,12}",
+        ],
+        when_stuck in prop::bool::ANY,
+    ) {
+        let rule = if when_stuck { PassRule::WhenStuck } else { PassRule::Always };
+        match text.parse::<Move>() {
+            Ok(m) => prop_assert_eq!(format!("{m:#}").parse::<Move>(), Ok(m)),
+            Err(e) => one_line(&e.to_string())?,
+        }
+        let Ok(pos) = start.parse::<Position>() else { return Ok(()) };
+        match pos.read_move(&text, rule) {
+            Ok(m) => prop_assert!(pos.legal_moves(rule).contains(m), "{} in {}", m, pos),
+            Err(e) => one_line(&e.to_string())?,
         }
     }
 

@@ -49,7 +49,7 @@ fn score(a: Level, b: Level, openings: u64) -> f64 {
     let mut points = 0.0;
     let mut games = 0.0;
     for o in 0..openings {
-        let start = opening(8, 1000 + o, o % 2 == 0);
+        let start = opening(8, 1000 + o, o % 2 == 0).unwrap();
         let solution = solve(&start, PassRule::Always, None);
         for a_side in [Side::Yi, Side::Jia] {
             let mut ea = Engine::new(a, o * 7 + 1);

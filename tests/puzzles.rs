@@ -171,7 +171,7 @@ fn check_by_definition(p: &Puzzle) {
                 p.id
             );
         }
-        pos = pos.play_unchecked(m);
+        pos = pos.play(m, rule).unwrap();
         assert!(seen.insert(pos), "{}: the line comes back to {pos}", p.id);
     }
     assert_eq!(solver_moves, p.length());
@@ -219,7 +219,7 @@ fn check_by_definition(p: &Puzzle) {
     let mut extra = false;
     let mut pass = false;
     for &m in &p.line {
-        let child = cur.play_unchecked(m);
+        let child = cur.play(m, PassRule::Always).unwrap();
         if cur.side() == solver && cur.legal_moves(PassRule::Always).len() > 1 {
             extra |= matches!(m, Move::Place(_)) && child.side() == solver;
             pass |= m == Move::Pass;

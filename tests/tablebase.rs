@@ -31,7 +31,7 @@ fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: Encoding)
 }
 
 fn check(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(Variant::new(n, rule), positions, None).unwrap();
+    let sol = solve_many(Variant::new(n, rule).unwrap(), positions, None).unwrap();
     for p in positions {
         assert_eq!(Some(tb.score(p).unwrap()), sol.score(p), "{p} ({rule:?})");
     }
@@ -50,7 +50,7 @@ fn every_4_and_6_slot_state() {
 
 /// Values of `positions` from tables of values only against the solver's.
 fn check_values(tb: &Tablebase, n: u8, rule: PassRule, positions: &[Position]) {
-    let sol = solve_many(Variant::new(n, rule), positions, None).unwrap();
+    let sol = solve_many(Variant::new(n, rule).unwrap(), positions, None).unwrap();
     for p in positions {
         let got = Some(tb.score(p).unwrap().value);
         assert_eq!(got, sol.score(p).map(|s| s.value), "{p} ({rule:?})");
@@ -95,7 +95,7 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
         let mut rng = Rng(0xcafe);
         for i in 0..300 {
             let root = random_position(&mut rng, 8, 2 + i % 5);
-            let sol = solve_many(Variant::new(8, rule), &[root], None).unwrap();
+            let sol = solve_many(Variant::new(8, rule).unwrap(), &[root], None).unwrap();
             let a = probe::analyse(&tb, &root).unwrap();
             assert!(!a.depths);
             let want = sol.score(&root).unwrap();
@@ -110,7 +110,7 @@ fn values_only_probe_gives_values_moves_and_a_line_to_the_right_end() {
             let mut cur = root;
             for &mv in &a.line {
                 assert!(cur.legal_moves(rule).contains(mv), "{root}: {mv} in {cur}");
-                let next = cur.play_unchecked(mv);
+                let next = cur.play(mv, rule).unwrap();
                 let keep = Score::from_child(sol.score(&next).unwrap(), next.side() == cur.side());
                 assert_eq!(keep.value, sol.score(&cur).unwrap().value, "{root}: {mv} in {cur}");
                 cur = next;
@@ -348,8 +348,10 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
         let root = random_position(&mut rng, 8, 1 + i % 3);
         let tb = Tablebase::new(dir.path(), 8, PassRule::Always);
         tb.load_all().unwrap();
-        let with = solve_with(Variant::new(8, PassRule::Always), &[root], Some(tb), None).unwrap();
-        let without = solve_many(Variant::new(8, PassRule::Always), &[root], None).unwrap();
+        let with = solve_with(Variant::new(8, PassRule::Always).unwrap(), &[root], Some(tb), None)
+            .unwrap();
+        let without =
+            solve_many(Variant::new(8, PassRule::Always).unwrap(), &[root], None).unwrap();
         // The tables hold the states with at most 5 pieces not fixed; from
         // these roots (5 to 7 not fixed) the solver reaches some of them,
         // which the tables answer instead.
@@ -379,7 +381,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
     for _ in 0..300 {
         let fixed = 3 + rng.below(4) as usize;
         let root = random_position(&mut rng, 8, fixed);
-        let sol = solve_many(Variant::new(8, PassRule::Always), &[root], None).unwrap();
+        let sol = solve_many(Variant::new(8, PassRule::Always).unwrap(), &[root], None).unwrap();
         let a = probe::analyse(&tb, &root).unwrap();
         assert_eq!(Some(a.score), sol.score(&root), "{root}");
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
@@ -446,7 +448,7 @@ fn a_score_opens_its_file_itself() {
     let pos: Position = "2,1,4,3,6,5".parse().unwrap();
     assert_eq!(
         tb.score(&pos).unwrap(),
-        solve_many(Variant::new(6, cfg.rule), &[pos], None).unwrap().score(&pos).unwrap()
+        solve_many(Variant::new(6, cfg.rule).unwrap(), &[pos], None).unwrap().score(&pos).unwrap()
     );
     assert!(tb.score_is(&pos, tb.score(&pos).unwrap()).unwrap());
     assert_eq!(tb.value(&pos).unwrap(), tb.score(&pos).unwrap().value);
@@ -489,7 +491,7 @@ fn another_size_or_rule_is_a_typed_error() {
         )
     };
     assert!(rule(&e), "{e}");
-    let when_stuck = Variant::new(6, PassRule::WhenStuck);
+    let when_stuck = Variant::new(6, PassRule::WhenStuck).unwrap();
     let tables = Tablebase::new(dir.path(), 6, PassRule::Always);
     assert!(matches!(
         solve_with(when_stuck, &[pos], Some(tables), None),
@@ -524,8 +526,8 @@ fn two_tablebases_keep_their_own_block_caches() {
 
     // Probes of both, interleaved, still answer right.
     let states = all_states(6);
-    let solved = solve_many(Variant::new(6, rule), &states, None).unwrap();
-    let other = solve_many(Variant::new(8, PassRule::WhenStuck), &sample, None).unwrap();
+    let solved = solve_many(Variant::new(6, rule).unwrap(), &states, None).unwrap();
+    let other = solve_many(Variant::new(8, PassRule::WhenStuck).unwrap(), &sample, None).unwrap();
     for (p, q) in states.iter().zip(sample.iter().cycle()) {
         assert_eq!(Some(six.score(p).unwrap().value), solved.score(p).map(|s| s.value), "{p}");
         assert_eq!(Some(eight.score(q).unwrap().value), other.score(q).map(|s| s.value), "{q}");

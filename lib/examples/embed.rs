@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tb = Arc::new(Tablebase::new(&root, n, rule));
 
     // Every opening of the size, probed from 8 threads at once.
-    let openings = chaosclock::draw::all(n);
+    let openings = chaosclock::draw::all(n)?;
     let threads: Vec<_> = (0..8)
         .map(|t| {
             let (tb, openings) = (Arc::clone(&tb), openings.clone());

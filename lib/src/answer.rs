@@ -14,6 +14,7 @@
 //! Answers from tables of values only have no depths (`depths` is false and
 //! every depth is 0), and their best moves are those that keep the value.
 
+use crate::book::{Book, NoValue};
 use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::probe::{self, ProbeError};
@@ -50,6 +51,7 @@ impl Source {
 /// A position with its score, its scored moves (best first) and a line of
 /// best play, and where they come from.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Answer {
     /// The position.
     pub pos: Position,
@@ -74,8 +76,9 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// An answer from `source`; the end of the line is found by playing it.
-    pub fn new(
+    /// An answer from `source`; the end of the line is found by playing it
+    /// (`line` must be of legal moves).
+    pub(crate) fn new(
         pos: Position,
         rule: PassRule,
         score: Score,
@@ -115,15 +118,25 @@ impl Answer {
         Ok(answer)
     }
 
-    /// The answer for `pos` from a solution that reached it.
+    /// The answer for `pos` under `rule` from a solution that reached it.
     ///
     /// # Errors
-    /// [`SolveError::NotReached`]: `solution` did not reach `pos`.
+    /// [`SolveError::OtherRule`]: `solution` was solved under another rule
+    /// than `rule`; [`SolveError::OtherSize`]: `pos` has another size than
+    /// the solution's; [`SolveError::NotReached`]: `solution` did not
+    /// reach `pos`.
     pub fn from_solution(
         solution: &Solution,
         pos: &Position,
         rule: PassRule,
     ) -> Result<Answer, SolveError> {
+        let variant = solution.variant();
+        if variant.rule() != rule {
+            return Err(SolveError::OtherRule { solved: variant.rule(), asked: rule });
+        }
+        if variant.slots() != pos.slots() {
+            return Err(SolveError::OtherSize { slots: variant.slots(), root: *pos });
+        }
         let not_reached = |_| SolveError::NotReached { pos: *pos };
         let score = solution.score(pos).ok_or(SolveError::NotReached { pos: *pos })?;
         let moves = solution.moves(pos).map_err(not_reached)?;
@@ -131,9 +144,18 @@ impl Answer {
         Ok(Answer::new(*pos, rule, score, moves, line, Source::Solve))
     }
 
-    /// The answer of the openings book for the opening `pos`: its value
-    /// only, the depth unknown and the moves left out.
-    pub fn from_book(pos: Position, rule: PassRule, value: Value) -> Answer {
+    /// The answer of the openings book for the opening `pos` under
+    /// `rule`: its value only, the depth unknown and the moves left out.
+    ///
+    /// # Errors
+    /// Why the book has no value for `pos` ([`Book::value`]).
+    pub fn from_book(book: &Book, pos: &Position, rule: PassRule) -> Result<Answer, NoValue> {
+        Ok(Answer::book_value(*pos, rule, book.value(pos, rule)?))
+    }
+
+    /// The answer of the openings book for the opening `pos`, whose value
+    /// the book gives as `value`.
+    pub(crate) fn book_value(pos: Position, rule: PassRule, value: Value) -> Answer {
         let score = Score { value, depth: 0 };
         let mut answer = Answer::new(pos, rule, score, Vec::new(), Vec::new(), Source::Book);
         answer.depths = false;
@@ -164,5 +186,37 @@ mod tests {
         assert!(a.moves.is_empty() && a.line.is_empty());
         let going: Position = "2,1,4,3".parse().unwrap();
         assert!(Answer::from_rules(&going, PassRule::Always).is_none());
+    }
+
+    /// A solution answers only under its own rule and size (issue 67: an
+    /// `Always` solution read under `WhenStuck` gave the `Always` moves,
+    /// pass included, as self-win in 12; the `WhenStuck` answer is
+    /// self-win in 9).
+    #[test]
+    fn a_solution_answers_under_its_own_rule_only() {
+        let pos: Position = "2,1,4,3,6,5".parse().unwrap();
+        let always = crate::solve::solve(&pos, PassRule::Always, None);
+        let e = Answer::from_solution(&always, &pos, PassRule::WhenStuck).unwrap_err();
+        assert!(matches!(e, SolveError::OtherRule { .. }), "{e}");
+        let a = Answer::from_solution(&always, &pos, PassRule::Always).unwrap();
+        assert_eq!((a.score.value, a.score.depth), (Value::SelfWin, 12));
+        let stuck = crate::solve::solve(&pos, PassRule::WhenStuck, None);
+        let a = Answer::from_solution(&stuck, &pos, PassRule::WhenStuck).unwrap();
+        assert_eq!((a.score.value, a.score.depth), (Value::SelfWin, 9));
+        let four: Position = "2,1,4,3".parse().unwrap();
+        let e = Answer::from_solution(&stuck, &four, PassRule::WhenStuck).unwrap_err();
+        assert!(matches!(e, SolveError::OtherSize { .. }), "{e}");
+    }
+
+    /// The book's answer says why it has none.
+    #[test]
+    fn the_book_answers_openings_only() {
+        let Ok(book) = Book::embedded() else { return };
+        let opening: Position = "2,1,4,3,6,5".parse().unwrap();
+        let a = Answer::from_book(book, &opening, PassRule::Always).unwrap();
+        assert_eq!((a.score.value, a.source, a.left_out), (Value::SelfWin, Source::Book, true));
+        let later: Position = "2,1,4,3,6,5;0;0".parse().unwrap();
+        let e = Answer::from_book(book, &later, PassRule::Always).unwrap_err();
+        assert_eq!(e, NoValue::NotOpening);
     }
 }

@@ -32,6 +32,7 @@ const KEYS: [&str; 5] = ["board", "side-to-move", "last-move", "even-has-won", "
 
 /// Why a cfg text is not a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CfgError {
     /// A required key is missing.
     Missing(&'static str),

@@ -17,12 +17,21 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::index::SigIndex;
+use crate::position::check_slots;
 use crate::random::Rng;
 use crate::table::format::free_pieces;
-use crate::{Last, Position, Side};
+use crate::{Last, Position, PositionError, Side};
 
 /// The number of openings (derangements) of an `n`-slot board.
-pub fn count(n: u8) -> u64 {
+///
+/// # Errors
+/// [`PositionError::UnsupportedSlots`]: `n` is not a supported size.
+pub fn count(n: u8) -> Result<u64, PositionError> {
+    Ok(derangement_count(check_slots(n)?))
+}
+
+/// The number of derangements of `n` elements, `n` at most 20.
+fn derangement_count(n: u8) -> u64 {
     // D(0) = 1, D(1) = 0, D(k) = (k - 1) (D(k - 1) + D(k - 2)).
     let (mut a, mut b) = (1u64, 0u64);
     for k in 2..=u64::from(n) {
@@ -61,11 +70,15 @@ fn derangements(n: u8, prefix: &mut Vec<u8>, f: &mut dyn FnMut(&[u8])) {
     }
 }
 
-/// Every opening of an `n`-slot board, in lexicographic order.
-pub fn all(n: u8) -> Vec<Position> {
-    let mut out = Vec::with_capacity(count(n) as usize);
+/// Every opening of an `n`-slot board, in lexicographic order (for 12
+/// slots, 176,214,841 of them: see [`chunks`]).
+///
+/// # Errors
+/// [`PositionError::UnsupportedSlots`]: `n` is not a supported size.
+pub fn all(n: u8) -> Result<Vec<Position>, PositionError> {
+    let mut out = Vec::with_capacity(count(n)? as usize);
     derangements(n, &mut Vec::with_capacity(n as usize), &mut |b| out.push(derangement(b)));
-    out
+    Ok(out)
 }
 
 /// The order of [`chunks`].
@@ -85,10 +98,14 @@ pub enum Order {
 /// Every opening of an `n`-slot board in `order`, in chunks: one per
 /// choice of the first two entries (at most 10!/e, about 1.3 million
 /// openings, for 12 slots), so that they never all are in memory.
-pub fn chunks(n: u8, order: Order) -> impl Iterator<Item = Vec<Position>> {
+///
+/// # Errors
+/// [`PositionError::UnsupportedSlots`]: `n` is not a supported size.
+pub fn chunks(n: u8, order: Order) -> Result<impl Iterator<Item = Vec<Position>>, PositionError> {
+    check_slots(n)?;
     let firsts =
         (2..=n).flat_map(move |a| (1..=n).filter(move |&b| b != 2 && b != a).map(move |b| [a, b]));
-    firsts.map(move |prefix| {
+    Ok(firsts.map(move |prefix| {
         let mut out = Vec::new();
         derangements(n, &mut prefix.to_vec(), &mut |d| match order {
             Order::Board => out.push(derangement(d)),
@@ -102,7 +119,7 @@ pub fn chunks(n: u8, order: Order) -> impl Iterator<Item = Vec<Position>> {
             }
         });
         out
-    })
+    }))
 }
 
 /// The opening of rank `k` in board order (as [`all`]): board order
@@ -142,14 +159,18 @@ const LIST_MAX_SLOTS: u8 = 10;
 
 impl Draw {
     /// The random order of the `n`-slot openings for `seed`.
-    pub fn new(n: u8, seed: u64) -> Draw {
+    ///
+    /// # Errors
+    /// [`PositionError::UnsupportedSlots`]: `n` is not a supported size.
+    pub fn new(n: u8, seed: u64) -> Result<Draw, PositionError> {
+        check_slots(n)?;
         let how = if n <= LIST_MAX_SLOTS {
             let index = SigIndex::new(n, 0, free_pieces(n, 0));
             How::Shuffle { index: Box::new(index), moved: HashMap::new(), next: 0 }
         } else {
             How::Reject { seen: HashSet::new() }
         };
-        Draw { n, rng: Rng::new(seed), how }
+        Ok(Draw { n, rng: Rng::new(seed), how })
     }
 }
 
@@ -174,7 +195,7 @@ impl Iterator for Draw {
                 Some(board_order(index, at_j))
             }
             How::Reject { seen } => {
-                if seen.len() as u64 == count(self.n) {
+                if seen.len() as u64 == derangement_count(self.n) {
                     return None;
                 }
                 let n = self.n as usize;
@@ -218,13 +239,21 @@ mod tests {
 
     #[test]
     fn counts_are_derangement_numbers() {
-        assert_eq!([4, 6, 8, 10, 12].map(count), [9, 265, 14_833, 1_334_961, 176_214_841]);
+        assert_eq!(
+            [4, 6, 8, 10, 12].map(|n| count(n).unwrap()),
+            [9, 265, 14_833, 1_334_961, 176_214_841]
+        );
+        // Sizes the engine does not support: errors, never a panic.
+        for n in [0, 1, 5, 7, 13, 200] {
+            assert!(count(n).is_err() && all(n).is_err() && chunks(n, Order::Board).is_err());
+            assert!(Draw::new(n, 1).is_err());
+        }
         for n in [4, 6, 8] {
-            let list = all(n);
-            assert_eq!(list.len() as u64, count(n));
+            let list = all(n).unwrap();
+            assert_eq!(list.len() as u64, count(n).unwrap());
             assert!(list.iter().all(Position::is_opening));
             assert!(list.windows(2).all(|w| w[0].board() < w[1].board()));
-            assert_eq!(chunks(n, Order::Board).flatten().collect::<Vec<_>>(), list);
+            assert_eq!(chunks(n, Order::Board).unwrap().flatten().collect::<Vec<_>>(), list);
         }
     }
 
@@ -232,12 +261,13 @@ mod tests {
     fn table_order_is_every_opening_by_rank() {
         for n in [4, 6, 8] {
             let index = SigIndex::new(n, 0, crate::table::format::free_pieces(n, 0));
-            assert_eq!(index.boards(), count(n));
+            assert_eq!(index.boards(), count(n).unwrap());
             let ranks: Vec<u64> = chunks(n, Order::Table)
+                .unwrap()
                 .flatten()
                 .map(|pos| index.rank(&pos.board()[..usize::from(n)]))
                 .collect();
-            assert_eq!(ranks, (0..count(n)).collect::<Vec<_>>(), "{n} slots");
+            assert_eq!(ranks, (0..count(n).unwrap()).collect::<Vec<_>>(), "{n} slots");
         }
     }
 
@@ -245,8 +275,9 @@ mod tests {
     fn board_order_is_the_list() {
         for n in [4, 6, 8] {
             let index = SigIndex::new(n, 0, free_pieces(n, 0));
-            let lazy: Vec<Position> = (0..count(n)).map(|k| board_order(&index, k)).collect();
-            assert_eq!(lazy, all(n), "{n} slots");
+            let lazy: Vec<Position> =
+                (0..count(n).unwrap()).map(|k| board_order(&index, k)).collect();
+            assert_eq!(lazy, all(n).unwrap(), "{n} slots");
         }
     }
 
@@ -254,27 +285,31 @@ mod tests {
     fn lazy_shuffle_is_the_list_shuffle() {
         // The shuffle of the whole list, as it was made before the lazy one.
         for (n, seed) in [(6u8, 7u64), (8, 1), (8, 99)] {
-            let mut list = all(n);
+            let mut list = all(n).unwrap();
             let mut rng = Rng::new(seed);
             for i in 0..list.len() {
                 let j = i + rng.below((list.len() - i) as u64) as usize;
                 list.swap(i, j);
             }
-            assert_eq!(Draw::new(n, seed).collect::<Vec<_>>(), list, "{n} slots, seed {seed}");
+            assert_eq!(
+                Draw::new(n, seed).unwrap().collect::<Vec<_>>(),
+                list,
+                "{n} slots, seed {seed}"
+            );
         }
     }
 
     #[test]
     fn draws_are_seeded_distinct_and_complete() {
-        let a: Vec<Position> = Draw::new(6, 7).collect();
-        let b: Vec<Position> = Draw::new(6, 7).take(10).collect();
+        let a: Vec<Position> = Draw::new(6, 7).unwrap().collect();
+        let b: Vec<Position> = Draw::new(6, 7).unwrap().take(10).collect();
         assert_eq!(a.len(), 265);
         assert_eq!(&a[..10], &b[..]);
         let set: HashSet<u64> = a.iter().map(Position::key).collect();
         assert_eq!(set.len(), 265);
-        assert_ne!(a, Draw::new(6, 8).collect::<Vec<_>>());
-        let c: Vec<Position> = Draw::new(12, 3).take(50).collect();
-        assert_eq!(c, Draw::new(12, 3).take(50).collect::<Vec<_>>());
+        assert_ne!(a, Draw::new(6, 8).unwrap().collect::<Vec<_>>());
+        let c: Vec<Position> = Draw::new(12, 3).unwrap().take(50).collect();
+        assert_eq!(c, Draw::new(12, 3).unwrap().take(50).collect::<Vec<_>>());
         assert!(c.iter().all(Position::is_opening));
         assert_eq!(c.iter().map(Position::key).collect::<HashSet<_>>().len(), 50);
     }

@@ -23,6 +23,7 @@ pub enum PositionText<'a> {
 
 /// Why a position text is not a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InputError {
     /// The notation is malformed or names an impossible position.
     Notation {

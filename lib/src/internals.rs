@@ -56,9 +56,35 @@ pub mod symmetry {
 }
 
 pub use crate::index::SigIndex;
+pub use crate::position::{walk_origin, walk_target};
 pub use crate::random::{Rng, random_position};
 pub use crate::signature::{SigKey, signature};
 pub use crate::summary::Summary;
+
+/// The bit mask (bit p for piece p) of `side`'s pieces on an `n`-slot
+/// board (`n` at most 14).
+pub fn pieces_mask(side: crate::Side, n: u8) -> u16 {
+    side.pieces_mask(n)
+}
+
+/// The owner of the piece `piece` (at least 1).
+pub fn owner_of(piece: u8) -> crate::Side {
+    crate::Side::owner_of(piece)
+}
+
+/// A score in 16 bits: value in the top 3, depth (at most 8191) below.
+pub fn pack(score: crate::Score) -> u16 {
+    score.pack()
+}
+
+/// [`Position::play`] without the check: `m` must be one of
+/// [`Position::legal_moves`] (a fast path for the research programs).
+///
+/// [`Position::play`]: crate::Position::play
+/// [`Position::legal_moves`]: crate::Position::legal_moves
+pub fn play_unchecked(pos: &crate::Position, m: crate::Move) -> crate::Position {
+    pos.play_unchecked(m)
+}
 
 /// Opens a table file as [`TableFile::open`] opens the largest ones: the
 /// head of an encoding-4 file that [`coded::Layout::is_standard`] accepts

@@ -20,8 +20,10 @@
 //! - Answers: [`answer::Answer`] from any source; [`solve`] (in memory),
 //!   [`probe`] (tables alone), [`book::Book`] (openings) and
 //!   [`scored`] (the legal moves of a position scored by any of them).
-//! - Tables: [`table::Tablebase`] over a directory of [`table::TableFile`]s,
-//!   with [`table::TableError`]; [`generate`] makes them and [`verify`]
+//! - Tables: [`table::Tables`] opens every size and rule under a tables
+//!   root once and answers `value`, `score` and `best_move` through
+//!   `&self`; [`table::Tablebase`] is one size and rule of them, with
+//!   [`table::TableError`]; [`generate`] makes them and [`verify`]
 //!   checks them. Their byte format is private (docs/tables.md describes
 //!   it); [`table::Encoding`], [`table::dir_name`] and [`table::file_name`]
 //!   name what a run writes and where.
@@ -29,10 +31,18 @@
 //!   opening, or a seeded random order) and [`progress::Progress`], through
 //!   which long calls report how far they have come.
 //!
-//! Everything else is private. The hidden `internals` module lets the
-//! crate's own tests and `research/examples/depth_study.rs` reach the file format
-//! and the numbering of states; it is not part of the API and may change
-//! in any release.
+//! Everything else is private. No public function panics, on any input,
+//! and none answers for another rule, size or position than the one asked
+//! (a [`solve::Solution`] knows its [`Variant`]).
+//!
+//! # Cargo features
+//!
+//! - `book` (default): the openings book compiled in
+//!   ([`book::Book::embedded`]); without it the built-in book is empty,
+//!   and everything else works.
+//! - `tooling`: the command line's build tooling (making books, puzzle
+//!   sets, tables' internals) and the hidden `internals` module of the
+//!   crate's own tests: no part of the API, may change in any release.
 //!
 //! # Examples
 //!
@@ -89,7 +99,7 @@
 //! use chaosclock::{PassRule, Position, Value};
 //!
 //! let opening: Position = "2,1,4,3,6,5".parse()?;
-//! assert_eq!(Book::embedded()?.value(&opening, PassRule::Always), Some(Value::SelfWin));
+//! assert_eq!(Book::embedded()?.value(&opening, PassRule::Always), Ok(Value::SelfWin));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -97,6 +107,9 @@
 #![deny(unsafe_code)]
 // A public item's types can be named from outside (issue 24).
 #![warn(unnameable_types)]
+// Without the build tooling (cargo feature `tooling`) its helpers are
+// unused; the full build (the command line's) lints them.
+#![cfg_attr(not(feature = "tooling"), allow(dead_code, unused_imports, unnameable_types))]
 
 pub mod answer;
 pub mod book;
@@ -107,6 +120,7 @@ mod escape;
 pub mod generate;
 mod index;
 mod input;
+#[cfg(feature = "tooling")]
 #[doc(hidden)]
 pub mod internals;
 mod moves;
@@ -135,12 +149,11 @@ pub use crate::desktop_cfg::{CfgError, parse_cfg};
 pub use crate::escape::escape_control;
 pub use crate::input::{InputError, PositionText, read_position};
 pub use crate::moves::{
-    IllegalMove, Move, MoveList, MoveText, ParseMoveError, ParsePassRuleError, PassRule,
+    IllegalMove, Move, MoveError, MoveList, MoveText, ParseMoveError, ParsePassRuleError, PassRule,
 };
 pub use crate::notation::{ParsePositionError, last_from_number, last_to_number};
-pub use crate::position::{
-    Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS, walk_origin, walk_target,
-};
+pub(crate) use crate::position::walk_origin;
+pub use crate::position::{Last, MAX_SLOTS, Outcome, Position, PositionError, SUPPORTED_SLOTS};
 pub use crate::render::{Diagram, Dial, hand};
 pub use crate::score::Score;
 pub use crate::side::{ByPlayer, Side};

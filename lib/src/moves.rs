@@ -96,11 +96,79 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// The notation: the piece number, or `pass`.
+    /// The notation: the piece number, or `pass`. The alternate form
+    /// (`{:#}`) names the kind too, `walk 3`, `place 4` or `pass`, which
+    /// [`Move`]'s `FromStr` reads back without a position.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Move::Walk(p) | Move::Place(p) if f.alternate() => write!(f, "{} {p}", self.kind()),
             Move::Walk(p) | Move::Place(p) => write!(f, "{p}"),
             Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// Reads a move with its kind: `walk 3`, `place 4` or `pass` (what
+/// `format!("{m:#}")` writes). A bare piece number is a walk or a
+/// placement depending on the position: read it with
+/// [`Position::read_move`].
+///
+/// ```
+/// use chaosclock::{Move, PassRule, Position};
+///
+/// let m = Move::Walk(3);
+/// assert_eq!(format!("{m:#}").parse::<Move>()?, m);
+/// assert!("3".parse::<Move>().is_err());
+/// let pos: Position = "2,1,4,3".parse()?;
+/// assert_eq!(pos.read_move("3", PassRule::Always)?, m);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        let (kind, piece) = t.split_once(' ').ok_or_else(|| ParseMoveError(s.to_string()))?;
+        let piece = match piece.trim().parse::<u8>() {
+            Ok(p) if p >= 1 => p,
+            _ => return Err(ParseMoveError(s.to_string())),
+        };
+        match kind {
+            "walk" => Ok(Move::Walk(piece)),
+            "place" => Ok(Move::Place(piece)),
+            _ => Err(ParseMoveError(s.to_string())),
+        }
+    }
+}
+
+/// Why a written move cannot be played in a position
+/// ([`Position::read_move`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MoveError {
+    /// The text is neither a piece number nor `pass`.
+    Text(ParseMoveError),
+    /// The move is not legal in the position.
+    Illegal(IllegalMove),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Text(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MoveError::Text(e) => Some(e),
+            MoveError::Illegal(e) => Some(e),
         }
     }
 }
@@ -144,6 +212,7 @@ impl FromStr for MoveText {
 
 /// Why a move cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is already over.
     GameOver,
@@ -313,6 +382,17 @@ impl Position {
         Ok(m)
     }
 
+    /// Reads a written move (a piece number or `pass`, as [`MoveText`]
+    /// reads it) and checks it here, with one error type.
+    ///
+    /// # Errors
+    /// [`MoveError::Text`]: not a move; [`MoveError::Illegal`]: not legal
+    /// here.
+    pub fn read_move(&self, text: &str, rule: PassRule) -> Result<Move, MoveError> {
+        let written: MoveText = text.parse().map_err(MoveError::Text)?;
+        self.parse_move(written, rule).map_err(MoveError::Illegal)
+    }
+
     /// Checks that `m` is legal here.
     ///
     /// # Errors
@@ -336,7 +416,7 @@ impl Position {
                     return Err(IllegalMove::Banned(p));
                 }
                 let t = walk_target(self.n, s, p);
-                if p != self.n && self.piece_at(t) == t {
+                if p != self.n && self.cell(t) == t {
                     return Err(IllegalMove::BlockedByFixed { piece: p, slot: t });
                 }
                 Ok(())
@@ -380,15 +460,23 @@ impl Position {
             Move::Place(p) => p,
             Move::Pass => return None,
         };
-        match self.piece_at(slot) {
-            0 => None,
-            q => Some(q),
-        }
+        self.piece_at(slot)
     }
 
-    /// Plays `m`, which must be one of [`Position::legal_moves`].
+    /// Every legal move with the position it leads to, in the order of
+    /// [`Position::legal_moves`]: each is played without checking it again.
+    pub fn children(&self, rule: PassRule) -> impl Iterator<Item = (Move, Position)> + use<> {
+        let (pos, moves) = (*self, self.legal_moves(rule));
+        (0..moves.len()).map(move |i| {
+            let m = moves.as_slice()[i];
+            (m, pos.play_unchecked(m))
+        })
+    }
+
+    /// Plays `m`, which must be one of [`Position::legal_moves`] (the
+    /// crate's own fast path; [`Position::play`] checks).
     #[inline]
-    pub fn play_unchecked(&self, m: Move) -> Position {
+    pub(crate) fn play_unchecked(&self, m: Move) -> Position {
         let n = self.n;
         let mut next = *self;
         match m {

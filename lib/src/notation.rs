@@ -26,6 +26,7 @@ use crate::side::Side;
 
 /// Why a text is not a position in the interchange format.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// More than three `;`-separated parts.
     TooManyParts(usize),

@@ -25,10 +25,10 @@ use crate::progress::Progress;
 use crate::solve::{SolveError, solve_bounded};
 use crate::table::{ProbeError, Tablebase};
 use crate::value::Value;
-use crate::variant::Variant;
 
 /// An answer and the states solved for it.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Answered {
     /// The answer; [`Answer::source`] says where it came from.
     pub answer: Answer,
@@ -36,9 +36,17 @@ pub struct Answered {
     pub states: Option<usize>,
 }
 
+impl Answered {
+    /// `answer`, for which `states` states were solved (`None` if it comes
+    /// from no solve).
+    pub fn new(answer: Answer, states: Option<usize>) -> Answered {
+        Answered { answer, states }
+    }
+}
+
 /// The solve step of the policy: the answer for `pos` from a solve in
 /// memory, or why there is none.
-pub trait Solver {
+pub trait Solver: Sync {
     /// Solves `pos` under `rule`. `book` is the openings book's value of
     /// `pos`, if it has one (to show before a long solve; the policy
     /// checks that the solve agrees with it).
@@ -57,6 +65,7 @@ pub trait Solver {
 /// The plain solve step: [`solve_bounded`] of at most `states` states,
 /// telling `progress`, if given, how far it has come.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Bounded<'a> {
     /// The most states to solve.
     pub states: usize,
@@ -70,6 +79,19 @@ impl fmt::Debug for Bounded<'_> {
     }
 }
 
+impl<'a> Bounded<'a> {
+    /// A solve of at most `states` states, telling no one its progress.
+    pub fn new(states: usize) -> Bounded<'a> {
+        Bounded { states, progress: None }
+    }
+
+    /// This solve telling `progress` how far it has come.
+    #[must_use]
+    pub fn with_progress(self, progress: Option<&'a dyn Progress>) -> Bounded<'a> {
+        Bounded { progress, ..self }
+    }
+}
+
 impl Solver for Bounded<'_> {
     fn solve(
         &self,
@@ -77,7 +99,7 @@ impl Solver for Bounded<'_> {
         rule: PassRule,
         _: Option<Value>,
     ) -> Result<Answered, SolveError> {
-        let variant = Variant::new(pos.slots(), rule);
+        let variant = pos.variant(rule);
         let solution = solve_bounded(variant, &[*pos], None, self.states, self.progress)?;
         let answer = Answer::from_solution(&solution, pos, rule)?;
         Ok(Answered { answer, states: Some(solution.states()) })
@@ -87,6 +109,7 @@ impl Solver for Bounded<'_> {
 /// The sources of answers, consulted in the policy's order
 /// ([`Policy::answer`]). Any may be left out.
 #[derive(Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct Policy<'a> {
     /// The tables, for positions of their size and rule.
     pub tables: Option<&'a Tablebase>,
@@ -94,6 +117,33 @@ pub struct Policy<'a> {
     pub book: Option<&'a Book>,
     /// The solve step for what the tables do not cover.
     pub solver: Option<&'a dyn Solver>,
+}
+
+impl<'a> Policy<'a> {
+    /// A policy with no source but the rules: add the others with
+    /// [`Policy::with_tables`], [`Policy::with_book`] and
+    /// [`Policy::with_solver`].
+    pub fn new() -> Policy<'a> {
+        Policy::default()
+    }
+
+    /// This policy answering from `tables` too.
+    #[must_use]
+    pub fn with_tables(self, tables: Option<&'a Tablebase>) -> Policy<'a> {
+        Policy { tables, ..self }
+    }
+
+    /// This policy reading `book` too.
+    #[must_use]
+    pub fn with_book(self, book: Option<&'a Book>) -> Policy<'a> {
+        Policy { book, ..self }
+    }
+
+    /// This policy solving with `solver` what the tables do not cover.
+    #[must_use]
+    pub fn with_solver(self, solver: Option<&'a dyn Solver>) -> Policy<'a> {
+        Policy { solver, ..self }
+    }
 }
 
 impl fmt::Debug for Policy<'_> {
@@ -108,6 +158,7 @@ impl fmt::Debug for Policy<'_> {
 
 /// Why the policy gave no answer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum AnswerError {
     /// The tables cannot be read: a damaged file, or tables of another
     /// size or rule than the position's.
@@ -172,15 +223,15 @@ impl Policy<'_> {
     /// use chaosclock::policy::{Bounded, Policy};
     /// use chaosclock::{PassRule, Position, Value};
     ///
-    /// let solver = Bounded { states: 1_000_000, progress: None };
-    /// let policy = Policy { tables: None, book: Some(Book::embedded()?), solver: Some(&solver) };
+    /// let solver = Bounded::new(1_000_000);
+    /// let policy = Policy::new().with_book(Some(Book::embedded()?)).with_solver(Some(&solver));
     /// let pos: Position = "2,1,4,3,6,5".parse()?;
     /// let found = policy.answer(&pos, PassRule::Always)?;
     /// assert_eq!(found.answer.source, Source::Solve);
     /// assert_eq!((found.answer.score.value, found.answer.score.depth), (Value::SelfWin, 12));
     ///
     /// // Without a solver, the book's value alone.
-    /// let policy = Policy { solver: None, ..policy };
+    /// let policy = policy.with_solver(None);
     /// let found = policy.answer(&pos, PassRule::Always)?;
     /// assert_eq!((found.answer.source, found.answer.score.value), (Source::Book, Value::SelfWin));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -199,11 +250,11 @@ impl Policy<'_> {
         // a block an opening (about a millisecond), and tables that answer
         // give the whole answer, which agrees with the book (`verify`,
         // tests/book.rs).
-        let book = self.book.and_then(|b| b.value(pos, rule));
+        let book = self.book.and_then(|b| b.value(pos, rule).ok());
         let Some(solver) = self.solver else {
             return match book {
                 Some(value) => {
-                    Ok(Answered { answer: Answer::from_book(*pos, rule, value), states: None })
+                    Ok(Answered { answer: Answer::book_value(*pos, rule, value), states: None })
                 }
                 None => Err(AnswerError::Unanswered { missing, solve: None, book }),
             };

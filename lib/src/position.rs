@@ -108,6 +108,7 @@ pub struct Position {
 
 /// Why a board, side and last move do not form a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PositionError {
     /// The number of slots is not one of [`SUPPORTED_SLOTS`].
     UnsupportedSlots(usize),
@@ -146,6 +147,14 @@ pub enum PositionError {
         /// `pass`, `first pass` (of a double pass) or `walk`.
         ply: &'static str,
     },
+    /// A number that is not the [key](Position::key) of a position of
+    /// this many slots ([`Position::from_key`]).
+    NotAKey {
+        /// The board size asked for.
+        slots: u8,
+        /// The number.
+        key: u64,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -177,11 +186,26 @@ impl fmt::Display for PositionError {
                 f,
                 "no game reaches this position: the {ply} that led to it was {side}'s, but {side} is complete, so the game was over before it"
             ),
+            PositionError::NotAKey { slots, key } => {
+                write!(f, "{key:#x} is not the key of a position of {slots} slots")
+            }
         }
     }
 }
 
 impl std::error::Error for PositionError {}
+
+/// `n` if it is one of [`SUPPORTED_SLOTS`].
+///
+/// # Errors
+/// [`PositionError::UnsupportedSlots`] otherwise.
+pub(crate) fn check_slots(n: u8) -> Result<u8, PositionError> {
+    if SUPPORTED_SLOTS.contains(&n) {
+        Ok(n)
+    } else {
+        Err(PositionError::UnsupportedSlots(n.into()))
+    }
+}
 
 /// The slot (1-based) that piece `piece` reaches walking from `slot` on an
 /// `n`-slot board. Piece `n` comes back to `slot`.
@@ -205,14 +229,20 @@ pub fn walk_origin(n: u8, slot: u8, piece: u8) -> u8 {
 
 impl Position {
     /// Validates a board (`board[i]` = piece on slot `i + 1`, 0 = empty), a
-    /// side to move and a last move into a position.
+    /// side to move and a last move into a position. The board is any
+    /// slice of integers: what [`Position::board`] gives (`&[u8]`), or
+    /// wider numbers read from text (`&[i64]`), which are checked.
     ///
     /// A last piece that is fixed or off the board restricts nothing and
     /// becomes [`Last::None`] (docs/notation.md).
     ///
     /// # Errors
     /// Returns the first broken rule.
-    pub fn new(board: &[i64], side: Side, last: Last) -> Result<Position, PositionError> {
+    pub fn new<P: Copy + Into<i64>>(
+        board: &[P],
+        side: Side,
+        last: Last,
+    ) -> Result<Position, PositionError> {
         let n = board.len();
         if !SUPPORTED_SLOTS.contains(&(n as u8)) || n > MAX_SLOTS as usize {
             return Err(PositionError::UnsupportedSlots(n));
@@ -220,7 +250,8 @@ impl Position {
         let n = n as u8;
         let mut cells = [0u8; MAX_SLOTS as usize];
         let mut seen = 0u16;
-        for (i, &p) in board.iter().enumerate() {
+        for (i, p) in board.iter().enumerate() {
+            let p: i64 = (*p).into();
             if p < 0 || p > i64::from(n) {
                 return Err(PositionError::PieceOutOfRange { slot: i as u8 + 1, piece: p });
             }
@@ -244,7 +275,7 @@ impl Position {
                 }
                 Some(slot) if slot != m => {
                     let origin = walk_origin(n, slot, m);
-                    let occupant = pos.piece_at(origin);
+                    let occupant = pos.cell(origin);
                     if occupant != 0 {
                         return Err(PositionError::LastOriginOccupied {
                             piece: m,
@@ -323,10 +354,21 @@ impl Position {
         self.last
     }
 
-    /// The piece on `slot` (1-based), 0 if empty.
+    /// The piece on `slot` (1-based): `None` if the slot is empty or is not
+    /// a slot of this board (0, or above [`Position::slots`]).
     #[inline]
-    pub fn piece_at(&self, slot: u8) -> u8 {
-        self.board[slot as usize - 1]
+    pub fn piece_at(&self, slot: u8) -> Option<u8> {
+        match self.cell(slot) {
+            0 => None,
+            p => Some(p),
+        }
+    }
+
+    /// The piece on `slot` (1-based), 0 if empty or not a slot of this
+    /// board.
+    #[inline]
+    pub(crate) fn cell(&self, slot: u8) -> u8 {
+        if slot == 0 || slot > self.n { 0 } else { self.board[slot as usize - 1] }
     }
 
     /// The board as pieces per slot, slot 1 first.
@@ -366,10 +408,12 @@ impl Position {
         side.pieces_mask(self.n) & !self.on_board_mask()
     }
 
-    /// Whether piece `p` stands on slot `p`.
+    /// Whether piece `p` stands on slot `p`: false for a number that is not
+    /// a piece of this board (0, or above [`Position::slots`]), which
+    /// stands nowhere.
     #[inline]
     pub fn is_fixed(&self, p: u8) -> bool {
-        self.board[p as usize - 1] == p
+        p != 0 && self.cell(p) == p
     }
 
     /// Whether all of `side`'s pieces are fixed.
@@ -431,9 +475,23 @@ impl Position {
 
     /// The inverse of [`Position::key`] for an `n`-slot board.
     ///
-    /// The key must come from [`Position::key`] of a position with `n` slots.
+    /// # Errors
+    /// [`PositionError::NotAKey`] for a number that is not the key of a
+    /// position of `n` slots, or the broken rule of [`Position::new`].
+    pub fn from_key(n: u8, k: u64) -> Result<Position, PositionError> {
+        check_slots(n)?;
+        let raw = Position::from_key_unchecked(n, k);
+        let pos = Position::new(raw.board(), raw.side, raw.last)?;
+        if pos.key() != k {
+            return Err(PositionError::NotAKey { slots: n, key: k });
+        }
+        Ok(pos)
+    }
+
+    /// [`Position::from_key`] for a key known to come from
+    /// [`Position::key`] of a position with `n` slots.
     #[inline]
-    pub fn from_key(n: u8, k: u64) -> Position {
+    pub(crate) fn from_key_unchecked(n: u8, k: u64) -> Position {
         let mut board = [0u8; MAX_SLOTS as usize];
         for (i, cell) in board.iter_mut().enumerate().take(n as usize) {
             *cell = (k >> (4 * i) & 15) as u8;
@@ -497,7 +555,12 @@ mod tests {
     #[test]
     fn key_round_trips() {
         let p = pos(&[4, 3, 7, 11, 5, 10, 12, 0, 0, 2, 0, 0], Side::Jia, Last::Piece(7)).unwrap();
-        assert_eq!(Position::from_key(12, p.key()), p);
+        assert_eq!(Position::from_key(12, p.key()), Ok(p));
+        assert_eq!(Position::from_key_unchecked(12, p.key()), p);
+        // Keys of nothing, or of another size: errors.
+        assert!(Position::from_key(12, u64::MAX).is_err());
+        assert!(Position::from_key(8, p.key()).is_err());
+        assert!(Position::from_key(7, 0).is_err());
     }
 
     #[test]

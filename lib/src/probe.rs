@@ -18,6 +18,7 @@ use crate::value::Value;
 
 /// A position as the tables see it.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Analysis {
     /// The position's score (side to move's view).
     pub score: Score,

@@ -26,9 +26,9 @@ fn radii(n: u8) -> (f64, f64) {
 /// The text drawn for slot `slot`: its piece, `[n]` if fixed, `.` if empty.
 fn cell(pos: &Position, slot: u8) -> String {
     match pos.piece_at(slot) {
-        0 => ".".to_string(),
-        p if p == slot => format!("[{p}]"),
-        p => p.to_string(),
+        None => ".".to_string(),
+        Some(p) if p == slot => format!("[{p}]"),
+        Some(p) => p.to_string(),
     }
 }
 
@@ -195,7 +195,8 @@ mod tests {
                 })
                 .collect();
             found.sort();
-            let want: Vec<(u8, u8)> = (1..=p.slots()).map(|k| (k, p.piece_at(k))).collect();
+            let want: Vec<(u8, u8)> =
+                (1..=p.slots()).map(|k| (k, p.piece_at(k).unwrap_or(0))).collect();
             assert_eq!(found, want, "{s}:\n{text}");
         }
     }

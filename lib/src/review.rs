@@ -18,6 +18,7 @@ use crate::value::Value;
 
 /// One ply of a reviewed game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlyReview {
     /// The move played.
     pub mv: Move,
@@ -61,6 +62,7 @@ pub fn review_ply(before: &Position, mv: Move, moves: &[ScoredMove]) -> Option<P
 
 /// One ply that was played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Ply {
     /// Who played it.
     pub side: Side,
@@ -75,6 +77,7 @@ pub struct Ply {
 /// A move of a game that could not be played: its number (from 1), its
 /// text, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlayError {
     /// The move's number, from 1.
     pub number: usize,
@@ -86,6 +89,7 @@ pub struct PlayError {
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unplayable {
     /// It is not a move at all.
     Malformed(ParseMoveError),
@@ -158,6 +162,7 @@ pub fn play_all(start: Position, moves: &[String], rule: PassRule) -> Result<Vec
 
 /// Why a game could not be reviewed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ReviewError<E> {
     /// The moves of a position could not be scored.
     Moves(E),

@@ -51,14 +51,14 @@ impl Score {
 
     /// Packs into 16 bits: value in the top 3, depth (at most 8191) below.
     #[inline]
-    pub fn pack(self) -> u16 {
+    pub(crate) fn pack(self) -> u16 {
         debug_assert!(self.depth < 1 << 13, "depth {} does not fit", self.depth);
         u16::from(self.value.code()) << 13 | self.depth.min((1 << 13) - 1)
     }
 
     /// The inverse of [`Score::pack`] (`None` for the codes 5..=7).
     #[inline]
-    pub fn unpack(bits: u16) -> Option<Score> {
+    pub(crate) fn unpack(bits: u16) -> Option<Score> {
         Value::from_code((bits >> 13) as u8).map(|value| Score { value, depth: bits & 0x1fff })
     }
 }

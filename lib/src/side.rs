@@ -17,14 +17,14 @@ impl Side {
 
     /// The owner of `piece` (odd pieces are 甲's, even pieces 乙's).
     #[inline]
-    pub fn owner_of(piece: u8) -> Side {
+    pub(crate) fn owner_of(piece: u8) -> Side {
         if piece % 2 == 1 { Side::Jia } else { Side::Yi }
     }
 
     /// The side to move of table node `node` (board rank × 2 + side
     /// index, [`Side::index`]).
     #[inline]
-    pub fn of_node(node: u64) -> Side {
+    pub(crate) fn of_node(node: u64) -> Side {
         if node.is_multiple_of(2) { Side::Jia } else { Side::Yi }
     }
 
@@ -39,7 +39,7 @@ impl Side {
 
     /// Bit mask (bit p for piece p) of this side's pieces on an `n`-slot board.
     #[inline]
-    pub fn pieces_mask(self, n: u8) -> u16 {
+    pub(crate) fn pieces_mask(self, n: u8) -> u16 {
         let all: u16 = ((1u32 << (n + 1)) - 2) as u16;
         match self {
             Side::Jia => all & 0xAAAA,

@@ -14,6 +14,7 @@ use crate::table::{Tablebase, rederive};
 
 /// What a verification found.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct VerifyReport {
     /// Files whose every block checksum was verified.
     pub files: usize,

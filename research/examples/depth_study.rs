@@ -35,9 +35,10 @@ use std::time::Instant;
 use anyhow::{Context as _, bail};
 use chaosclock::internals::depth_code::{DepthRecord, consistent_walks};
 use chaosclock::internals::format::{self, free_pieces, sub_loose, sub_nodes};
-use chaosclock::internals::{RawFile, SigIndex, Summary, signature, symmetry, values};
+use chaosclock::internals::walk_origin;
+use chaosclock::internals::{self, RawFile, SigIndex, Summary, signature, symmetry, values};
 use chaosclock::table::{Tablebase, fixed_sets};
-use chaosclock::{Last, PassRule, Position, Score, Side, Value, walk_origin};
+use chaosclock::{Last, PassRule, Position, Score, Side, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Nodes per block for the per-block measures (as `packed::NODES`).
@@ -867,7 +868,7 @@ impl<'a> Sim<'a> {
             self.derived += 1;
             let mut best: Option<Score> = None;
             for &m in pos.legal_moves(RULE).iter() {
-                let child = pos.play_unchecked(m);
+                let child = internals::play_unchecked(pos, m);
                 let cs = Score::from_child(self.score(&child)?, child.side() == pos.side());
                 best = best.max(Some(cs));
             }
@@ -886,14 +887,14 @@ impl<'a> Sim<'a> {
     /// `scored::best_line` plays (the best move, stable among equals).
     fn query(&mut self, root: &Position) -> anyhow::Result<()> {
         for &m in root.legal_moves(RULE).iter() {
-            self.score(&root.play_unchecked(m))?;
+            self.score(&internals::play_unchecked(root, m))?;
         }
         let mut cur = *root;
         let mut score = self.score(root)?;
         while cur.outcome().is_none() && score.value != Value::NoResult {
             let mut next = None;
             for &m in cur.legal_moves(RULE).iter() {
-                let child = cur.play_unchecked(m);
+                let child = internals::play_unchecked(&cur, m);
                 if Score::from_child(self.score(&child)?, child.side() == cur.side()) == score {
                     next = Some(child);
                     break;
@@ -1111,7 +1112,7 @@ impl Study {
         let n = self.n;
         let side = pos.side();
         let fixed = pos.fixed_mask();
-        let live = |sd: Side| (sd.pieces_mask(n) & !fixed).count_ones() as u8;
+        let live = |sd: Side| (internals::pieces_mask(sd, n) & !fixed).count_ones() as u8;
         let (own_live, opp_live) = (live(side), live(side.other()));
         let s0 = s.score(Last::None, RULE);
         // Consistent `last` pieces (as the generator's `valid_lasts`) and
@@ -1121,10 +1122,10 @@ impl Study {
         let record = DepthRecord::of(s, valid, RULE).expect("depths of at most 255");
         let pass_differs = record.pass.is_some();
         let ban_differs = record.ban.is_some();
-        let mut t = u64::from(s0.pack());
-        t |= u64::from(record.pass.map_or(u16::MAX, Score::pack)) << 16;
+        let mut t = u64::from(internals::pack(s0));
+        t |= u64::from(record.pass.map_or(u16::MAX, internals::pack)) << 16;
         t |= match record.ban {
-            Some((w, b)) => u64::from(b.pack()) << 32 | u64::from(w) << 48,
+            Some((w, b)) => u64::from(internals::pack(b)) << 32 | u64::from(w) << 48,
             None => u64::from(u16::MAX) << 32,
         };
         let delta = |x: Score| u64::from((i32::from(x.depth) - i32::from(s0.depth) + 512) as u16);
@@ -1187,7 +1188,7 @@ impl Study {
         add_state(self, s.score(Last::Pass, RULE));
         for &p in index.items() {
             let slot = pos.slot_of(p).expect("loose");
-            if p != n && pos.piece_at(walk_origin(n, slot, p)) == 0 {
+            if p != n && pos.piece_at(walk_origin(n, slot, p)).is_none() {
                 add_state(self, s.score(Last::Piece(p), RULE));
             }
         }
@@ -1208,7 +1209,7 @@ impl Study {
                 let sb = s.score(Last::Piece(s.best_walk), RULE);
                 let slot = pos.slot_of(s.best_walk).expect("the best walk is on the board");
                 let valid =
-                    s.best_walk != n && pos.piece_at(walk_origin(n, slot, s.best_walk)) == 0;
+                    s.best_walk != n && pos.piece_at(walk_origin(n, slot, s.best_walk)).is_none();
                 if sb.value != s0.value {
                     self.ban_value += 1;
                     self.ban_valid_value += u64::from(valid);
@@ -1308,7 +1309,7 @@ impl Study {
         let mut scored = Vec::with_capacity(moves.len());
         let mut extra = 0;
         for &m in moves.iter() {
-            let child = pos.play_unchecked(m);
+            let child = internals::play_unchecked(pos, m);
             let same = child.side() == pos.side();
             extra += u64::from(same);
             let cs = tb.score(&child).context("a child outside the tables")?;
@@ -1334,8 +1335,10 @@ impl Study {
         c.line_cost.add(u64::from(target.depth));
         for stored in Side::ALL {
             if pos.side() == stored {
-                let cost: u64 =
-                    moves.iter().map(|&m| state_cost(&pos.play_unchecked(m), stored)).sum();
+                let cost: u64 = moves
+                    .iter()
+                    .map(|&m| state_cost(&internals::play_unchecked(pos, m), stored))
+                    .sum();
                 c.list_cost[stored.index()].add(cost);
             } else {
                 c.derive_cost[stored.index()].add(derive_cost(pos, stored));
@@ -1579,9 +1582,9 @@ impl Study {
 fn features(pos: &Position) -> u64 {
     let n = pos.slots();
     let on_n = match pos.piece_at(n) {
-        0 => 0,
-        p if Side::owner_of(p) == pos.side() => 1,
-        _ => 2,
+        None => 0,
+        Some(p) if internals::owner_of(p) == pos.side() => 1,
+        Some(_) => 2,
     };
     let walks =
         pos.legal_moves(RULE).iter().filter(|m| matches!(m, chaosclock::Move::Walk(_))).count();
@@ -1603,7 +1606,10 @@ fn state_cost(pos: &Position, stored: Side) -> u64 {
 
 /// Record reads of a one-ply derivation of `pos` (not of side `stored`).
 fn derive_cost(pos: &Position, stored: Side) -> u64 {
-    pos.legal_moves(RULE).iter().map(|&m| state_cost(&pos.play_unchecked(m), stored)).sum()
+    pos.legal_moves(RULE)
+        .iter()
+        .map(|&m| state_cost(&internals::play_unchecked(pos, m), stored))
+        .sum()
 }
 
 /// The explicit code of a new symbol T in the adaptive coder: the depth

@@ -517,7 +517,7 @@ impl OpeningsHigh {
             None => low.slots,
         };
         let n = slots.get();
-        let population = draw::count(n);
+        let population = draw::count(n)?;
         if let Some(k) = low.sample
             && k > population
         {

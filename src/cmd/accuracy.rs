@@ -59,12 +59,12 @@ struct Sample {
 /// No position found (every opening over the budget), stdout.
 pub fn run(args: &MatchHigh) -> Result<()> {
     let started = Instant::now();
-    let variant = Variant::new(args.slots, PassRule::Always);
+    let variant = Variant::new(args.slots, PassRule::Always)?;
     let per_opening: Vec<Vec<Counts>> = (0..args.openings as u64)
         .into_par_iter()
         .filter_map(|o| {
             let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let start = opening(args.slots, seed, o % 2 == 0);
+            let start = opening(args.slots, seed, o % 2 == 0).ok()?;
             let (root, plies, solved) = root(args, variant, start, seed)?;
             let mut samples = Vec::new();
             let mut seen = std::collections::HashSet::new();
@@ -185,7 +185,7 @@ fn root(
             return Some((pos, ply, s));
         }
         let engine = if pos.side() == Side::Jia { &mut a } else { &mut b };
-        pos = pos.play_unchecked(engine.guess(&pos, PassRule::Always)?);
+        pos = pos.play(engine.guess(&pos, PassRule::Always)?, PassRule::Always).ok()?;
     }
     None
 }

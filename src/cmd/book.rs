@@ -156,8 +156,8 @@ fn values_for(n: u8, rule: PassRule, root: &Path) -> Result<Option<Values>> {
     if n > SOLVE_MAX_SLOTS {
         return Ok(None);
     }
-    let openings = draw::all(n);
-    let solution = solve_with(Variant::new(n, rule), &openings, None, None)
+    let openings = draw::all(n)?;
+    let solution = solve_with(Variant::new(n, rule)?, &openings, None, None)
         .context("solving every opening")?;
     let mut map = HashMap::new();
     for pos in &openings {
@@ -169,7 +169,7 @@ fn values_for(n: u8, rule: PassRule, root: &Path) -> Result<Option<Values>> {
 
 /// Builds the section of `n` slots from `values`, with a bar.
 fn build_one(n: u8, rule: PassRule, values: &Values) -> Result<Built> {
-    let bar = counting_bar(draw::count(n), "openings coded");
+    let bar = counting_bar(draw::count(n)?, "openings coded");
     let _clear = BarGuard(bar.clone());
     let done = AtomicU64::new(0);
     let progress = |k: u64| {
@@ -240,7 +240,7 @@ pub fn compare(
     what: &str,
 ) -> Result<(u64, Vec<String>)> {
     let n = section.entry().slots;
-    let bar = counting_bar(draw::count(n), "openings compared with the book");
+    let bar = counting_bar(draw::count(n)?, "openings compared with the book");
     let _clear = BarGuard(bar.clone());
     let stored = section.all_values();
     let ranks = section.ranks();

@@ -177,7 +177,7 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         .into_par_iter()
         .map(|o| -> Result<_> {
             let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let start = opening(args.slots, seed, o % 2 == 0);
+            let start = opening(args.slots, seed, o % 2 == 0)?;
             let Some(solution) = solve_opening(args, o, &start)? else { return Ok(None) };
             let mut results = vec![PairResult::default(); pairs.len()];
             let mut blunders = vec![Blunders::default(); k];
@@ -299,7 +299,7 @@ fn solve_opening(
     start: &chaosclock::Position,
 ) -> Result<Option<chaosclock::solve::Solution>> {
     let began = Instant::now();
-    let variant = Variant::new(args.slots, PassRule::Always);
+    let variant = Variant::new(args.slots, PassRule::Always)?;
     match solve_bounded(variant, std::slice::from_ref(start), None, args.budget, None) {
         Ok(s) => {
             if args.slots >= 12 {

@@ -12,8 +12,6 @@
 //! solve of the start in memory): the rules for a finished game, else the
 //! solve, whose value must equal the openings book's for an opening.
 
-use std::cell::OnceCell;
-
 use anyhow::Result;
 use chaosclock::answer::Answer;
 use chaosclock::book::Book;
@@ -63,12 +61,12 @@ struct EngineJson {
 /// game answered from that solution.
 struct FromStart {
     start: Position,
-    solution: OnceCell<Solution>,
+    solution: std::sync::OnceLock<Solution>,
 }
 
 impl FromStart {
     fn new(start: Position) -> FromStart {
-        FromStart { start, solution: OnceCell::new() }
+        FromStart { start, solution: std::sync::OnceLock::new() }
     }
 }
 
@@ -81,7 +79,7 @@ impl Solver for FromStart {
     ) -> Result<Answered, SolveError> {
         let solution = self.solution.get_or_init(|| solve(&self.start, rule, None));
         let answer = Answer::from_solution(solution, pos, rule)?;
-        Ok(Answered { answer, states: Some(solution.states()) })
+        Ok(Answered::new(answer, Some(solution.states())))
     }
 }
 
@@ -96,7 +94,7 @@ fn scored_moves(
     pos: &Position,
     rule: PassRule,
 ) -> Result<Vec<ScoredMove>, AnswerError> {
-    let policy = Policy { tables: None, book: Some(book), solver: Some(step) };
+    let policy = Policy::new().with_book(Some(book)).with_solver(Some(step));
     Ok(policy.answer(pos, rule)?.answer.moves)
 }
 
@@ -113,7 +111,7 @@ fn engine_move(
 ) -> Result<Option<(Move, Position)>> {
     let moves = scored_moves(&FromStart::new(*pos), Book::embedded()?, pos, rule)?;
     let mv = Engine::new(level, seed).choose(pos, &moves);
-    Ok(mv.map(|mv| (mv, pos.play_unchecked(mv))))
+    mv.map(|mv| Ok((mv, pos.play(mv, rule)?))).transpose()
 }
 
 /// Plays `args.moves` from the position given in `args` under its pass

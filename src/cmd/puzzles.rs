@@ -124,7 +124,7 @@ fn verify(set: &[Puzzle], args: &PuzzlesHigh) -> Result<()> {
     // A file may be a part of a set (`--csv --theme`): the shares hold for
     // whole sets, the built-in ones.
     let rules = check_set(set, args.file.is_none());
-    let variant = Variant::new(args.slots, RULE);
+    let variant = Variant::new(args.slots, RULE)?;
     let failures: Vec<String> = picked
         .par_iter()
         .filter_map(|p| {

@@ -96,7 +96,7 @@ pub fn run(args: &QueryHigh) -> Result<()> {
     let announce = |value: Value| {
         eprintln!("book:     {value} (the openings book; solving for the depth and the moves)");
     };
-    let announce: Option<&dyn Fn(Value)> = if args.json { None } else { Some(&announce) };
+    let announce: Option<&(dyn Fn(Value) + Sync)> = if args.json { None } else { Some(&announce) };
     let found = find(&tb, &pos, &args.root, rule, budget, true, announce)?;
     let dir = tb.dir().display().to_string();
     if let Some(states) = found.states {
@@ -174,14 +174,13 @@ fn find(
     rule: PassRule,
     budget: Option<Budget>,
     progress: bool,
-    announce: Option<&dyn Fn(Value)>,
+    announce: Option<&(dyn Fn(Value) + Sync)>,
 ) -> Result<Found> {
     let solver = budget.map(|budget| CliSolver { budget, progress, announce });
-    let policy = Policy {
-        tables: Some(tb),
-        book: Some(Book::embedded()?),
-        solver: solver.as_ref().map(|s| s as &dyn Solver),
-    };
+    let policy = Policy::new()
+        .with_tables(Some(tb))
+        .with_book(Some(Book::embedded()?))
+        .with_solver(solver.as_ref().map(|s| s as &dyn Solver));
     let e = match policy.answer(pos, rule) {
         Ok(found) => return Ok(Found { answer: found.answer, states: found.states }),
         Err(e) => e,
@@ -211,7 +210,7 @@ fn find(
 struct CliSolver<'a> {
     budget: Budget,
     progress: bool,
-    announce: Option<&'a dyn Fn(Value)>,
+    announce: Option<&'a (dyn Fn(Value) + Sync)>,
 }
 
 impl Solver for CliSolver<'_> {
@@ -227,7 +226,8 @@ impl Solver for CliSolver<'_> {
         let bar = if self.progress { solve_bar() } else { None };
         let drawn = Drawn::of(bar.as_ref());
         let progress = drawn.as_ref().map(Drawn::dyn_ref);
-        let solved = Bounded { states: self.budget.states, progress }.solve(pos, rule, book);
+        let solved =
+            Bounded::new(self.budget.states).with_progress(progress).solve(pos, rule, book);
         if let Some(bar) = &bar {
             bar.finish_and_clear();
         }

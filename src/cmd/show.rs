@@ -71,11 +71,8 @@ impl Child {
 /// Stdout cannot be written.
 pub fn run(args: &ShowHigh) -> Result<()> {
     let (pos, rule) = (args.pos, args.rule);
-    let children: Vec<Child> = pos
-        .legal_moves(rule)
-        .iter()
-        .map(|&m| Child { m, next: pos.play_unchecked(m), captures: pos.captured(m) })
-        .collect();
+    let children: Vec<Child> =
+        pos.children(rule).map(|(m, next)| Child { m, next, captures: pos.captured(m) }).collect();
     if args.json {
         print_json(&to_json(&pos, &children, rule))
     } else {

@@ -22,8 +22,8 @@
 //! Nothing is written to disk, so an interrupt (Ctrl-C) simply ends the
 //! program.
 
-use std::cell::RefCell;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -32,7 +32,7 @@ use chaosclock::book::Book;
 use chaosclock::policy::{AnswerError, Answered, Policy, Solver};
 use chaosclock::solve::{SolveError, solve_with};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Value, Variant};
+use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 
 use crate::cli::high::{SolveHigh, SolveTables};
@@ -111,8 +111,8 @@ struct Report {
 /// bar; keeps the solution's statistics for the report.
 struct FullSolve {
     /// Taken by the one solve.
-    tables: RefCell<Option<Tablebase>>,
-    stats: RefCell<Stats>,
+    tables: Mutex<Option<Tablebase>>,
+    stats: Mutex<Stats>,
 }
 
 impl Solver for FullSolve {
@@ -124,22 +124,26 @@ impl Solver for FullSolve {
     ) -> Result<Answered, SolveError> {
         let bar = solve_bar();
         let drawn = Drawn::of(bar.as_ref());
-        let variant = Variant::new(pos.slots(), rule);
-        let solved =
-            solve_with(variant, &[*pos], self.tables.take(), drawn.as_ref().map(Drawn::dyn_ref));
+        let variant = pos.variant(rule);
+        let solved = solve_with(
+            variant,
+            &[*pos],
+            self.tables.lock().map_or(None, |mut t| t.take()),
+            drawn.as_ref().map(Drawn::dyn_ref),
+        );
         if let Some(bar) = &bar {
             bar.finish_and_clear();
         }
         let solution = solved?;
         let answer = Answer::from_solution(&solution, pos, rule)?;
-        self.stats.replace(Stats {
+        *self.stats.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Stats {
             states: solution.states(),
             double_passes: solution.double_passes(),
             signatures: solution.signatures(),
             timing: solution.timing,
             answered: solution.answered_from_tables(),
-        });
-        Ok(Answered { answer, states: Some(solution.states()) })
+        };
+        Ok(Answered::new(answer, Some(solution.states())))
     }
 }
 
@@ -175,15 +179,15 @@ pub fn run(args: &SolveHigh) -> Result<()> {
         SolveTables::Default => default_tables(n, rule)?,
     };
     let used = tables.as_ref().map(|(tb, files)| (tb.dir().display().to_string(), *files));
-    let step =
-        FullSolve { tables: RefCell::new(tables.map(|(tb, _)| tb)), stats: RefCell::default() };
-    let policy = Policy { tables: None, book: Some(Book::embedded()?), solver: Some(&step) };
+    let step = FullSolve { tables: Mutex::new(tables.map(|(tb, _)| tb)), stats: Mutex::default() };
+    let policy = Policy::new().with_book(Some(Book::embedded()?)).with_solver(Some(&step));
     let answer = match policy.answer(&pos, rule) {
         Ok(found) => found.answer,
         Err(AnswerError::Unanswered { solve: Some(e), .. }) => return Err(e.into()),
         Err(e) => return Err(e.into()),
     };
-    let stats = step.stats.take();
+    let stats =
+        std::mem::take(&mut *step.stats.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     let report = Report {
         answer,
         states: stats.states,

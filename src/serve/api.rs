@@ -205,7 +205,7 @@ pub async fn mainline_handler(
     let mut cur = pos;
     for &m in &answer.line {
         befores.push(cur);
-        cur = cur.play_unchecked(m);
+        cur = cur.play(m, rule).map_err(|e| ServeError::Internal(format!("{cur}: {m}: {e}")))?;
     }
     let scored = moves_of(&state, &scorer, befores.clone(), rule).await?;
     let depths = answer.depths;
@@ -318,7 +318,9 @@ pub async fn fair_start_handler(
         return Ok(Json(json));
     }
     let mut tried = 0;
-    for opening in Draw::new(n, seed).take(FAIR_TRIES) {
+    for opening in
+        Draw::new(n, seed).map_err(|e| ServeError::BadRequest(e.to_string()))?.take(FAIR_TRIES)
+    {
         tried += 1;
         let (answer, scorer) = answer(&state, opening, rule).await?;
         if answer.score.value == Value::BothWin {
@@ -350,7 +352,8 @@ async fn fair_start_from_book(
 ) -> Result<Option<FairStartJson>, ServeError> {
     let book = Book::embedded().map_err(|e| ServeError::Internal(e.to_string()))?;
     let Some(section) = book.section(n, rule) else { return Ok(None) };
-    let mut draw = Draw::new(n, seed).take(FAIR_LOOKUPS);
+    let mut draw =
+        Draw::new(n, seed).map_err(|e| ServeError::BadRequest(e.to_string()))?.take(FAIR_LOOKUPS);
     let found =
         blocking(move || Ok(draw.find(|o| section.value(o.board()) == Some(Value::BothWin))))
             .await?;
@@ -424,7 +427,7 @@ pub async fn progress_handler(
             position: Some(p.position.to_string()),
             book: Book::embedded()
                 .ok()
-                .and_then(|b| b.value(&p.position, p.rule))
+                .and_then(|b| b.value(&p.position, p.rule).ok())
                 .map(|v| BookValueJson { value: v.code(), label: v.label() }),
             phase: Some(if p.enumerating { "enumerating" } else { "solving" }),
             states: p.states,

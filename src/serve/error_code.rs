@@ -39,6 +39,8 @@ pub fn input_code(e: &InputError) -> ErrorCode {
             let (code, args) = cfg_code(e);
             ErrorCode::new(code, args)
         }
+        // A kind the page has no words for: it shows the status's words.
+        _ => ErrorCode::new("input.other", vec![e.to_string()]),
     }
 }
 
@@ -54,6 +56,7 @@ fn parse_code(e: &ParsePositionError) -> (&'static str, Vec<String>) {
         ParsePositionError::HugeNumber { text, .. } => ("position.last-range", vec![text.clone()]),
         ParsePositionError::BadSide(s) => ("position.side", vec![s.clone()]),
         ParsePositionError::Invalid(e) => position_code(e),
+        _ => ("input.other", vec![e.to_string()]),
     }
 }
 
@@ -79,6 +82,7 @@ fn position_code(e: &PositionError) -> (&'static str, Vec<String>) {
         PositionError::PlyAfterEnd { side, ply } => {
             ("position.after-end", vec![side_word(*side), ply.replace(' ', "-")])
         }
+        _ => ("input.other", vec![e.to_string()]),
     }
 }
 
@@ -90,6 +94,7 @@ fn cfg_code(e: &CfgError) -> (&'static str, Vec<String>) {
         CfgError::DuplicateKey(key) => ("cfg.duplicate", vec![key.to_string()]),
         CfgError::WonClaim(side) => ("cfg.won", vec![side_word(*side)]),
         CfgError::Invalid(e) => position_code(e),
+        _ => ("input.other", vec![e.to_string()]),
     }
 }
 

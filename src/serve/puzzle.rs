@@ -125,12 +125,12 @@ pub async fn engine_move_handler(
         }
     };
     let chosen = Engine::new(level, seed).choose(&pos, &moves);
-    Ok(Json(match chosen {
-        Some(mv) => EngineMoveJson {
-            mv: Some(mv.to_string()),
-            position: Some(pos.play_unchecked(mv).to_string()),
-            ..none
-        },
-        None => none,
+    let after = chosen.map(|mv| pos.play(mv, rule)).transpose();
+    let after = after.map_err(|e| ServeError::Internal(format!("{pos}: {e}")))?;
+    Ok(Json(match (chosen, after) {
+        (Some(mv), Some(after)) => {
+            EngineMoveJson { mv: Some(mv.to_string()), position: Some(after.to_string()), ..none }
+        }
+        _ => none,
     }))
 }

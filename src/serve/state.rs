@@ -28,7 +28,7 @@ use chaosclock::progress::Progress;
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve_bounded};
 use chaosclock::table::Tablebase;
-use chaosclock::{PassRule, Position, Value, Variant};
+use chaosclock::{PassRule, Position, Value};
 use tokio::sync::Semaphore;
 
 use crate::budget::Budget;
@@ -220,7 +220,7 @@ impl Engine {
     pub fn known(&self, pos: &Position, rule: PassRule) -> Result<Known, ServeError> {
         let tb = self.root.as_ref().map(|root| self.tablebase(root, pos.slots(), rule));
         let book = Book::embedded().ok();
-        let policy = Policy { tables: tb.as_deref(), book, solver: None };
+        let policy = Policy::new().with_tables(tb.as_deref()).with_book(book);
         match policy.answer(pos, rule) {
             Ok(found) => Ok(match found.answer.source {
                 Source::Rules => Known::Rules(found.answer),
@@ -366,7 +366,7 @@ impl Engine {
             Current { position: root, rule, counts: Arc::clone(&counts), started: Instant::now() };
         *self.current.lock().unwrap_or_else(unpoison) = Some(current);
         let underway = Underway(&self.current);
-        let variant = Variant::new(root.slots(), rule);
+        let variant = root.variant(rule);
         let watched = Watched { counts: &counts, flight };
         let solution =
             solve_bounded(variant, &[root], None, self.limits.budget.states, Some(&watched))?;

@@ -25,7 +25,7 @@
 use chaosclock::Score;
 use chaosclock::review::PlyReview;
 use chaosclock::scored::ScoredMove;
-use chaosclock::{Move, Outcome, Position, Value};
+use chaosclock::{Move, Outcome, PassRule, Position, Value};
 use serde::Serialize;
 
 /// One move in JSON: the core fields, and the groups the context has.
@@ -88,9 +88,10 @@ pub struct ReviewJson {
 
 impl MoveJson {
     /// The core fields of `mv` played in `before`, which must be one of
-    /// its legal moves ([`Position::play_unchecked`]).
+    /// its legal moves under some pass rule (so legal under
+    /// [`PassRule::Always`], which allows every move the other rule does).
     pub fn new(before: &Position, mv: Move) -> MoveJson {
-        let after = before.play_unchecked(mv);
+        let after = before.play(mv, PassRule::Always).expect("a legal move of the position");
         MoveJson {
             text: mv.to_string(),
             kind: mv.kind(),
@@ -154,7 +155,10 @@ mod tests {
         assert_eq!(json["captures"], 2);
         assert_eq!(json["extra_move"], true);
         assert_eq!(json["side"], "jia");
-        assert_eq!(json["position"], pos.play_unchecked(Move::Place(1)).to_string());
+        assert_eq!(
+            json["position"],
+            pos.play(Move::Place(1), PassRule::Always).unwrap().to_string()
+        );
         assert!(json.get("value").is_none() && json.get("before").is_none());
     }
 }

@@ -31,7 +31,9 @@ pub fn analyse_json(
     rule: PassRule,
     source: &'static str,
 ) -> AnalyseJson {
-    let end = reviews.last().map_or(*start, |r| r.before.play_unchecked(r.mv));
+    let end = reviews.last().map_or(*start, |r| {
+        r.before.play(r.mv, rule).expect("a reviewed move was played under the rule")
+    });
     AnalyseJson {
         position: start.to_string(),
         pass_rule: rule.name(),

@@ -26,21 +26,30 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+#[cfg(feature = "tooling")]
 pub use self::build::build_section;
-pub use self::format::{BLOCK_RANKS, Built, Entry, write as write_book};
+pub use self::format::{BLOCK_RANKS, Entry};
+#[cfg(feature = "tooling")]
+pub use self::format::{Built, write as write_book};
 use self::format::{Layout, blocks};
 pub use self::ranks::{Board, Ranks};
 use crate::{PassRule, Position, Value};
 
 /// The book files compiled into the binary, one per pass rule, each
-/// with the sections of its rule (a file may be empty: no sections).
+/// with the sections of its rule (a file may be empty: no sections);
+/// none without the cargo feature `book`. The files in `data/` are links
+/// to the repository's `book/`, so that a package holds them.
+#[cfg(feature = "book")]
 static EMBEDDED: [&[u8]; 2] = [
-    include_bytes!("../../../book/openings.ccbk"),
-    include_bytes!("../../../book/openings-when-stuck.ccbk"),
+    include_bytes!("../../data/openings.ccbk"),
+    include_bytes!("../../data/openings-when-stuck.ccbk"),
 ];
+#[cfg(not(feature = "book"))]
+static EMBEDDED: [&[u8]; 0] = [];
 
 /// What is wrong with a book's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BookError {
     /// Where the bytes came from: a path, or "the built-in book".
     pub source: String,
@@ -55,6 +64,37 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
+
+/// Why the book gives no value for a position ([`Book::value`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoValue {
+    /// The position is not an opening (every piece on the board, none
+    /// fixed, 乙 to move, no previous ply): the book holds openings only.
+    NotOpening,
+    /// The book has no section for this size and rule.
+    NoSection {
+        /// The board size.
+        slots: u8,
+        /// The pass rule.
+        rule: PassRule,
+    },
+}
+
+impl fmt::Display for NoValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoValue::NotOpening => f.write_str("the openings book holds openings only"),
+            NoValue::NoSection { slots, rule } => write!(
+                f,
+                "the openings book has no {slots}-slot openings under the pass rule {}",
+                rule.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NoValue {}
 
 /// An openings book, checked.
 #[derive(Debug)]
@@ -98,7 +138,9 @@ impl Book {
     }
 
     /// The book built into the binary (its files of both pass rules as
-    /// one book), checked once on first use.
+    /// one book), checked once on first use. Without the cargo feature
+    /// `book` (on by default) it is empty: it has no sections, and
+    /// [`Book::value`] is [`NoValue::NoSection`].
     ///
     /// # Errors
     /// Its bytes are damaged (a broken build).
@@ -153,7 +195,7 @@ impl Book {
         self.sections.iter().find(|s| s.layout.entry.slots == n && s.layout.entry.rule == rule)
     }
 
-    /// The value for 乙 of `pos` if it is an opening the book holds.
+    /// The value for 乙 of the opening `pos` under `rule`.
     ///
     /// # Examples
     ///
@@ -166,17 +208,25 @@ impl Book {
     /// use chaosclock::{PassRule, Value};
     ///
     /// let book = Book::embedded()?;
-    /// let fair = Draw::new(8, 2026)
-    ///     .find(|p| book.value(p, PassRule::Always) == Some(Value::BothWin))
+    /// let fair = Draw::new(8, 2026)?
+    ///     .find(|p| book.value(p, PassRule::Always) == Ok(Value::BothWin))
     ///     .ok_or("no fair opening")?;
-    /// assert_eq!(book.value(&fair, PassRule::Always), Some(Value::BothWin));
+    /// assert_eq!(book.value(&fair, PassRule::Always), Ok(Value::BothWin));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn value(&self, pos: &Position, rule: PassRule) -> Option<Value> {
+    ///
+    /// # Errors
+    /// Why the book has no value for it: [`NoValue::NotOpening`], or
+    /// [`NoValue::NoSection`] (the book holds no openings of this size
+    /// under this rule).
+    pub fn value(&self, pos: &Position, rule: PassRule) -> Result<Value, NoValue> {
         if !pos.is_opening() {
-            return None;
+            return Err(NoValue::NotOpening);
         }
-        self.section(pos.slots(), rule)?.value(pos.board())
+        let no_section = NoValue::NoSection { slots: pos.slots(), rule };
+        let section = self.section(pos.slots(), rule).ok_or(no_section)?;
+        // An opening of the section's size is always in it.
+        section.value(pos.board()).ok_or(no_section)
     }
 }
 
@@ -296,6 +346,7 @@ impl Section {
     }
 
     /// The section as built, to write it into another book unchanged.
+    #[cfg(feature = "tooling")]
     pub fn to_built(&self) -> Built {
         let o = &self.layout.offsets;
         let blocks =

@@ -88,19 +88,25 @@ pub fn play_game<S: ScoreSource + ?Sized>(
 /// An opening of `n` slots drawn by `seed`: with `fair`, the first
 /// both-win opening (a fair start, by the openings book) of the seeded
 /// order among its first 10,000, else the first opening of the order.
-pub fn opening(n: u8, seed: u64, fair: bool) -> Position {
-    let mut draw = crate::draw::Draw::new(n, seed);
-    let first = draw.next().expect("every size has openings");
+///
+/// # Errors
+/// [`PositionError::UnsupportedSlots`](crate::PositionError::UnsupportedSlots):
+/// `n` is not a supported size.
+pub fn opening(n: u8, seed: u64, fair: bool) -> Result<Position, crate::PositionError> {
+    let mut draw = crate::draw::Draw::new(n, seed)?;
+    let Some(first) = draw.next() else {
+        return Err(crate::PositionError::UnsupportedSlots(n.into()));
+    };
     if !fair {
-        return first;
+        return Ok(first);
     }
     let book = crate::book::Book::embedded()
         .ok()
         .and_then(|b| b.section(n, crate::moves::PassRule::Always));
-    let Some(section) = book else { return first };
-    std::iter::once(first)
+    let Some(section) = book else { return Ok(first) };
+    Ok(std::iter::once(first)
         .chain(draw)
         .take(10_000)
         .find(|o| section.value(o.board()) == Some(crate::value::Value::BothWin))
-        .unwrap_or(first)
+        .unwrap_or(first))
 }

@@ -104,12 +104,15 @@ impl Engine {
 
     /// The move it plays in `pos` among `moves`, its legal moves with
     /// their exact scores (in any order, as [`crate::scored::scored_moves`]
-    /// gives them); `None` when there are none.
+    /// gives them); `None` when there are none. A move that is not legal
+    /// in `pos` (under either pass rule) is never chosen.
     pub fn choose(&mut self, pos: &Position, moves: &[ScoredMove]) -> Option<Move> {
+        let legal = pos.legal_moves(PassRule::Always);
+        let moves = moves.iter().filter(|m| legal.contains(m.mv));
         let Some(p) = self.level.params() else {
             // The first best move in the order given (`min_by` keeps the
             // first of equals).
-            return moves.iter().min_by(|a, b| b.score.cmp(&a.score)).map(|m| m.mv);
+            return moves.min_by(|a, b| b.score.cmp(&a.score)).map(|m| m.mv);
         };
         let mut best: Option<(f64, Move)> = None;
         for m in moves {

@@ -7,6 +7,7 @@ use crate::table::format::Encoding;
 
 /// Why generation failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// Reading or writing a file.
     Io {

@@ -36,7 +36,7 @@ pub struct Limits {
     /// under way).
     pub checkpoint: Duration,
     /// Encoding 4: the model sets of a file, by the limits of
-    /// [`crate::table::coded::model_sets_with`] (one for files of at
+    /// `model_sets_with` of the tables (one for files of at
     /// most `.0` nodes; else one for each sub-table of at least `.1` 甲
     /// nodes, and one for the rest). Unlike the others, these change the
     /// bytes of the files: anything but the default is for tests.

@@ -63,14 +63,18 @@ mod sub_table;
 mod tmp_file;
 mod unfinished;
 
+#[cfg(feature = "tooling")]
 pub use crate::table::coded::{BOARDS as BLOCK_BOARDS, SEGMENT as SEGMENT_BOARDS};
+#[cfg(feature = "tooling")]
 pub use crate::table::recode::Recoded;
 use checkpoint::{Checkpoint, Done};
 use children::Context;
 pub use error::GenerateError;
 pub use limits::{CHECKPOINT, Limits};
 use lock::{Lock, lock};
+#[cfg(feature = "tooling")]
 pub use project::{Projection, project};
+#[cfg(feature = "tooling")]
 pub use recode::{RecodeReport, RecodeShape, recode, recode_with};
 use sub_table::solve_sub;
 use unfinished::Unfinished;

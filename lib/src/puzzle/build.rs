@@ -21,7 +21,6 @@ use crate::engine::{Engine, Level, opening, play_game};
 use crate::position::Position;
 use crate::random::Rng;
 use crate::solve::{Solution, solve_bounded};
-use crate::variant::Variant;
 
 use super::definition::{Puzzle, RULE, canonical_key, puzzle_id, solution, themes};
 use super::rating::rate_line;
@@ -70,7 +69,7 @@ impl Builder {
     /// The round `round` (see the module docs).
     pub fn round(&self, round: u64) -> Round {
         let mut rng = Rng::new(self.cfg.seed ^ round.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        let opening = self.opening(round, &mut rng);
+        let Ok(opening) = self.opening(round, &mut rng) else { return Round::default() };
         let Some((root, solved)) = self.solve_root(opening, &mut rng) else {
             return Round::default();
         };
@@ -97,14 +96,14 @@ impl Builder {
 
     /// The opening of a round: a fair start for even rounds, any
     /// opening for odd ones.
-    fn opening(&self, round: u64, rng: &mut Rng) -> Position {
+    fn opening(&self, round: u64, rng: &mut Rng) -> Result<Position, crate::PositionError> {
         opening(self.cfg.slots, rng.below(u64::MAX), round.is_multiple_of(2))
     }
 
     /// The position a round's games start from, solved: the opening, or
     /// on 12 slots the position after guessed plies (module docs).
     fn solve_root(&self, opening: Position, rng: &mut Rng) -> Option<(Position, Solution)> {
-        let variant = Variant::new(self.cfg.slots, RULE);
+        let variant = opening.variant(RULE);
         let mut pos = opening;
         if self.cfg.slots < 12 {
             return Some((pos, solve_bounded(variant, &[pos], None, usize::MAX, None).ok()?));

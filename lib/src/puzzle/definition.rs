@@ -357,7 +357,7 @@ fn blocks(before: &Position, after: &Position) -> bool {
     {
         Some(s) if s != p => {
             let t = crate::position::walk_target(n, s, p);
-            new >> t & 1 == 1 && before.piece_at(t) != t
+            new >> t & 1 == 1 && before.piece_at(t) != Some(t)
         }
         _ => false,
     })

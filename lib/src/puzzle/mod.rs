@@ -22,6 +22,7 @@ mod rating;
 mod select;
 mod set;
 
+#[cfg(feature = "tooling")]
 pub use self::build::{BuildConfig, Builder, Round};
 pub use self::definition::{
     MAX_LENGTH, ParseThemeError, Puzzle, PuzzleMismatch, RULE, Theme, board_key, canonical_key,

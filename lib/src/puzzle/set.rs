@@ -18,9 +18,9 @@ use crate::value::Value;
 /// The header line of a set.
 pub const CSV_HEADER: &str = "PuzzleId,Position,Moves,Rating,RatingDeviation,Themes";
 
-static N8: &[u8] = include_bytes!("../../../puzzles/n8.csv");
-static N10: &[u8] = include_bytes!("../../../puzzles/n10.csv");
-static N12: &[u8] = include_bytes!("../../../puzzles/n12.csv");
+static N8: &[u8] = include_bytes!("../../data/n8.csv");
+static N10: &[u8] = include_bytes!("../../data/n10.csv");
+static N12: &[u8] = include_bytes!("../../data/n12.csv");
 
 /// A line of a set that is not a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,11 +1,12 @@
 //! Exact solving of any position: every reachable state is enumerated
-//! (`reach.rs`) and solved signature by signature, from the last ones back
-//! to the root, with the retrograde core (`retro.rs`). A
-//! solved signature keeps one summary (`summary.rs`) per node, from which the score of
+//! and solved signature by signature, from the last ones back
+//! to the root, with a retrograde analysis. A
+//! solved signature keeps one summary per node, from which the score of
 //! each of its states is read.
 
 mod answered;
 mod attract;
+mod builder;
 mod bytes;
 mod expand;
 mod levels;
@@ -16,7 +17,7 @@ mod retro;
 mod signature_graph;
 
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -32,6 +33,7 @@ use crate::value::Value;
 use crate::variant::Variant;
 
 pub(crate) use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
+pub use self::builder::Solve;
 pub(crate) use self::expand::Child;
 #[cfg(test)]
 pub(crate) use self::expand::mover_complete;
@@ -51,7 +53,7 @@ use self::signature_graph::{Later, solve_signature};
 pub struct Solution {
     reached: Reached,
     /// The tables that answered for the signatures they cover.
-    tables: Option<Tablebase>,
+    tables: Option<Arc<Tablebase>>,
     /// Time spent enumerating and solving.
     pub timing: (Duration, Duration),
 }
@@ -71,14 +73,14 @@ pub struct Solution {
 /// let score = solution.score(&pos).ok_or("the root is solved")?;
 /// assert!(solution.states() > 1);
 /// // Every child of the root is solved too.
-/// for m in pos.legal_moves(PassRule::Always).iter() {
-///     assert!(solution.score(&pos.play_unchecked(*m)).is_some());
+/// for (_, child) in pos.children(PassRule::Always) {
+///     assert!(solution.score(&child).is_some());
 /// }
 /// assert!(score.value != Value::NoResult || score.depth == 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
-    solve_many(Variant::new(root.slots(), rule), std::slice::from_ref(root), bar)
+    solve_many(root.variant(rule), std::slice::from_ref(root), bar)
         .expect("the variant takes the root's size, and no tables, budget or cancel can stop it")
 }
 
@@ -145,6 +147,7 @@ impl Progress for Uncancellable<'_> {
 
 /// Why a bounded solve ([`solve_bounded`]) gave no solution.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SolveError {
     /// A damaged table record.
     Table(TableError),
@@ -171,6 +174,14 @@ pub enum SolveError {
         /// The position.
         pos: Position,
     },
+    /// An answer asked of a solution under another rule than the one it
+    /// was solved under ([`crate::answer::Answer::from_solution`]).
+    OtherRule {
+        /// The rule of the solve.
+        solved: PassRule,
+        /// The rule asked for.
+        asked: PassRule,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -190,6 +201,12 @@ impl std::fmt::Display for SolveError {
             SolveError::NotReached { pos } => {
                 write!(f, "the position {pos} is not among the states the solve reached")
             }
+            SolveError::OtherRule { solved, asked } => write!(
+                f,
+                "an answer under the pass rule {} was asked of a solve under {}",
+                asked.name(),
+                solved.name()
+            ),
         }
     }
 }
@@ -201,7 +218,8 @@ impl std::error::Error for SolveError {
             SolveError::TooLarge { .. }
             | SolveError::Cancelled
             | SolveError::OtherSize { .. }
-            | SolveError::NotReached { .. } => None,
+            | SolveError::NotReached { .. }
+            | SolveError::OtherRule { .. } => None,
         }
     }
 }
@@ -220,6 +238,17 @@ pub fn solve_bounded(
     variant: Variant,
     roots: &[Position],
     tables: Option<Tablebase>,
+    budget: usize,
+    bar: Option<&dyn Progress>,
+) -> Result<Solution, SolveError> {
+    solve_shared(variant, roots, tables.map(Arc::new), budget, bar)
+}
+
+/// [`solve_bounded`] with tables shared with others ([`Solve::tables`]).
+fn solve_shared(
+    variant: Variant,
+    roots: &[Position],
+    tables: Option<Arc<Tablebase>>,
     budget: usize,
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
@@ -281,7 +310,7 @@ pub fn solve_bounded(
             sigs: later,
             offset: end,
             index: &reached.index,
-            tables: tables.as_ref(),
+            tables: tables.as_deref(),
             rule: variant.rule,
             error: &error,
         };
@@ -313,6 +342,11 @@ pub fn solve_bounded(
 }
 
 impl Solution {
+    /// The board size and pass rule solved.
+    pub fn variant(&self) -> Variant {
+        self.reached.variant
+    }
+
     /// Number of stored states (double passes excluded).
     pub fn states(&self) -> usize {
         self.reached.states()
@@ -333,8 +367,12 @@ impl Solution {
         self.reached.sigs.len()
     }
 
-    /// The score of a reachable state (`None` if it was not reached).
+    /// The score of a reachable state (`None` if it was not reached, or
+    /// has another size than the solution's).
     pub fn score(&self, pos: &Position) -> Option<Score> {
+        if pos.slots() != self.reached.variant.slots {
+            return None;
+        }
         if pos.last() == Last::DoublePass {
             return Some(Score::terminal(Value::BothLose));
         }
@@ -470,7 +508,13 @@ mod cancel_tests {
 
     fn solve(bar: &CancelAfter) -> Result<Solution, SolveError> {
         let root = root();
-        solve_bounded(Variant::new(8, PassRule::Always), &[root], None, usize::MAX, Some(bar))
+        solve_bounded(
+            Variant::new(8, PassRule::Always).unwrap(),
+            &[root],
+            None,
+            usize::MAX,
+            Some(bar),
+        )
     }
 
     #[test]
@@ -496,7 +540,8 @@ mod cancel_tests {
     #[test]
     fn a_solve_that_cannot_fail_ignores_cancellation() {
         let bar = CancelAfter::new(true, 1);
-        let solution = solve_with(Variant::new(8, PassRule::Always), &[root()], None, Some(&bar));
+        let solution =
+            solve_with(Variant::new(8, PassRule::Always).unwrap(), &[root()], None, Some(&bar));
         assert!(solution.expect("no tables").score(&root()).is_some());
         assert_eq!(SolveError::Cancelled.to_string(), "the solve was cancelled");
     }

@@ -226,7 +226,7 @@ pub fn consistent_walks(pos: &Position, loose: &[u8]) -> u16 {
     for &p in loose {
         if let Some(slot) = pos.slot_of(p)
             && p != n
-            && pos.piece_at(crate::walk_origin(n, slot, p)) == 0
+            && pos.piece_at(crate::walk_origin(n, slot, p)).is_none()
         {
             mask |= 1 << p;
         }

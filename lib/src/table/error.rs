@@ -9,6 +9,7 @@ use crate::moves::PassRule;
 
 /// What went wrong with a table file.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TableError {
     /// The file could not be opened or mapped.
     Io {
@@ -89,6 +90,7 @@ impl std::error::Error for TableError {
 
 /// Why the tables cannot answer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ProbeError {
     /// A needed table file does not exist.
     Missing {

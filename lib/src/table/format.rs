@@ -51,7 +51,7 @@ pub const VERSION: u32 = 3;
 /// How a file stores its records (byte 14 of the header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// Summaries with depths, [`RECORD`] bytes a node (code 1).
+    /// Summaries with depths, `RECORD` bytes a node (code 1).
     Scores,
     /// Values only, 1 byte a node (code 2).
     Values,

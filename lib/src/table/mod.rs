@@ -27,21 +27,31 @@ pub(crate) mod segment;
 mod sets;
 pub(crate) mod shared;
 mod tablebase;
+mod tables;
 pub(crate) mod values;
 
 pub use cache::{BlockCache, CACHED as CACHED_BLOCKS};
 pub(crate) use derive::rederive;
 pub use error::{ProbeError, TableError};
 /// Internal (one file's raw contents): for the binary's `verify` and
-/// `manifest` and the crate's tests.
+/// `manifest` and the crate's tests (cargo feature `tooling`).
+#[cfg(feature = "tooling")]
 #[doc(hidden)]
 pub use file::TableFile;
 pub(crate) use file::{Record, fresh_id, node_number};
 pub use format::{Encoding, VERSION, dir_name, file_name};
 /// Internal (raw masks of fixed pieces): for the binary and the tests.
+#[cfg(feature = "tooling")]
 #[doc(hidden)]
 pub use sets::{fixed_sets, nodes_of};
 /// Internal: for `verify --manifest`.
+#[cfg(feature = "tooling")]
 #[doc(hidden)]
 pub use shared::{check as check_shared_models, file_name as shared_models_name};
 pub use tablebase::{MODEL_BUDGET, Tablebase};
+pub use tables::Tables;
+#[cfg(not(feature = "tooling"))]
+pub(crate) use {
+    file::TableFile,
+    sets::{fixed_sets, nodes_of},
+};

@@ -46,7 +46,7 @@ use crate::value::Value;
 /// generate(&Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits }, None)?;
 ///
 /// let tb = Arc::new(Tablebase::new(dir.path(), 6, rule));
-/// let openings = draw::all(6);
+/// let openings = draw::all(6)?;
 /// let threads: Vec<_> = (0..4)
 ///     .map(|t| {
 ///         let (tb, openings) = (Arc::clone(&tb), openings.clone());
@@ -98,10 +98,13 @@ pub const MODEL_BUDGET: usize = 3 << 30;
 
 impl Tablebase {
     /// The tables for `n` slots and `rule` under the tables root `root`
-    /// (files are opened when first needed).
+    /// (files are opened when first needed). For a size that is not one
+    /// of [`SUPPORTED_SLOTS`](crate::SUPPORTED_SLOTS) there are no files:
+    /// every probe is [`TableError::OtherSize`].
     pub fn new(root: &Path, n: u8, rule: PassRule) -> Tablebase {
-        let files = (0..1usize << n).map(|_| OnceLock::new()).collect();
-        let sides = (0..1usize << n).map(|_| OnceLock::new()).collect();
+        let sets = if crate::SUPPORTED_SLOTS.contains(&n) { 1usize << n } else { 0 };
+        let files = (0..sets).map(|_| OnceLock::new()).collect();
+        let sides = (0..sets).map(|_| OnceLock::new()).collect();
         Tablebase {
             dir: root.join(format::dir_name(n, rule)),
             n,
@@ -162,7 +165,7 @@ impl Tablebase {
     /// Whether `fixed` is a set of pieces of this size (no piece 0, none
     /// above N).
     fn is_fixed_set(&self, fixed: u16) -> bool {
-        fixed & !format::free_pieces(self.n, 0) == 0
+        !self.files.is_empty() && fixed & !format::free_pieces(self.n, 0) == 0
     }
 
     /// Checks that `pos` has these tables' size.
@@ -283,6 +286,9 @@ impl Tablebase {
     /// # Errors
     /// A damaged file.
     pub fn load_all(&self) -> Result<usize, TableError> {
+        if self.files.is_empty() {
+            return Ok(0);
+        }
         let all = format::free_pieces(self.n, 0);
         let mut count = 0;
         for bits in 0..1u32 << self.n {
@@ -325,7 +331,7 @@ impl Tablebase {
     }
 
     /// Drops the model sets the open files have read
-    /// ([`TableFile::forget_models`]).
+    /// (each file's `forget_models`).
     pub fn forget_models(&self) {
         for f in self.files.iter().chain(&self.sides).filter_map(|f| f.get()?.as_ref()) {
             f.forget_models();

@@ -95,7 +95,7 @@ mod tests {
             let all = section.all_values();
             let mut lazy = LazyBook::new(section);
             let mut first = 3;
-            for chunk in draw::chunks(n, draw::Order::Board) {
+            for chunk in draw::chunks(n, draw::Order::Board).unwrap() {
                 let mut at = 0;
                 for len in pieces(chunk.len(), &mut first) {
                     let part = &chunk[at..at + len];

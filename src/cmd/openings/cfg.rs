@@ -78,7 +78,7 @@ fn value_of(args: &OpeningsHigh, pos: &Position, rule: PassRule) -> Result<(Valu
             .with_context(|| format!("reading the tables for {pos}"))?;
         return Ok((value, "tables"));
     }
-    if let Some(value) = Book::embedded()?.value(pos, rule) {
+    if let Ok(value) = Book::embedded()?.value(pos, rule) {
         return Ok((value, "book"));
     }
     eprintln!(
@@ -86,7 +86,7 @@ fn value_of(args: &OpeningsHigh, pos: &Position, rule: PassRule) -> Result<(Valu
         rule.name()
     );
     let solution =
-        solve_with(Variant::new(n, rule), &[*pos], None, None).context("solving the opening")?;
+        solve_with(Variant::new(n, rule)?, &[*pos], None, None).context("solving the opening")?;
     let score = chaosclock::scored::ScoreSource::score(&solution, pos)?;
     Ok((score.value, "solve"))
 }

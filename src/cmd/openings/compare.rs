@@ -90,7 +90,7 @@ pub(super) fn run(args: &OpeningsHigh) -> Result<()> {
     let wanted = |k: u64| (k as usize).min(EXAMPLES);
     let want_a = wanted(both);
     let want_w = wanted((0..5).map(|x| changes[x][3]).sum::<u64>() - changes[3][3]);
-    for pos in Draw::new(n, args.seed) {
+    for pos in Draw::new(n, args.seed)? {
         if fair_a.len() >= want_a && fair_w.len() >= want_w {
             break;
         }

@@ -108,7 +108,7 @@ pub fn run(args: &OpeningsHigh) -> Result<()> {
 /// (with the incomplete tables, if any) where that is allowed.
 fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
     let n = args.slots.get();
-    let variant = Variant::new(n, rule);
+    let variant = Variant::new(n, rule)?;
     let everything = args.random.is_none() && args.sample.is_none();
     if n <= SOLVE_ALL_MAX_SLOTS && everything && args.both_win {
         return Ok(Scorer::Solve { variant, tables: None });
@@ -151,7 +151,7 @@ fn choose_scorer(args: &OpeningsHigh, rule: PassRule) -> Result<Scorer> {
             eprintln!("note: {missing}; solving the openings drawn instead");
         }
         let tables = (files > 0).then(|| args.root.to_path_buf());
-        return Ok(Scorer::Solve { variant: Variant::new(n, rule), tables });
+        return Ok(Scorer::Solve { variant: Variant::new(n, rule)?, tables });
     }
     let generate = generate_advice(n, n, &args.root, rule, tb.values_only());
     if let Some(missing) = missing.filter(|_| !args.depths) {
@@ -252,7 +252,7 @@ fn fill(
             let mut book = LazyBook::new(section);
             let mut first = 256;
             let order = if want { draw::Order::Board } else { draw::Order::Table };
-            for chunk in draw::chunks(n, order) {
+            for chunk in draw::chunks(n, order)? {
                 let mut at = 0;
                 for len in book_values::pieces(chunk.len(), &mut first) {
                     let part = &chunk[at..at + len];
@@ -267,16 +267,17 @@ fn fill(
         (None, Scorer::Solve { .. }) => {
             // Every opening at once, with the solver's own bar: the states
             // enumerated, then the share of them solved.
-            let openings = draw::all(n);
+            let openings = draw::all(n)?;
             let bar = crate::cmd::progress::solve_bar();
             let _clear = BarGuard(bar.clone());
-            for s in solve_scores(Variant::new(n, rule), &openings, None, want, bar.as_ref(), work)?
+            for s in
+                solve_scores(Variant::new(n, rule)?, &openings, None, want, bar.as_ref(), work)?
             {
                 tally.add(&s)?;
             }
         }
         (Some(k), _) => {
-            let sample: Vec<Position> = Draw::new(n, args.seed).take(k as usize).collect();
+            let sample: Vec<Position> = Draw::new(n, args.seed)?.take(k as usize).collect();
             let bar = counting_bar(k, "solving the sample");
             let _clear = BarGuard(bar.clone());
             let size = batch_size(args, scorer, k as usize);
@@ -314,9 +315,9 @@ fn for_each_chunk(
     each: &mut dyn FnMut(&[Position]) -> Result<()>,
 ) -> Result<()> {
     let n = tb.slots();
-    let bar = counting_bar(draw::count(n), "reading the tables");
+    let bar = counting_bar(draw::count(n)?, "reading the tables");
     let _clear = BarGuard(bar.clone());
-    for chunk in draw::chunks(n, order) {
+    for chunk in draw::chunks(n, order)? {
         each(&chunk)?;
         if let Some(b) = &bar {
             b.inc(chunk.len() as u64);
@@ -352,7 +353,7 @@ fn random(args: &OpeningsHigh, scorer: &Scorer, k: u64) -> Result<()> {
     let n = args.slots.get();
     let start = Instant::now();
     let size = batch_size(args, scorer, usize::MAX);
-    let mut order = Draw::new(n, args.seed);
+    let mut order = Draw::new(n, args.seed)?;
     let mut found: Vec<Scored> = Vec::new();
     let mut counts = [0u64; 5];
     let mut checked = 0u64;
@@ -383,7 +384,7 @@ fn random(args: &OpeningsHigh, scorer: &Scorer, k: u64) -> Result<()> {
         bail!(
             "only {} of the {} openings of {n} slots are both-win, fewer than --random {k}",
             found.len(),
-            draw::count(n)
+            draw::count(n)?
         );
     }
     let mut list = ListWriter::new(args.output.as_ref(), args.json)?;

@@ -25,7 +25,8 @@ pub(super) fn describe(
     work: Option<&Work>,
 ) -> String {
     let n = args.slots.get();
-    let population = thousands(draw::count(n));
+    // The size is one of the supported ones (`--slots`).
+    let population = thousands(draw::count(n).unwrap_or_default());
     let how = match scorer {
         Scorer::Tables(tb) if work.is_some() => {
             format!("read from the tables in {}", tb.dir().display())
@@ -202,7 +203,7 @@ impl Report<'_> {
             }),
             seed: sampled.then_some(self.args.seed),
             sample: self.args.sample,
-            population: draw::count(self.args.slots.get()),
+            population: draw::count(self.args.slots.get()).unwrap_or_default(),
             source: match self.scorer {
                 Scorer::Tables(_) => "tables",
                 Scorer::Solve { .. } => "solve",

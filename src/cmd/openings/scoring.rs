@@ -147,7 +147,7 @@ pub(super) fn solve_scores(
 ) -> Result<Vec<Scored>> {
     let tb = match tables {
         Some(dir) => {
-            let tb = Tablebase::new(dir, variant.slots, variant.rule);
+            let tb = Tablebase::new(dir, variant.slots(), variant.rule());
             tb.load_all().with_context(|| format!("tables in {}", tb.dir().display()))?;
             Some(tb)
         }
