@@ -33,9 +33,9 @@ pub struct ReportJson {
     jia: SideJson,
     yi: SideJson,
     /// The move that decided the game, if a move fell.
-    decisive: Option<DecisiveJson>,
-    /// How far each ply fell: `null`, `inaccuracy`, `mistake` or `blunder`.
-    falls: Vec<Option<&'static str>>,
+    decisive: Option<FallJson>,
+    /// Every move that fell, in order.
+    falls: Vec<FallJson>,
 }
 
 /// One side's part of the report.
@@ -51,14 +51,14 @@ pub struct SideJson {
     blunders: usize,
 }
 
-/// The decisive move.
+/// A move that fell.
 #[derive(Debug, Serialize)]
-pub struct DecisiveJson {
+pub struct FallJson {
     /// Its ply, from 1.
     ply: usize,
     side: &'static str,
-    #[serde(rename = "move")]
-    mv: String,
+    /// The move in the players' notation (走7吃11).
+    notation: String,
     fall: &'static str,
 }
 
@@ -74,21 +74,27 @@ fn side_json(s: &SideReport) -> SideJson {
     }
 }
 
+/// The ply of index `i` of `report`, which fell.
+fn fall_json(report: &Report, i: usize) -> FallJson {
+    let j = &report.plies[i];
+    FallJson {
+        ply: i + 1,
+        side: j.review.side.name(),
+        notation: chaosclock::record::notation(&j.review.before, j.review.mv),
+        fall: j.fall.map_or("", |f| f.name()),
+    }
+}
+
 /// The JSON of the report `report`.
 pub fn report_json(report: &Report) -> ReportJson {
     ReportJson {
         jia: side_json(report.side(Side::Jia)),
         yi: side_json(report.side(Side::Yi)),
-        decisive: report.decisive.map(|i| {
-            let j = &report.plies[i];
-            DecisiveJson {
-                ply: i + 1,
-                side: j.review.side.name(),
-                mv: j.review.mv.to_string(),
-                fall: j.fall.map_or("", |f| f.name()),
-            }
-        }),
-        falls: report.plies.iter().map(|j| j.fall.map(|f| f.name())).collect(),
+        decisive: report.decisive.map(|i| fall_json(report, i)),
+        falls: (0..report.plies.len())
+            .filter(|&i| report.plies[i].fall.is_some())
+            .map(|i| fall_json(report, i))
+            .collect(),
     }
 }
 
