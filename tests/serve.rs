@@ -219,6 +219,8 @@ fn the_page_and_its_assets_are_served() {
         ("/puzzle.js", "const modeHooks"),
         ("/glicko.js", "function glicko2"),
         ("/editor.js", "function openEditor"),
+        ("/record.js", "function recordRead"),
+        ("/report.js", "function reportDrawn"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

@@ -128,6 +128,8 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/puzzle.js", get(page::puzzle_js))
         .route("/glicko.js", get(page::glicko_js))
         .route("/editor.js", get(page::editor_js))
+        .route("/record.js", get(page::record_js))
+        .route("/report.js", get(page::report_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))
