@@ -25,8 +25,8 @@ use serde_json::{Value, json};
 /// A hand-written record: comments before the moves, after moves and
 /// before a variation's first move, variations nested three deep.
 const HAND: &str = "[Event \"Club night\"]\n[Jia \"Ann\"]\n[Yi \"Bo\"]\n[Start \"6,1,7,2,4,8,5,3\"]\n\n\
-{An opening of 8 slots.}\n1. 走3吃7正位 {a capture} (1. 4 {quieter} (1. 不走 2. pass\n\
-({or} 2. 3 (2. 4)))) 2. 走4 3... 6 4. 5 5. 2 6. 5 7. 1 8. 4 *\n";
+{An opening of 8 slots.}\n1. 走4吃6 {a blunder} (1. 走3吃7正位 {best} (1. 不走 2. pass\n\
+({or} 2. 3 (2. 4)))) 2. 3 3... 6 4. 5 *\n";
 
 /// A random record of `n` slots (as tests/record.rs makes them).
 fn random_record(seed: u64, n: u8) -> Record {
@@ -152,7 +152,7 @@ async fn history(c: &Client) -> Value {
         c,
         "return { main: document.querySelectorAll('#history > li[data-node]').length,
             variations: document.querySelectorAll('#history [data-variation]').length,
-            comments: document.querySelectorAll('#history .comment').length,
+            comments: document.querySelectorAll('#history .comment, #game-comment:not([hidden])').length,
             position: document.getElementById('position').textContent,
             error: document.getElementById('error').textContent,
             ready: document.getElementById('report').dataset.ready === 'true' };",
@@ -165,7 +165,7 @@ async fn board(c: &Client, server: &Server, lang: &str, touch: bool, tag: &str) 
     wait_until(c, "the page", |s| !s.busy && s.moves > 0).await;
     // The hand-written record: its tree, comments and report.
     load(c, HAND, touch).await;
-    wait_for(c, "the record", "return document.querySelectorAll('#history > li[data-node]').length === 8 && document.getElementById('report').dataset.ready === 'true';").await;
+    wait_for(c, "the record", "return document.querySelectorAll('#history > li[data-node]').length === 4 && document.getElementById('report').dataset.ready === 'true';").await;
     let h = history(c).await;
     assert_eq!(h["variations"], 5, "{h}");
     assert!(h["comments"].as_u64().unwrap() >= 4, "{h}");
@@ -184,7 +184,7 @@ async fn board(c: &Client, server: &Server, lang: &str, touch: bool, tag: &str) 
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim_end(), exported.trim_end());
     load(c, &exported, touch).await;
-    wait_for(c, "the export loaded", "return document.getElementById('report').dataset.ready === 'true' && document.querySelectorAll('#history > li[data-node]').length === 8;").await;
+    wait_for(c, "the export loaded", "return document.getElementById('report').dataset.ready === 'true' && document.querySelectorAll('#history > li[data-node]').length === 4;").await;
     assert_eq!(js(c, "return exportRecord();").await.as_str().unwrap(), exported);
     // The report: a row per move that fell; a click goes to its move.
     let rows = js(c, "return [...document.querySelectorAll('#report .report-falls li')].map((li) => Number(li.dataset.ply));").await;
@@ -193,7 +193,8 @@ async fn board(c: &Client, server: &Server, lang: &str, touch: bool, tag: &str) 
     assert_eq!(marked.as_u64().unwrap() as usize, rows.len());
     let graph = js(c, "return document.querySelectorAll('#graph [data-fall]').length;").await;
     assert_eq!(graph.as_u64().unwrap() as usize, rows.len());
-    if let Some(&ply) = rows.first() {
+    assert_eq!(rows, [1, 2], "a blunder and an inaccuracy");
+    if let Some(&ply) = rows.last() {
         let css = format!("#report .report-falls li[data-ply='{ply}']");
         if touch {
             tap(c, &css).await;

@@ -115,3 +115,67 @@ fn regression_seeds() {
         assert_eq!(back.to_string(), written);
     }
 }
+
+/// The report of a 60-ply 12-slot game after one solve of its start
+/// (docs/serve.md, "Game records and the report"): prints the time of the
+/// solve and of the report. Ignored: the solve takes seconds and about
+/// 330 MiB. `cargo test --release --test record -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn report_of_a_60_ply_12_slot_game_is_fast() {
+    use chaosclock::report::report_all;
+    use chaosclock::review::play_all;
+    use chaosclock::solve::solve;
+    use std::time::Instant;
+
+    let start: chaosclock::Position = "2,8,11,9,4,12,10,6,5,7,1,3".parse().unwrap();
+    let t = Instant::now();
+    let solution = solve(&start, PassRule::Always, None);
+    let solved = t.elapsed();
+    // A random game that lasts 60 plies: random moves that neither end
+    // the game nor fix a piece where there are such, half of them passes
+    // where one is legal.
+    let moves = (1..1000u64)
+        .find_map(|seed| {
+            let mut rng = Rng(seed);
+            let (mut pos, mut moves) = (start, Vec::new());
+            while moves.len() < 60 && pos.outcome().is_none() {
+                let legal = pos.legal_moves(PassRule::Always);
+                let going: Vec<_> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.play_unchecked(m).outcome().is_none())
+                    .collect();
+                // Fixing no piece, where possible: the game lasts longer.
+                let fixed = |p: &chaosclock::Position| p.fixed_mask().count_ones();
+                let loose: Vec<_> = going
+                    .iter()
+                    .copied()
+                    .filter(|&m| fixed(&pos.play_unchecked(m)) <= fixed(&pos))
+                    .collect();
+                let going = if loose.is_empty() { going } else { loose };
+                let pick = if going.is_empty() { legal.as_slice() } else { &going[..] };
+                let pass = pick.contains(&chaosclock::Move::Pass) && rng.below(2) == 0;
+                let mv = if pass {
+                    chaosclock::Move::Pass
+                } else {
+                    pick[rng.below(pick.len() as u64) as usize]
+                };
+                moves.push(mv.to_string());
+                pos = pos.play_unchecked(mv);
+            }
+            (moves.len() == 60).then_some(moves)
+        })
+        .expect("a game of 60 plies");
+    let plies = play_all(start, &moves, PassRule::Always).unwrap();
+    let t = Instant::now();
+    let report = report_all(&start, &plies, |p| solution.moves(p)).unwrap();
+    let judged = t.elapsed();
+    assert_eq!(report.plies.len(), 60);
+    eprintln!(
+        "solve {:.2} s, report of 60 plies {:.2} ms",
+        solved.as_secs_f64(),
+        judged.as_secs_f64() * 1e3
+    );
+    assert!(judged.as_secs_f64() < 1.0);
+}

@@ -20,6 +20,9 @@ Object.assign(WORDS.zh, {
   "report.empty": "走几步后这里给出整局报告。",
   "report.wait": "计算报告中…",
   "report.fall": "第 {0} 步 {1} {2}：{3}",
+  "fall.inaccuracy": "欠佳",
+  "fall.mistake": "失误",
+  "fall.blunder": "败着",
   "rec.error": "棋谱第 {0} 行第 {1} 列：{2}",
   "rec.comment-open": "注释没有以 } 结束",
   "rec.value-open": "标签值没有以 \" 结束",
@@ -74,6 +77,9 @@ Object.assign(WORDS.en, {
   "report.empty": "Play some moves to get a report on the whole game.",
   "report.wait": "Judging the game…",
   "report.fall": "ply {0} {1} {2}: {3}",
+  "fall.inaccuracy": "inaccuracy",
+  "fall.mistake": "mistake",
+  "fall.blunder": "blunder",
   "rec.error": "record line {0}, column {1}: {2}",
   "rec.comment-open": "the comment is not closed by '}'",
   "rec.value-open": "the tag value is not closed by '\"'",
@@ -246,12 +252,16 @@ function reportDrawn() {
     const vars = e.querySelector(":scope > .variations");
     e.insertBefore(c, vars);
   }
-  if (game.root.comment != null && !document.querySelector("#history > .comment")) {
-    const c = document.createElement("li");
-    c.className = "comment";
-    c.textContent = game.root.comment;
-    $("history").prepend(c);
+  // The game's comment, before the history.
+  let gc = $("game-comment");
+  if (!gc) {
+    gc = document.createElement("p");
+    gc.id = "game-comment";
+    gc.className = "comment";
+    $("history").before(gc);
   }
+  gc.hidden = game.root.comment == null;
+  gc.textContent = game.root.comment ?? "";
 }
 
 function drawReport(box, main) {
@@ -280,7 +290,9 @@ function drawReport(box, main) {
   table.append(tb);
   const decisive = document.createElement("p");
   decisive.className = "report-decisive";
-  const fallText = (f) => t("report.fall", f.ply, t(f.side), f.notation, t(`report.${f.fall}`));
+  // The moves in the page's notation and language, where known.
+  const texts = plies([game.root, ...main]).map((p) => p.text);
+  const fallText = (f) => t("report.fall", f.ply, t(f.side), texts[f.ply - 1] || f.notation, t(`fall.${f.fall}`));
   decisive.textContent = t("report.decisive", r.decisive ? fallText(r.decisive) : t("report.none"));
   const list = document.createElement("ol");
   list.className = "report-falls";
