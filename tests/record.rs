@@ -107,13 +107,12 @@ fn a_hand_written_record_loads() {
 
 #[test]
 fn regression_seeds() {
-    for (seed, n, lines) in [(18371276206413437796u64, 6u8, 0u64)] {
-        let rec = random_record(seed, n, PassRule::Always, lines);
-        let written = rec.to_string();
-        let back: Record = written.parse().unwrap_or_else(|e| panic!("{e}\n{written:?}"));
-        assert_eq!(back, rec, "{written:?}");
-        assert_eq!(back.to_string(), written);
-    }
+    // A start that is consistent but no game reaches (now skipped).
+    let rec = random_record(18371276206413437796, 6, PassRule::Always, 0);
+    let written = rec.to_string();
+    let back: Record = written.parse().unwrap_or_else(|e| panic!("{e}\n{written:?}"));
+    assert_eq!(back, rec, "{written:?}");
+    assert_eq!(back.to_string(), written);
 }
 
 /// The report of a 60-ply 12-slot game after one solve of its start

@@ -759,19 +759,21 @@ impl Reader<'_> {
                 None => Move::Place(p),
             },
         };
-        if let (Some(p), Some(walk)) = (written.piece, written.walk) {
-            if p >= 1 && p <= before.slots() && before.outcome().is_none() {
-                let on = before.slot_of(p).is_some();
-                if walk && !on {
-                    return Err(format!(
-                        "'{shown}' walks piece {p}, which is not on the board (落{p} places it)"
-                    ));
-                }
-                if !walk && on {
-                    return Err(format!(
-                        "'{shown}' places piece {p}, which is on the board (走{p} walks it)"
-                    ));
-                }
+        if let (Some(p), Some(walk)) = (written.piece, written.walk)
+            && p >= 1
+            && p <= before.slots()
+            && before.outcome().is_none()
+        {
+            let on = before.slot_of(p).is_some();
+            if walk && !on {
+                return Err(format!(
+                    "'{shown}' walks piece {p}, which is not on the board (落{p} places it)"
+                ));
+            }
+            if !walk && on {
+                return Err(format!(
+                    "'{shown}' places piece {p}, which is on the board (走{p} walks it)"
+                ));
             }
         }
         if let Err(e) = before.check_move(mv, rec.rule) {
