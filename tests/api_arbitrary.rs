@@ -255,8 +255,8 @@ proptest! {
         if let Ok(book) = Book::embedded() {
             // The real book with a byte changed: refused or read, never a
             // panic (the whole book is checked when it is opened).
-            if let Some(&b) = bytes.first() {
-                let mut damaged = book.bytes()[..book.bytes().len().min(4096)].to_vec();
+            if let (Some(&b), Some(file)) = (bytes.first(), book.files().next()) {
+                let mut damaged = file[..file.len().min(4096)].to_vec();
                 let at = block % damaged.len().max(1);
                 if let Some(x) = damaged.get_mut(at) {
                     *x ^= b | 1;

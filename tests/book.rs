@@ -95,10 +95,10 @@ fn when_stuck_values_agree_with_the_solver() {
     for (n, k) in [(4u8, None), (6, None), (8, Some(40))] {
         let batch = openings(n, k, 5);
         let solution =
-            solve_with(Variant::new(n, PassRule::WhenStuck), &batch, None, None).unwrap();
+            solve_with(Variant::new(n, PassRule::WhenStuck).unwrap(), &batch, None, None).unwrap();
         for pos in &batch {
             let want = solution.score(pos).unwrap().value;
-            assert_eq!(book().value(pos, PassRule::WhenStuck), Some(want), "{pos}");
+            assert_eq!(book().value(pos, PassRule::WhenStuck), Ok(want), "{pos}");
         }
     }
 }
@@ -113,11 +113,11 @@ fn when_stuck_values_agree_with_the_solver_on_a_sample() {
     for (n, k) in [(8u8, 200), (10, 40)] {
         let drawn = openings(n, Some(k), 69);
         for batch in drawn.chunks(20) {
-            let variant = Variant::new(n, PassRule::WhenStuck);
+            let variant = Variant::new(n, PassRule::WhenStuck).unwrap();
             let solution = solve_with(variant, batch, None, None).unwrap();
             for pos in batch {
                 let want = solution.score(pos).unwrap().value;
-                assert_eq!(book().value(pos, PassRule::WhenStuck), Some(want), "{pos}");
+                assert_eq!(book().value(pos, PassRule::WhenStuck), Ok(want), "{pos}");
             }
         }
     }
@@ -387,7 +387,7 @@ fn when_stuck_openings_answer_from_the_book() {
     let picks: Vec<Position> =
         out.lines().map(|l| l.split(' ').next().unwrap().parse().unwrap()).collect();
     assert_eq!(picks.len(), 3, "{out}");
-    let solution = solve_with(Variant::new(8, PassRule::WhenStuck), &picks, None, None).unwrap();
+    let solution = solve_with(Variant::new(8, PassRule::WhenStuck).unwrap(), &picks, None, None).unwrap();
     for pos in &picks {
         assert_eq!(solution.score(pos).unwrap().value, Value::BothWin, "{pos}");
     }
@@ -477,8 +477,8 @@ fn the_rules_compared() {
             let pos: Position = item.as_str().unwrap().split(' ').next().unwrap().parse().unwrap();
             let other =
                 if rule == PassRule::Always { PassRule::WhenStuck } else { PassRule::Always };
-            assert_eq!(book().value(&pos, rule), Some(Value::BothWin));
-            assert_ne!(book().value(&pos, other), Some(Value::BothWin));
+            assert_eq!(book().value(&pos, rule), Ok(Value::BothWin));
+            assert_ne!(book().value(&pos, other), Ok(Value::BothWin));
         }
     }
 }

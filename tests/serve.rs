@@ -220,6 +220,8 @@ fn the_page_and_its_assets_are_served() {
         ("/glicko.js", "function glicko2"),
         ("/editor.js", "function openEditor"),
         ("/prefs.js", "function moveSound"),
+        ("/record.js", "function recordRead"),
+        ("/report.js", "function reportDrawn"),
         ("/style.css", "--jia"),
     ];
     for (path, want) in assets {

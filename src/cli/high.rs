@@ -10,11 +10,13 @@
 //! make sense together. What needs the tables (the size `verify` finds in
 //! a directory, whether the files are there) is for the commands.
 
+use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
+use chaosclock::record::Record;
 use chaosclock::{PassRule, Position, draw};
 
 use super::files::{OutputPath, SmallFile, TablesDir, TextFile};
@@ -124,7 +126,11 @@ pub struct PlayHigh {
     /// The moves as given (the library reads them, naming the first that
     /// cannot be played).
     pub moves: Vec<String>,
-    /// The pass rule.
+    /// The game record read with `--record`.
+    pub record: Option<Record>,
+    /// `--format record`.
+    pub as_record: bool,
+    /// The pass rule (a record's own with `--record`).
     pub rule: PassRule,
     /// `--analyse`.
     pub analyse: bool,
@@ -142,11 +148,22 @@ impl PlayHigh {
     /// # Errors
     /// As [`position`].
     pub fn validate(low: PlayArgs, rule: PassRule) -> Result<PlayHigh> {
-        let start = position(low.position.pos.as_deref(), low.position.cfg)?;
         let level = low.level.and_then(chaosclock::engine::Level::new);
+        let (start, moves, rule, record) = match low.record {
+            Some(path) => {
+                let rec = read_record(path)?;
+                let moves = rec.main_moves().iter().map(ToString::to_string).collect();
+                (rec.start(), moves, rec.rule(), Some(rec))
+            }
+            None => {
+                (position(low.position.pos.as_deref(), low.position.cfg)?, low.moves, rule, None)
+            }
+        };
         Ok(PlayHigh {
             start,
-            moves: low.moves,
+            moves,
+            record,
+            as_record: low.format == "record",
             rule,
             analyse: low.analyse,
             json: low.json,
@@ -154,6 +171,33 @@ impl PlayHigh {
             seed: low.seed,
         })
     }
+}
+
+/// The largest game record read, in bytes.
+pub const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// Reads the game record at `path` (`-`: standard input).
+///
+/// # Errors
+/// The file cannot be read, or is not a record (the message names the
+/// line and column).
+fn read_record(path: PathBuf) -> Result<Record> {
+    let (shown, text) = if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .lock()
+            .take(MAX_RECORD_BYTES + 1)
+            .read_to_string(&mut text)
+            .context("cannot read the record from standard input")?;
+        if text.len() as u64 > MAX_RECORD_BYTES {
+            bail!("the record on standard input is larger than {MAX_RECORD_BYTES} bytes");
+        }
+        ("standard input".to_string(), text)
+    } else {
+        let file = TextFile::read(path, "record", MAX_RECORD_BYTES)?;
+        (super::files::shown_path(&file.path), file.text)
+    };
+    text.parse::<Record>().with_context(|| format!("record {shown}"))
 }
 
 /// Which tables `solve` reads.

@@ -179,10 +179,23 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MOVES", value_delimiter = ',', allow_hyphen_values = true)]
     pub moves: Vec<String>,
 
+    /// Read the game from a game record (docs/notation.md), FILE or `-`
+    /// for standard input: its start, pass rule and main line (its
+    /// variations are kept for --format record).
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["pos", "cfg", "moves"])]
+    pub record: Option<PathBuf>,
+
+    /// What to print: `text` (one line per position) or `record` (the
+    /// game as a record, variations and comments included).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "record"])]
+    pub format: String,
+
     /// Solve the start and mark each move with the value it keeps for its
-    /// mover: the only move keeping the best value, or a mistake (a worse
-    /// value than the best).
-    #[arg(long)]
+    /// mover (the only move keeping the best value, or how far it fell),
+    /// then report on the game: each side's accuracy, inaccuracies,
+    /// mistakes and blunders, and the move that decided it
+    /// (docs/serve.md).
+    #[arg(long, conflicts_with = "format")]
     pub analyse: bool,
 
     /// Print JSON instead of one line per position.

@@ -17,10 +17,12 @@ use chaosclock::answer::Answer;
 use chaosclock::book::Book;
 use chaosclock::engine::{Engine, Level};
 use chaosclock::policy::{AnswerError, Answered, Policy, Solver};
-use chaosclock::review::{Ply, PlyReview, play_all, review_all};
+use chaosclock::record::Record;
+use chaosclock::report::{Report, report_all};
+use chaosclock::review::{Ply, play_all};
 use chaosclock::scored::ScoredMove;
 use chaosclock::solve::{Solution, SolveError, solve};
-use chaosclock::{Move, PassRule, Position, Value};
+use chaosclock::{Move, PassRule, Position, Side, Value};
 use serde::Serialize;
 
 use crate::cli::high::PlayHigh;
@@ -123,13 +125,27 @@ fn engine_move(
 pub fn run(args: &PlayHigh) -> Result<()> {
     let (start, rule) = (args.start, args.rule);
     let plies = play_all(start, &args.moves, rule)?;
+    if args.as_record {
+        let rec = match &args.record {
+            Some(rec) => rec.clone(),
+            None => {
+                let mut rec = Record::new(start, rule);
+                let mut at = rec.root();
+                for p in &plies {
+                    at = rec.play(at, p.m)?;
+                }
+                rec
+            }
+        };
+        return print(rec.to_string().trim_end());
+    }
     if args.analyse {
         let (step, book) = (FromStart::new(start), Book::embedded()?);
-        let reviews = review_all(&start, &plies, |pos| scored_moves(&step, book, pos, rule))?;
+        let report = report_all(&start, &plies, |pos| scored_moves(&step, book, pos, rule))?;
         return if args.json {
-            print_json(&analyse_json(&start, &reviews, rule, "solve"))
+            print_json(&analyse_json(&start, &report, rule, "solve"))
         } else {
-            print(&analyse_text(&start, &plies, &reviews))
+            print(&analyse_text(&start, &plies, &report))
         };
     }
     let last = plies.last().map_or(start, |p| p.next);
@@ -189,8 +205,9 @@ fn to_text(start: &Position, plies: &[Ply]) -> String {
 }
 
 /// The text of `play --analyse`: each ply as `play` prints it, then the
-/// value the move keeps for its mover, and `only move` or `mistake`.
-fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> String {
+/// value the move keeps for its mover, `only move` or how far it fell,
+/// then the whole-game report.
+fn analyse_text(start: &Position, plies: &[Ply], report: &Report) -> String {
     let plain = to_text(start, plies);
     // Every ply line has one wide character (the side), so counting
     // characters aligns the marks.
@@ -200,13 +217,20 @@ fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> Strin
     let mut text = lines.next().unwrap_or_default().to_string();
     // Reviews first: zip stops on them without taking the line after the
     // last ply (the end of the game) from `lines`.
-    for (r, line) in reviews.iter().zip(lines.by_ref()) {
+    for (j, line) in report.plies.iter().zip(lines.by_ref()) {
+        let r = &j.review;
         let mut mark = format!("{} {}", r.played.chinese(), r.played.label());
         if r.only {
             mark.push_str(", only move");
         }
-        if r.mistake {
-            mark.push_str(&format!(", mistake (best {} {})", r.best.chinese(), r.best.label()));
+        if let Some(fall) = j.fall {
+            let (best, name) = (r.best, fall.name());
+            mark.push_str(&format!(
+                ", {name} {} (best {} {})",
+                fall.glyph(),
+                best.chinese(),
+                best.label()
+            ));
         }
         text.push_str(&format!("\n{line:<width$}  {mark}"));
     }
@@ -214,7 +238,45 @@ fn analyse_text(start: &Position, plies: &[Ply], reviews: &[PlyReview]) -> Strin
         text.push('\n');
         text.push_str(line);
     }
-    let mistakes = reviews.iter().filter(|r| r.mistake).count();
+    text.push('\n');
+    text.push_str(&report_text(report));
+    text
+}
+
+/// The whole-game report as a small table, then the decisive move.
+fn report_text(report: &Report) -> String {
+    let (jia, yi) = (report.side(Side::Jia), report.side(Side::Yi));
+    let accuracy = |s: &chaosclock::report::SideReport| match s.accuracy() {
+        Some(a) => format!("{a:.1}% of {}", s.could_fail),
+        None => "-".to_string(),
+    };
+    // The side names are two wide characters' worth: pad by characters.
+    let mut text = format!("{:<14}{:<19}{}", "report", "甲 (odd)", "乙 (even)");
+    let rows: [(&str, String, String); 5] = [
+        ("moves", jia.moves.to_string(), yi.moves.to_string()),
+        ("accuracy", accuracy(jia), accuracy(yi)),
+        ("inaccuracies", jia.inaccuracies.to_string(), yi.inaccuracies.to_string()),
+        ("mistakes", jia.mistakes.to_string(), yi.mistakes.to_string()),
+        ("blunders", jia.blunders.to_string(), yi.blunders.to_string()),
+    ];
+    for (name, a, b) in rows {
+        text.push_str(&format!("\n{name:<14}{a:<20}{b}"));
+    }
+    text.push_str("\ndecisive move: ");
+    match report.decisive {
+        Some(i) => {
+            let j = &report.plies[i];
+            let fall = j.fall.map_or("", |f| f.name());
+            text.push_str(&format!(
+                "ply {}, {} {} ({fall})",
+                i + 1,
+                j.review.side.label(),
+                j.review.mv
+            ));
+        }
+        None => text.push_str("none, no move changed the value"),
+    }
+    let mistakes = report.plies.iter().filter(|j| j.review.mistake).count();
     text.push_str(&format!("\nmistakes: {mistakes}"));
     text
 }

@@ -15,7 +15,8 @@ use chaosclock::answer::{Answer, Source};
 use chaosclock::book::Book;
 use chaosclock::draw::Draw;
 use chaosclock::policy::AnswerError;
-use chaosclock::review::{play_all, review_all};
+use chaosclock::report::report_all;
+use chaosclock::review::play_all;
 use chaosclock::scored::ScoredMove;
 use chaosclock::{
     InputError, PassRule, Position, PositionText, Value, escape_control, read_position,
@@ -255,12 +256,12 @@ pub async fn analyse_handler(
     befores.truncate(plies.len());
     let scored = moves_of(&state, &scorer, befores.clone(), rule).await?;
     let mut i = 0;
-    let reviews = review_all(&start, &plies, |_| {
+    let report = report_all(&start, &plies, |_| {
         i += 1;
         Ok::<_, std::convert::Infallible>(scored[i - 1].clone())
     })
     .map_err(|e| ServeError::Internal(e.to_string()))?;
-    Ok(Json(analyse_json(&start, &reviews, rule, scorer.source())))
+    Ok(Json(analyse_json(&start, &report, rule, scorer.source())))
 }
 
 /// The most moves `/api/analyse` takes.

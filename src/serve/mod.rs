@@ -140,6 +140,8 @@ pub fn router(state: AppState, guard: Guard, ops: Ops) -> Router {
         .route("/glicko.js", get(page::glicko_js))
         .route("/editor.js", get(page::editor_js))
         .route("/prefs.js", get(page::prefs_js))
+        .route("/record.js", get(page::record_js))
+        .route("/report.js", get(page::report_js))
         .route("/style.css", get(page::style_css))
         .route("/favicon.svg", get(page::favicon))
         .route("/favicon.ico", get(page::favicon))

@@ -20,6 +20,10 @@ const PUZZLE_JS: &str = include_str!("assets/puzzle.js");
 const GLICKO_JS: &str = include_str!("assets/glicko.js");
 /// The board editor.
 const EDITOR_JS: &str = include_str!("assets/editor.js");
+/// Game records: reader, writer and the rules they check.
+const RECORD_JS: &str = include_str!("assets/record.js");
+/// Loading and exporting records, and the whole-game report.
+const REPORT_JS: &str = include_str!("assets/report.js");
 /// Its style sheet.
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// Its icon (also answered at `/favicon.ico`, where browsers ask first).
@@ -81,4 +85,14 @@ pub async fn prefs_js() -> impl IntoResponse {
 /// `GET /editor.js`.
 pub async fn editor_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EDITOR_JS)
+}
+
+/// `GET /record.js`.
+pub async fn record_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], RECORD_JS)
+}
+
+/// `GET /report.js`.
+pub async fn report_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], REPORT_JS)
 }

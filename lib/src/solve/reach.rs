@@ -419,7 +419,7 @@ mod tests {
         for (pos, rule) in [("6,1,7,2,4,8,5,3", PassRule::Always), ("2,1,4,3", PassRule::WhenStuck)]
         {
             let root: Position = pos.parse().unwrap();
-            let variant = Variant::new(root.slots(), rule);
+            let variant = Variant::new(root.slots(), rule).unwrap();
             let reached =
                 reach(variant, &[root], &|_| false, &|| false, |_| ControlFlow::Continue(()))
                     .unwrap();

@@ -329,6 +329,7 @@ function redraw() {
   drawHistory();
   drawEvalGraph();
   drawGameSummary();
+  reportDrawn();
   modeHooks.drawn();
   restoreFocus();
 }
@@ -1122,7 +1123,9 @@ async function fairStart() {
 
 async function loadText(text) {
   text = text.trim();
-  if (!text) return;
+  if (!text || busy) return;
+  // A game record, a link or a position and its moves (report.js).
+  if (await loadRecordText(text)) return;
   const my = ++token;
   try {
     const isCfg = /[=\n]/.test(text);
@@ -1238,6 +1241,7 @@ function wire() {
   });
   $("copy").addEventListener("click", () => copyText($("copy"), $("position").textContent));
   $("copy-link").addEventListener("click", () => game.start && copyText($("copy-link"), gameUrl()));
+  $("export").addEventListener("click", exportClicked);
   $("back").addEventListener("click", () => goTo(game.cursor - 1));
   $("forward").addEventListener("click", () => goTo(game.cursor + 1));
   $("bestline").addEventListener("click", showBestLine);
