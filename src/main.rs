@@ -164,6 +164,7 @@ fn run(cli: Cli) -> Result<()> {
         HiArgs::Openings(args) => cmd::openings::run(&args),
         HiArgs::Serve(args) => serve::run(&args),
         HiArgs::Puzzles(args) => cmd::puzzles::run(&args),
+        HiArgs::Match(args) if args.accuracy => cmd::accuracy::run(&args),
         HiArgs::Match(args) => cmd::match_::run(&args),
     }
 }

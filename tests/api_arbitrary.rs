@@ -318,7 +318,8 @@ fn a_solve_is_cancelled_and_shares_tables() {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    use chaosclock::solve::{Solve, SolveError, solve};
+    use chaosclock::Solve;
+    use chaosclock::solve::{SolveError, solve};
 
     let pos: Position = "2,1,4,3,6,5".parse().unwrap();
     let always = pos.variant(PassRule::Always);

@@ -387,7 +387,8 @@ fn when_stuck_openings_answer_from_the_book() {
     let picks: Vec<Position> =
         out.lines().map(|l| l.split(' ').next().unwrap().parse().unwrap()).collect();
     assert_eq!(picks.len(), 3, "{out}");
-    let solution = solve_with(Variant::new(8, PassRule::WhenStuck).unwrap(), &picks, None, None).unwrap();
+    let solution =
+        solve_with(Variant::new(8, PassRule::WhenStuck).unwrap(), &picks, None, None).unwrap();
     for pos in &picks {
         assert_eq!(solution.score(pos).unwrap().value, Value::BothWin, "{pos}");
     }

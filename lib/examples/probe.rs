@@ -8,8 +8,9 @@
 //! the 6-slot tables under `always` in a temporary directory first and
 //! probes the opening `2,1,4,3,6,5`. `cargo test -p chaosclock` runs it too.
 
+use chaosclock::Tables;
 use chaosclock::generate::{Config, Limits, generate};
-use chaosclock::table::{Encoding, Tables};
+use chaosclock::table::Encoding;
 use chaosclock::{PassRule, Position, Value};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -20,7 +20,7 @@
 //! - Answers: [`answer::Answer`] from any source; [`solve`] (in memory),
 //!   [`probe`] (tables alone), [`book::Book`] (openings) and
 //!   [`scored`] (the legal moves of a position scored by any of them).
-//! - Tables: [`table::Tables`] opens every size and rule under a tables
+//! - Tables: [`Tables`] opens every size and rule under a tables
 //!   root once and answers `value`, `score` and `best_move` through
 //!   `&self`; [`table::Tablebase`] is one size and rule of them, with
 //!   [`table::TableError`]; [`generate`] makes them and [`verify`]
@@ -143,6 +143,7 @@ pub mod solve;
 mod summary;
 mod symmetry;
 pub mod table;
+mod tables;
 mod value;
 mod variant;
 pub mod verify;
@@ -159,5 +160,7 @@ pub use crate::position::{Last, MAX_SLOTS, Outcome, Position, PositionError, SUP
 pub use crate::render::{Diagram, Dial, hand};
 pub use crate::score::Score;
 pub use crate::side::{ByPlayer, Side};
+pub use crate::solve::builder::Solve;
+pub use crate::tables::Tables;
 pub use crate::value::Value;
 pub use crate::variant::Variant;

@@ -640,7 +640,7 @@ pub struct ServeArgs {
     /// preflight OPTIONS requests and sets Access-Control-Allow-Origin on
     /// /api/ answers (never on /metrics). Default: none (a foreign Origin
     /// gets 403).
-    #[arg(long, value_name = "ORIGIN", value_parser = crate::serve::cors::check_origin)]
+    #[arg(long, value_name = "ORIGIN", value_parser = crate::cli::origin::check_origin)]
     pub cors: Vec<String>,
 
     /// Seconds the requests under way may take to finish after SIGTERM or

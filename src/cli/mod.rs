@@ -5,7 +5,7 @@
 //! Each concept is checked in one place, with one message: the board size
 //! and `--max-live` ([`slots`]), `--threads` ([`threads`]), the files read
 //! and written ([`files`]), the position of POS or `--cfg FILE`
-//! ([`source`]), and the pass rule, whose clap parser is built from
+//! ([`source`]), the origins of `--cors` ([`origin`]), and the pass rule, whose clap parser is built from
 //! [`chaosclock::PassRule`]'s names ([`low`]). `cmd` and `serve` import
 //! from here, never the other way.
 
@@ -13,6 +13,7 @@ pub mod files;
 pub mod games;
 pub mod high;
 pub mod low;
+pub mod origin;
 pub mod slots;
 pub mod source;
 pub mod threads;

@@ -155,15 +155,12 @@ struct PairJson {
     elo_high: f64,
 }
 
-/// Runs `match`.
+/// Runs `match` (without `--accuracy`: [`super::accuracy`]).
 ///
 /// # Errors
 /// Every opening over the budget, a damaged solve, stdout cannot be
 /// written.
 pub fn run(args: &MatchHigh) -> Result<()> {
-    if args.accuracy {
-        return super::accuracy::run(args);
-    }
     let started = Instant::now();
     let levels = &args.levels;
     let k = levels.len();

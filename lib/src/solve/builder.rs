@@ -16,7 +16,8 @@ use crate::variant::Variant;
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use chaosclock::solve::{Solve, SolveError};
+/// use chaosclock::Solve;
+/// use chaosclock::solve::SolveError;
 /// use chaosclock::{PassRule, Position, Value};
 ///
 /// let pos: Position = "2,1,4,3,6,5".parse()?;

@@ -6,7 +6,7 @@
 
 mod answered;
 mod attract;
-mod builder;
+pub(crate) mod builder;
 mod bytes;
 mod expand;
 mod levels;
@@ -33,7 +33,6 @@ use crate::value::Value;
 use crate::variant::Variant;
 
 pub(crate) use self::attract::{Workspace as ValueWorkspace, solve_in as solve_values_in};
-pub use self::builder::Solve;
 pub(crate) use self::expand::Child;
 #[cfg(test)]
 pub(crate) use self::expand::mover_complete;

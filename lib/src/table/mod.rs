@@ -27,7 +27,6 @@ pub(crate) mod segment;
 mod sets;
 pub(crate) mod shared;
 mod tablebase;
-mod tables;
 pub(crate) mod values;
 
 pub use cache::{BlockCache, CACHED as CACHED_BLOCKS};
@@ -49,7 +48,6 @@ pub use sets::{fixed_sets, nodes_of};
 #[doc(hidden)]
 pub use shared::{check as check_shared_models, file_name as shared_models_name};
 pub use tablebase::{MODEL_BUDGET, Tablebase};
-pub use tables::Tables;
 #[cfg(not(feature = "tooling"))]
 pub(crate) use {
     file::TableFile,

@@ -20,7 +20,8 @@ use crate::value::Value;
 ///
 /// ```
 /// use chaosclock::generate::{Config, Limits, generate};
-/// use chaosclock::table::{Encoding, Tables};
+/// use chaosclock::Tables;
+/// use chaosclock::table::Encoding;
 /// use chaosclock::{Move, PassRule, Position, Value};
 ///
 /// let dir = tempfile::tempdir()?;
