@@ -1123,7 +1123,7 @@ async function fairStart() {
 
 async function loadText(text) {
   text = text.trim();
-  if (!text || busy) return;
+  if (!text) return;
   // A game record, a link or a position and its moves (report.js).
   if (await loadRecordText(text)) return;
   const my = ++token;
