@@ -165,13 +165,7 @@ fn long_form_killed_at_random_moments_gives_the_same_manifest() {
     let var = |name: &str| std::env::var(name).ok();
     let slots = var("CHAOSCLOCK_FAULT_SLOTS").unwrap_or_else(|| "8".into());
     let kills = var("CHAOSCLOCK_FAULT_KILLS").and_then(|k| k.parse().ok()).unwrap_or(20);
-    let mut extra: Vec<String> = Vec::new();
-    if var("CHAOSCLOCK_FAULT_VALUES_ONLY").is_some() {
-        extra.push("--values-only".into());
-    }
-    if let Some(k) = var("CHAOSCLOCK_FAULT_MAX_LIVE") {
-        extra.extend(["--max-live".into(), k]);
-    }
+    let extra = common::bin::fault_generate_flags();
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let done = killed_and_resumed(&slots, &extra, kills, 4);
     assert!(done.landed >= kills / 2, "{done:?}");

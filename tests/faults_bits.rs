@@ -243,13 +243,7 @@ fn long_form_every_flipped_bit_is_caught_and_never_believed() {
     let var = |name: &str| std::env::var(name).ok();
     let slots = var("CHAOSCLOCK_FAULT_SLOTS").and_then(|s| s.parse().ok()).unwrap_or(10);
     let flips = var("CHAOSCLOCK_FAULT_FLIPS").and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let mut extra: Vec<String> = Vec::new();
-    if var("CHAOSCLOCK_FAULT_VALUES_ONLY").is_some() {
-        extra.push("--values-only".into());
-    }
-    if let Some(k) = var("CHAOSCLOCK_FAULT_MAX_LIVE") {
-        extra.extend(["--max-live".into(), k]);
-    }
+    let extra = common::bin::fault_generate_flags();
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let intact = Intact::new(slots, &extra, 32);
     assert_eq!(flip_bits(&intact, flips), flips);

@@ -98,3 +98,18 @@ pub fn check_exit(args: &[&str], out: Output, code: i32, want: &str) {
 pub fn fails(args: &[&str], want: &str) {
     check_fails(args, run(args), want);
 }
+
+/// The `generate` flags a long fault run takes from its environment:
+/// `--values-only` with `CHAOSCLOCK_FAULT_VALUES_ONLY` set, and
+/// `--max-live K` with `CHAOSCLOCK_FAULT_MAX_LIVE=K` (a partial table, for
+/// a busy machine).
+pub fn fault_generate_flags() -> Vec<String> {
+    let mut flags = Vec::new();
+    if std::env::var_os("CHAOSCLOCK_FAULT_VALUES_ONLY").is_some() {
+        flags.push("--values-only".into());
+    }
+    if let Ok(k) = std::env::var("CHAOSCLOCK_FAULT_MAX_LIVE") {
+        flags.extend(["--max-live".into(), k]);
+    }
+    flags
+}
