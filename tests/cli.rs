@@ -177,7 +177,12 @@ fn cfg_file_is_read_like_the_interchange_format() {
                board=3, 2, 8, 11, 9, 4, 0, 10, 6, 5, 7, 1\nlast-move=-2\n\
                even-has-won=0\nodd-has-won=0\n";
     std::fs::write(dir.path().join("chaosclock.cfg"), cfg).unwrap();
+    // A cfg file comes from the original program: its rule, when-stuck, by
+    // default, and always when asked for.
     let args = ["show", "--cfg", "chaosclock.cfg"];
+    let stuck = ok(&["show", OPENING, "--pass-rule", "when-stuck"]);
+    assert_eq!(stdout_of(&args, run_in(dir.path(), &args)), stuck);
+    let args = ["show", "--cfg", "chaosclock.cfg", "--pass-rule", "always"];
     assert_eq!(stdout_of(&args, run_in(dir.path(), &args)), ok(&["show", OPENING]));
     let args = ["play", "--cfg", "chaosclock.cfg", "--moves", "6", "--json"];
     let v: Json = serde_json::from_str(&stdout_of(&args, run_in(dir.path(), &args))).unwrap();
@@ -188,6 +193,11 @@ fn cfg_file_is_read_like_the_interchange_format() {
     let args = ["show", "--json", "--cfg", "pass.cfg"];
     let v: Json = serde_json::from_str(&stdout_of(&args, run_in(dir.path(), &args))).unwrap();
     assert_eq!(v["position"], "1,0,3,4;0;-1");
+    for command in ["show", "solve", "play"] {
+        let args = [command, "--json", "--cfg", "pass.cfg"];
+        let v: Json = serde_json::from_str(&stdout_of(&args, run_in(dir.path(), &args))).unwrap();
+        assert_eq!(v["pass_rule"], "when-stuck", "{command} --cfg");
+    }
 }
 
 #[test]

@@ -79,9 +79,9 @@ impl HiArgs {
         let given = cli.pass_rule;
         let rule = given.unwrap_or(PassRule::Always);
         Ok(match cli.command {
-            Command::Show(a) => HiArgs::Show(ShowHigh::validate(a, rule)?),
-            Command::Play(a) => HiArgs::Play(PlayHigh::validate(a, rule)?),
-            Command::Solve(a) => HiArgs::Solve(SolveHigh::validate(a, rule)?),
+            Command::Show(a) => HiArgs::Show(ShowHigh::validate(a, given)?),
+            Command::Play(a) => HiArgs::Play(PlayHigh::validate(a, given)?),
+            Command::Solve(a) => HiArgs::Solve(SolveHigh::validate(a, given)?),
             Command::Generate(a) => HiArgs::Generate(GenerateHigh::validate(a, rule)?),
             Command::Query(a) => HiArgs::Query(QueryHigh::validate(a, given)?),
             Command::Verify(a) => HiArgs::Verify(VerifyHigh::validate(a, rule)?),
@@ -112,7 +112,8 @@ impl ShowHigh {
     ///
     /// # Errors
     /// As [`position`].
-    pub fn validate(low: ShowArgs, rule: PassRule) -> Result<ShowHigh> {
+    pub fn validate(low: ShowArgs, given: Option<PassRule>) -> Result<ShowHigh> {
+        let (rule, _) = rule_for(given, low.position.cfg.is_some());
         let pos = position(low.position.pos.as_deref(), low.position.cfg)?;
         Ok(ShowHigh { pos, rule, json: low.json })
     }
@@ -147,7 +148,8 @@ impl PlayHigh {
     ///
     /// # Errors
     /// As [`position`].
-    pub fn validate(low: PlayArgs, rule: PassRule) -> Result<PlayHigh> {
+    pub fn validate(low: PlayArgs, given: Option<PassRule>) -> Result<PlayHigh> {
+        let (rule, _) = rule_for(given, low.position.cfg.is_some());
         let level = low.level.and_then(chaosclock::engine::Level::new);
         let (start, moves, rule, record) = match low.record {
             Some(path) => {
@@ -229,7 +231,8 @@ impl SolveHigh {
     ///
     /// # Errors
     /// As [`position`], or the position has another size than `--slots`.
-    pub fn validate(low: SolveArgs, rule: PassRule) -> Result<SolveHigh> {
+    pub fn validate(low: SolveArgs, given: Option<PassRule>) -> Result<SolveHigh> {
+        let (rule, _) = rule_for(given, low.position.cfg.is_some());
         let pos = position(low.position.pos.as_deref(), low.position.cfg)?;
         let n = pos.slots();
         if let Some(slots) = low.slots
