@@ -18,15 +18,15 @@ and checks, scaled to the duration (the hour's figures in brackets):
   - no 5xx but 503 from the solve queue; no connection reset;
   - every 200 has a complete (Content-Length), parseable JSON body.
 --restart: then SIGTERM in the middle of a 20 s load and a restart: every
-  request in flight completes or is refused (no truncated body), and the
-  restarted server answers a fixed list of requests byte for byte as before.
-  (Connections the kernel had queued, or a keep-alive connection closed as
-  its next request was sent, are reset without an answer: counted and
-  printed, not failed.)
+  request in flight completes or is refused cleanly (a refused connect, a
+  keep-alive connection closed between answers, or a 503 saying the server
+  stops), none is reset and no body is truncated, and the restarted server
+  answers a fixed list of requests byte for byte as before.
 --limits: then the operator's limits: with --max-connections 64, 300 idle
-  connections: the server's sockets never pass 64 and a request gets its
-  answer once the idle ones time out (--header-timeout 2); a client that
-  sends one byte a second is dropped at the header timeout.
+  connections: the server's sockets never pass 64 (sampled every few ms)
+  and a new request is answered within 0.5 s while they are held (the
+  idlest make room); a client that sends one byte a second is dropped at
+  the header timeout (--header-timeout 2).
 The mix: table answers (10 slots when DIR holds n10-always, else 6),
 12-slot book answers (/api/fair-start), 8-slot solves in memory, puzzles,
 engine moves, bad requests. Exit code 0 when every check holds.
@@ -132,7 +132,9 @@ class Stats:
         self.window = {}  # route -> list of (latency, status)
         self.resets = 0
         self.bad_bodies = 0
-        self.refused = 0
+        self.refused = 0  # refused_connect + closed
+        self.refused_connect = 0
+        self.closed = 0
         self.errors = []
 
     def add(self, route, latency, status):
@@ -173,6 +175,7 @@ def client(host, port, mix, stats, stop, seed, counting=True):
                 conn = None
         except ConnectionRefusedError:
             stats.refused += 1
+            stats.refused_connect += 1
             conn = None
             time.sleep(0.05)
         except (ConnectionResetError, BrokenPipeError) as e:
@@ -186,6 +189,7 @@ def client(host, port, mix, stats, stop, seed, counting=True):
                 stats.bad_bodies += 1
                 stats.errors.append(f"incomplete body on {path}")
             stats.refused += 1
+            stats.closed += 1
             conn = None
         except OSError as e:
             stats.errors.append(f"{type(e).__name__}: {e} on {path}")
@@ -356,9 +360,15 @@ def restart_check(args, binary):
     stop.set()
     for t in threads:
         t.join(timeout=30)
-    answered = sum(len(v) for v in stats.take().values())
-    print(f"restart: {answered} answered, {stats.refused} refused cleanly, "
-          f"{stats.resets} resets, {stats.bad_bodies} truncated or bad bodies")
+    window = stats.take()
+    answered = sum(len(v) for v in window.values())
+    stopping = sum(1 for v in window.values() for _, status in v if status == 503)
+    print(f"restart: {answered} answered ({stopping} of them 503), {stats.refused} refused "
+          f"cleanly ({stats.refused_connect} connects refused, {stats.closed} keep-alive "
+          f"connections closed between answers), {stats.resets} resets, "
+          f"{stats.bad_bodies} truncated or bad bodies")
+    if stats.resets:
+        fails.append(f"restart: {stats.resets} resets: {stats.errors[:3]}")
     if stats.bad_bodies:
         fails.append(f"restart: {stats.bad_bodies} bad bodies: {stats.errors[:3]}")
     if code != 0:
@@ -383,22 +393,45 @@ def limits_check(args, binary):
     proc, host, port = start_server(binary, args.tables, log, extra)
     # The listener and the runtime's own (its signal pipe).
     base = socket_count(proc.pid)
+    most = [base]
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.is_set():
+            most[0] = max(most[0], socket_count(proc.pid))
+            time.sleep(0.002)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     idle = []
     for _ in range(300):
         s = socket.create_connection((host, port))
         idle.append(s)
     time.sleep(0.5)
-    most = socket_count(proc.pid)
-    t = time.monotonic()
-    status, _ = get_once(host, port, "/healthz", timeout=30)
-    waited = time.monotonic() - t
-    most = max(most, socket_count(proc.pid))
-    print(f"limits: 300 idle connections: the server held at most {most - base} connections "
-          f"(--max-connections 64); /healthz answered {status} after {waited:.2f} s")
-    if most - base > 64:
-        fails.append(f"limits: {most - base} connections over --max-connections 64")
-    if status != 200 or waited > 2 * 2 + 2:
-        fails.append(f"limits: /healthz {status} after {waited:.2f} s")
+    waits = []
+    for _ in range(3):
+        t = time.monotonic()
+        status, _ = get_once(host, port, "/healthz", timeout=30)
+        waits.append((status, time.monotonic() - t))
+    sampling.set()
+    sampler.join()
+    closed = 0
+    for s in idle:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    slowest = max(w for _, w in waits)
+    print(f"limits: 300 idle connections: the server held at most {most[0] - base} connections "
+          f"(--max-connections 64); /healthz answered {[st for st, _ in waits]}, the slowest "
+          f"after {slowest:.3f} s; {closed} of the idle connections closed to make room")
+    if most[0] - base > 64:
+        fails.append(f"limits: {most[0] - base} connections over --max-connections 64")
+    if any(st != 200 for st, _ in waits) or slowest > 0.5:
+        fails.append(f"limits: /healthz {waits} while 300 idle connections were held")
     for s in idle:
         s.close()
     # One byte a second.
@@ -449,7 +482,7 @@ def main():
     rows, stats, code = soak(args, binary)
     svg(rows, os.path.join(args.out, "soak.svg"))
     fails = check(rows, stats, args.seconds, code)
-    print(f"requests refused cleanly (closed keep-alive): {stats.refused}")
+    print(f"requests refused cleanly (closed keep-alive or refused connect): {stats.refused}")
     if args.restart:
         fails += restart_check(args, binary)
     if args.limits:
