@@ -7,7 +7,8 @@
 #   8 slots with depths, and 10 slots values only.
 # `scripts/faults.sh bits [FLIPS]`: one bit flipped at FLIPS (1,000)
 #   seeded random offsets across a 10-slot table with depths, one at a
-#   time: verify must catch each, serve must never answer from it.
+#   time: verify must catch each (exit 1, the file named), serve must
+#   never answer from it.
 # Each prints its seed; CHAOSCLOCK_FAULT_SEED=N replays the kill times.
 # CHAOSCLOCK_FAULT_MAX_LIVE=K makes partial tables (--max-live K), for a
 # busy machine.

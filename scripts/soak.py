@@ -15,18 +15,19 @@ and checks, scaled to the duration (the hour's figures in brackets):
   - each route's p99 in the last 1/6 (10 min) is within 2x of its p99 in
     1/12..1/4 (minutes 5 to 15), or under 20 ms (each window's p99: the
     median of its 10-second p99s);
-  - no 5xx but 503 from the solve queue; no connection reset;
+  - no 5xx but 503 from the solve queue; no connection reset, and no
+    request closed without an answer;
   - every 200 has a complete (Content-Length), parseable JSON body.
 --restart: then SIGTERM in the middle of a 20 s load and a restart: every
-  request in flight completes or is refused (no truncated body), and the
-  restarted server answers a fixed list of requests byte for byte as before.
-  (Connections the kernel had queued, or a keep-alive connection closed as
-  its next request was sent, are reset without an answer: counted and
-  printed, not failed.)
+  request in flight completes or is refused cleanly (a refused connect or a
+  503 saying the server stops); none is reset or closed without an answer
+  after it was sent, no body is truncated, and the restarted server
+  answers a fixed list of requests byte for byte as before.
 --limits: then the operator's limits: with --max-connections 64, 300 idle
-  connections: the server's sockets never pass 64 and a request gets its
-  answer once the idle ones time out (--header-timeout 2); a client that
-  sends one byte a second is dropped at the header timeout.
+  connections: the server's sockets never pass 64 (sampled every few ms)
+  and a new request is answered within 0.5 s while they are held (the
+  idlest make room); a client that sends one byte a second is dropped at
+  the header timeout (--header-timeout 2).
 The mix: table answers (10 slots when DIR holds n10-always, else 6),
 12-slot book answers (/api/fair-start), 8-slot solves in memory, puzzles,
 engine moves, bad requests. Exit code 0 when every check holds.
@@ -132,7 +133,8 @@ class Stats:
         self.window = {}  # route -> list of (latency, status)
         self.resets = 0
         self.bad_bodies = 0
-        self.refused = 0
+        self.refused = 0  # connects refused
+        self.closed = 0  # requests sent, the connection closed without an answer
         self.errors = []
 
     def add(self, route, latency, status):
@@ -172,20 +174,25 @@ def client(host, port, mix, stats, stop, seed, counting=True):
                 conn.close()
                 conn = None
         except ConnectionRefusedError:
+            # A connect refused (the listener closed): clean.
             stats.refused += 1
             conn = None
             time.sleep(0.05)
+        except http.client.IncompleteRead as e:
+            stats.bad_bodies += 1
+            stats.errors.append(f"incomplete body on {path}: {e!r}")
+            conn = None
+        except http.client.RemoteDisconnected:
+            # (Before ConnectionResetError, of which it is a subclass.) The
+            # request was sent and the server closed the connection without
+            # an answer: a keep-alive connection closed as the request went
+            # out. The client cannot tell whether it was done.
+            stats.closed += 1
+            stats.errors.append(f"closed without an answer on {path}")
+            conn = None
         except (ConnectionResetError, BrokenPipeError) as e:
             stats.resets += 1
             stats.errors.append(f"{type(e).__name__} on {path}")
-            conn = None
-        except (http.client.RemoteDisconnected, http.client.IncompleteRead) as e:
-            # The server closed a keep-alive connection (a stop, or its
-            # header timeout between requests): a clean refusal.
-            if isinstance(e, http.client.IncompleteRead):
-                stats.bad_bodies += 1
-                stats.errors.append(f"incomplete body on {path}")
-            stats.refused += 1
             conn = None
         except OSError as e:
             stats.errors.append(f"{type(e).__name__}: {e} on {path}")
@@ -278,8 +285,9 @@ def check(rows, stats, seconds, code):
         for k in codes:
             if k >= 500 and k != 503:
                 fails.append(f"{route}: {codes[k]} answers {k}")
-    if stats.resets:
-        fails.append(f"{stats.resets} connection resets")
+    if stats.resets or stats.closed:
+        fails.append(f"{stats.resets} connection resets, {stats.closed} requests closed "
+                     f"without an answer: {stats.errors[:3]}")
     if stats.bad_bodies:
         fails.append(f"{stats.bad_bodies} bad bodies: {stats.errors[:3]}")
     if code != 0:
@@ -356,9 +364,15 @@ def restart_check(args, binary):
     stop.set()
     for t in threads:
         t.join(timeout=30)
-    answered = sum(len(v) for v in stats.take().values())
-    print(f"restart: {answered} answered, {stats.refused} refused cleanly, "
-          f"{stats.resets} resets, {stats.bad_bodies} truncated or bad bodies")
+    window = stats.take()
+    answered = sum(len(v) for v in window.values())
+    stopping = sum(1 for v in window.values() for _, status in v if status == 503)
+    print(f"restart: {answered} answered ({stopping} of them 503, the server stopping), "
+          f"{stats.refused} connects refused, {stats.closed} requests closed without an "
+          f"answer, {stats.resets} resets, {stats.bad_bodies} truncated or bad bodies")
+    if stats.resets or stats.closed:
+        fails.append(f"restart: {stats.resets} resets, {stats.closed} closed without an answer: "
+                     f"{stats.errors[:3]}")
     if stats.bad_bodies:
         fails.append(f"restart: {stats.bad_bodies} bad bodies: {stats.errors[:3]}")
     if code != 0:
@@ -383,22 +397,45 @@ def limits_check(args, binary):
     proc, host, port = start_server(binary, args.tables, log, extra)
     # The listener and the runtime's own (its signal pipe).
     base = socket_count(proc.pid)
+    most = [base]
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.is_set():
+            most[0] = max(most[0], socket_count(proc.pid))
+            time.sleep(0.002)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     idle = []
     for _ in range(300):
         s = socket.create_connection((host, port))
         idle.append(s)
     time.sleep(0.5)
-    most = socket_count(proc.pid)
-    t = time.monotonic()
-    status, _ = get_once(host, port, "/healthz", timeout=30)
-    waited = time.monotonic() - t
-    most = max(most, socket_count(proc.pid))
-    print(f"limits: 300 idle connections: the server held at most {most - base} connections "
-          f"(--max-connections 64); /healthz answered {status} after {waited:.2f} s")
-    if most - base > 64:
-        fails.append(f"limits: {most - base} connections over --max-connections 64")
-    if status != 200 or waited > 2 * 2 + 2:
-        fails.append(f"limits: /healthz {status} after {waited:.2f} s")
+    waits = []
+    for _ in range(3):
+        t = time.monotonic()
+        status, _ = get_once(host, port, "/healthz", timeout=30)
+        waits.append((status, time.monotonic() - t))
+    sampling.set()
+    sampler.join()
+    closed = 0
+    for s in idle:
+        s.setblocking(False)
+        try:
+            closed += s.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    slowest = max(w for _, w in waits)
+    print(f"limits: 300 idle connections: the server held at most {most[0] - base} connections "
+          f"(--max-connections 64); /healthz answered {[st for st, _ in waits]}, the slowest "
+          f"after {slowest:.3f} s; {closed} of the idle connections closed to make room")
+    if most[0] - base > 64:
+        fails.append(f"limits: {most[0] - base} connections over --max-connections 64")
+    if any(st != 200 for st, _ in waits) or slowest > 0.5:
+        fails.append(f"limits: /healthz {waits} while 300 idle connections were held")
     for s in idle:
         s.close()
     # One byte a second.
@@ -449,7 +486,8 @@ def main():
     rows, stats, code = soak(args, binary)
     svg(rows, os.path.join(args.out, "soak.svg"))
     fails = check(rows, stats, args.seconds, code)
-    print(f"requests refused cleanly (closed keep-alive): {stats.refused}")
+    print(f"connects refused: {stats.refused}; requests closed without an answer: "
+          f"{stats.closed}; resets: {stats.resets}")
     if args.restart:
         fails += restart_check(args, binary)
     if args.limits:

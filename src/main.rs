@@ -4,7 +4,8 @@
 //! Exit codes: 0 success (also when stdout is a closed pipe), 2 an error
 //! (bad input: a malformed or impossible position, an illegal move, an
 //! unreadable cfg, bad flags — clap's usage errors also exit 2 — or a
-//! missing or damaged table file), 1 when `verify` finds a mismatch.
+//! missing or damaged table file), 1 when `verify` finds the tables wrong
+//! (a damaged file or a mismatch: `cmd::verify`).
 
 mod budget;
 mod cli;

@@ -234,7 +234,7 @@ fn ctrl_c_stops_an_idle_server_at_once_with_code_0() {
     let (mut server, stderr) = Server::start_logged(dir.path(), &["--quiet"]);
     let rx = lines(stderr);
     // A keep-alive connection that has had its answer, and one that has
-    // sent nothing: both are closed at once.
+    // sent nothing: both are closed once idle for the drain (1 s).
     let mut kept = TcpStream::connect(&server.addr).unwrap();
     let req = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
     std::io::Write::write_all(&mut kept, req.as_bytes()).unwrap();
@@ -281,4 +281,83 @@ fn past_the_grace_the_server_exits_0_without_the_answer() {
     let mut answer = Vec::new();
     let _ = slow.read_to_end(&mut answer);
     assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+}
+
+/// One answer read from `s`: its head (lower-case) and its body, by its
+/// `Content-Length`.
+fn read_answer(s: &mut TcpStream) -> (String, String) {
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut bytes = Vec::new();
+    let mut byte = [0u8; 1];
+    while !bytes.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte).expect("a whole head");
+        bytes.push(byte[0]);
+    }
+    let head = String::from_utf8(bytes).unwrap().to_lowercase();
+    let len = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .map_or(0, |n| n.trim().parse().unwrap());
+    let mut body = vec![0u8; len];
+    s.read_exact(&mut body).expect("the whole body");
+    (head, String::from_utf8(body).unwrap())
+}
+
+/// Issue 68: no client sees a reset at a SIGTERM. A keep-alive client
+/// whose next request goes out just after the signal gets its answer with
+/// `Connection: close`, and then the close.
+#[test]
+fn after_sigterm_a_kept_alive_connection_gets_one_more_answer_then_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, stderr) = Server::start_logged(dir.path(), &["--quiet"]);
+    let rx = lines(stderr);
+    let mut kept = TcpStream::connect(&server.addr).unwrap();
+    let req = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    std::io::Write::write_all(&mut kept, req.as_bytes()).unwrap();
+    let (head, _) = read_answer(&mut kept);
+    assert!(head.starts_with("http/1.1 200") && !head.contains("connection: close"), "{head}");
+    server.signal("TERM");
+    line_with(&rx, "SIGTERM: no new connections");
+    std::io::Write::write_all(&mut kept, req.as_bytes()).unwrap();
+    let (head, body) = read_answer(&mut kept);
+    assert!(head.starts_with("http/1.1 200") && head.contains("connection: close"), "{head}");
+    assert!(body.contains("\"version\""), "{body}");
+    let mut rest = Vec::new();
+    assert_eq!(kept.read_to_end(&mut rest).map_err(|e| e.kind()), Ok(0), "then the close");
+    let status = server.wait_exit(Duration::from_secs(15)).expect("the server exits");
+    assert!(status.success(), "{status:?}");
+}
+
+/// Issue 68: a connection waiting in the listen queue at a SIGTERM is
+/// answered, not reset by the close of the listener: with no place for it
+/// (`--max-connections 1`, taken by a 12-slot solve), a 503 that says the
+/// server is stopping, with `Connection: close`.
+#[test]
+fn at_sigterm_a_queued_connection_is_refused_cleanly_not_reset() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--quiet", "--grace", "1", "--max-connections", "1"];
+    let (mut server, stderr) = Server::start_logged(dir.path(), &args);
+    let rx = lines(stderr);
+    // The documented 12-slot game: one solve of seconds.
+    let start = "2,8,11,9,4,12,10,6,5,7,1,3";
+    let req = format!(
+        "GET /api/analyse?pos={start}&moves=6 HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    );
+    let mut slow = TcpStream::connect(&server.addr).unwrap();
+    std::io::Write::write_all(&mut slow, req.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // Busy: the next connection waits in the kernel's queue.
+    let mut late = TcpStream::connect(&server.addr).unwrap();
+    let req = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    std::io::Write::write_all(&mut late, req.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    server.signal("TERM");
+    line_with(&rx, "SIGTERM: no new connections");
+    let (head, body) = read_answer(&mut late);
+    assert!(head.starts_with("http/1.1 503") && head.contains("connection: close"), "{head}");
+    assert!(body.contains("the server is stopping"), "{body}");
+    let status = server.wait_exit(Duration::from_secs(30)).expect("the server exits");
+    assert!(status.success(), "{status:?}");
+    drop(slow);
 }

@@ -10,8 +10,11 @@
 //! exist; if one does not, the error says up to which `--max-live` the
 //! directory is complete.
 //!
-//! Exit codes: 0 when nothing disagrees, 1 when something does (every
-//! mismatch is printed), 2 when a file is missing or damaged.
+//! Exit codes: 0 when nothing disagrees; 1 when the tables are wrong: a
+//! damaged file (a flipped bit, a file cut short, two files swapped: the
+//! file and the block named) or a disagreement (every mismatch printed);
+//! 2 when verify could not run: bad flags, no such tables, a missing or
+//! unreadable file, a manifest of other tables.
 
 use std::path::Path;
 use std::time::Instant;
@@ -19,9 +22,9 @@ use std::time::Instant;
 use anyhow::{Result, anyhow, bail};
 use chaosclock::book::Book;
 use chaosclock::probe::ProbeError;
-use chaosclock::table::Tablebase;
 use chaosclock::table::dir_name;
 use chaosclock::table::fixed_sets;
+use chaosclock::table::{TableError, Tablebase};
 use chaosclock::{PassRule, Position, Value};
 use serde::Serialize;
 
@@ -66,9 +69,30 @@ struct VerifyJson {
 ///
 /// # Errors
 /// A manifest that is not one, a size or `--max-live` that does not fit,
-/// or a missing or damaged file (exit 2); a [`Failure`] with exit code 1
-/// after printing if anything disagrees.
+/// or a missing or unreadable file (exit 2); a [`Failure`] with exit code
+/// 1 for a damaged file ([`damaged`]), or after printing if anything
+/// disagrees.
 pub fn run(args: &VerifyHigh) -> Result<()> {
+    check(args).map_err(|e| {
+        if damaged(&e) { Failure { code: 1, message: format!("{e:#}") }.into() } else { e }
+    })
+}
+
+/// Whether `e` says the tables are wrong (exit 1) rather than that they
+/// could not be checked: a file whose bytes are not the table they should
+/// be (a checksum, a length, a header: [`TableError::Corrupt`]), or tables
+/// that disagree with each other ([`ProbeError::Inconsistent`]).
+fn damaged(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<ProbeError>(),
+            Some(ProbeError::Table(TableError::Corrupt { .. }) | ProbeError::Inconsistent(_))
+        ) || matches!(cause.downcast_ref::<TableError>(), Some(TableError::Corrupt { .. }))
+    })
+}
+
+/// [`run`]'s work; every error exits 2 unless [`damaged`].
+fn check(args: &VerifyHigh) -> Result<()> {
     let (root, rule) = (&args.root, args.rule);
     let manifest = args.manifest.as_ref().map(Manifest::parse).transpose()?;
     let slots = match (args.slots, &manifest) {

@@ -87,6 +87,9 @@ pub enum ServeError {
     },
     /// The solver is busy and its queue is full.
     Busy,
+    /// The server is stopping and has no place for a connection it found
+    /// waiting (`listen.rs`).
+    Stopping,
     /// A damaged or inconsistent table.
     Table(ProbeError),
     /// A broken server: a request or the solver stopped, the tables miss
@@ -146,7 +149,7 @@ impl ServeError {
             ServeError::TooLarge { .. } | ServeError::NoFairStart { .. } => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            ServeError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ServeError::Busy | ServeError::Stopping => StatusCode::SERVICE_UNAVAILABLE,
             ServeError::Table(_) | ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -195,6 +198,7 @@ impl ServeError {
             ServeError::Busy => {
                 "the solver is busy with other positions: try again in a few seconds".into()
             }
+            ServeError::Stopping => "the server is stopping: try again in a few seconds".into(),
             ServeError::Table(e) => e.to_string(),
         }
     }
@@ -205,6 +209,7 @@ impl ServeError {
     pub fn log_line(&self) -> Option<String> {
         let what = match self {
             ServeError::Busy => "solver busy (503, the client may retry)",
+            ServeError::Stopping => "stopping (503, the client may retry)",
             ServeError::Table(_) => "table error (500)",
             ServeError::Internal(_) => "internal error (500)",
             _ => return None,
@@ -303,6 +308,7 @@ mod tests {
             (ServeError::NoFairStart { slots: 4, seed: 1, tried: Some(3) }, 422),
             (ServeError::NoFairStart { slots: 4, seed: 1, tried: None }, 422),
             (ServeError::Busy, 503),
+            (ServeError::Stopping, 503),
             (ServeError::Internal("the solver stopped".into()), 500),
         ];
         for (e, status) in all {
@@ -331,7 +337,7 @@ mod tests {
         let budget = Budget { states: 10, origin: crate::budget::Origin::Flag };
         assert_eq!(ServeError::TooLarge { states: 11, budget }.log_line(), None);
         // Every status over 499 is logged, and none under.
-        for e in [ServeError::Busy, ServeError::Internal(String::new())] {
+        for e in [ServeError::Busy, ServeError::Stopping, ServeError::Internal(String::new())] {
             assert!(e.status().is_server_error() && e.log_line().is_some());
         }
     }

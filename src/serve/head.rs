@@ -21,9 +21,12 @@
 //!   byte costs at most about [`MAX_HEADERS`] parses of [`MAX_HEAD_BYTES`]
 //!   each; the head deadline (`listen.rs`, hyper's own timer) bounds how
 //!   long that may take.
+//! - It tells the connection's [`Activity`] (`idle.rs`) whether a request
+//!   is under way: from a complete head until the flush of its answer.
 
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
@@ -31,6 +34,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 
 use crate::serve::errors::ServeError;
 use crate::serve::guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
+use crate::serve::idle::Activity;
 
 /// The longest request head passed to hyper, in bytes; above the guard's
 /// bounds, so that a head a bit over them still reaches the guard's answer.
@@ -123,6 +127,8 @@ pub struct HeadCheck<S> {
     wrote: bool,
     /// The reader waiting for the last answer's flush, to end the stream.
     waiting: Option<std::task::Waker>,
+    /// Told whether a request is under way.
+    activity: Arc<Activity>,
 }
 
 impl<S> HeadCheck<S> {
@@ -139,7 +145,19 @@ impl<S> HeadCheck<S> {
             answering: false,
             wrote: false,
             waiting: None,
+            activity: Arc::default(),
         }
+    }
+
+    /// The same, telling `activity` whether a request is under way.
+    pub fn watched_by(self, activity: Arc<Activity>) -> HeadCheck<S> {
+        HeadCheck { activity, ..self }
+    }
+
+    /// Tells the activity whether a request is under way: a complete head
+    /// not read by hyper yet, or one read and not yet answered.
+    fn mark(&self) {
+        self.activity.set_busy(self.answering || self.taken < self.checked.len());
     }
 
     /// Takes in bytes read from the client.
@@ -181,13 +199,15 @@ impl<S> HeadCheck<S> {
 
 impl<S: AsyncWrite + Unpin> HeadCheck<S> {
     /// Ends the connection once hyper has stopped: writes the refusal, if a
-    /// head was refused, and closes the stream.
-    pub async fn finish(mut self) {
+    /// head was refused, and closes the stream's writing side; the stream,
+    /// for what is left to read.
+    pub async fn finish(mut self) -> S {
         if let Some(refusal) = &self.refusal {
             let response = refusal.raw_response();
             let _ = tokio::time::timeout(REFUSAL_TIMEOUT, self.inner.write_all(&response)).await;
         }
         let _ = tokio::time::timeout(REFUSAL_TIMEOUT, self.inner.shutdown()).await;
+        self.inner
     }
 }
 
@@ -208,6 +228,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for HeadCheck<S> {
                     this.taken = 0;
                 }
                 (this.answering, this.wrote) = (true, false);
+                this.mark();
                 return Poll::Ready(Ok(()));
             }
             if this.refusal.is_some() && this.answering {
@@ -228,6 +249,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for HeadCheck<S> {
                 this.eof = true;
             } else {
                 this.take_in(read.filled());
+                this.mark();
             }
         }
     }
@@ -267,6 +289,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for HeadCheck<S> {
         ready!(Pin::new(&mut this.inner).poll_flush(cx))?;
         if this.wrote {
             this.answering = false;
+            this.mark();
             if let Some(waker) = this.waiting.take() {
                 waker.wake();
             }

@@ -17,6 +17,7 @@
 pub mod access_log;
 pub mod api;
 pub mod check;
+pub mod connection;
 pub mod cors;
 pub mod error_code;
 pub mod errors;
@@ -24,6 +25,7 @@ pub mod flight;
 pub mod guard;
 pub mod head;
 pub mod health;
+pub mod idle;
 pub mod listen;
 pub mod log;
 pub mod metrics;
@@ -107,7 +109,7 @@ pub fn run(args: &ServeHigh) -> Result<()> {
         let guard = Guard::new(addr, &args.allow_host).with_cors(Cors::new(&args.cors));
         let app = router(state, guard, ops);
         let stop = shutdown::on_signal(signals, args.grace);
-        anyhow::Ok(listen::serve(listener, app, conn, stop).await)
+        listen::serve(listener, app, conn, stop).await
     })?;
     if open > 0 {
         log::line(&format!(
