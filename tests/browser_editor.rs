@@ -365,20 +365,20 @@ async fn bar_beside_the_board(c: &Client, server: &Server, shot: &str) {
         api["value"].to_string()
     );
     screenshot(c, shot).await;
-    // Hidden with the evaluation.
+    // Hidden with the evaluation (playing, by default).
     c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
     wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
-    click(c, "#hide-eval").await;
     // Hidden, it keeps its place (issue 66: the board jumped).
     assert_eq!(
         js(c, "const b = document.getElementById('eval-bar'); return b.hidden && getComputedStyle(b).visibility === 'hidden'").await,
         true
     );
-    click(c, "#hide-eval").await;
+    click(c, "#show-eval").await;
     assert_eq!(
         js(c, "return document.getElementById('eval-bar').offsetParent !== null").await,
         true
     );
+    click(c, "#show-eval").await;
 }
 
 /// A 3,000-byte `pos` (1,500 entries) gets the server's 400 on the board

@@ -459,11 +459,10 @@ async fn players(c: &Client, server: &Server) {
     .unwrap();
     wait_until(c, "the graph's first point", |s| !s.busy && s.position == start).await;
 
-    // Playing with the evaluation hidden: no values, no hint, no graph, the
-    // moves in a fixed order.
+    // Playing, the evaluation is hidden by default (issue 65): no values,
+    // no hint, no graph, the moves in a fixed order.
     c.goto(&server.url(&format!("/?pos={start}&mode=play-jia"))).await.unwrap();
     wait_until(c, "my turn", |s| !s.busy && side(&s.position) == "0" && s.moves > 0).await;
-    c.find(Locator::Id("hide-eval")).await.unwrap().click().await.unwrap();
     let summary = c.find(Locator::Id("summary")).await.unwrap().text().await.unwrap();
     assert!(summary.contains("评估已隐藏"), "{summary}");
     let valued = c.find_all(Locator::Css("#moves tr[data-value], #board .hint")).await.unwrap();
@@ -474,7 +473,6 @@ async fn players(c: &Client, server: &Server) {
         .unwrap();
     assert_eq!(graph_hidden, true);
     screenshot(c, "15-hidden-evaluation").await;
-    c.find(Locator::Id("hide-eval")).await.unwrap().click().await.unwrap();
 
     // A 12-slot opening solving (not the documented one, which this server
     // has solved already): its progress from the server, then cancel.
@@ -732,7 +730,6 @@ async fn failed_requests(c: &Client, server: &Server) {
 async fn solving_locks_and_hides(c: &Client, server: &Server) {
     c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
     wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
-    click(c, "#hide-eval").await;
     js(c, "document.getElementById('slots').value = '12'; return 0").await;
     let before = server.ok("/api/progress");
     let (solves, cancelled) =
@@ -783,21 +780,13 @@ async fn solving_locks_and_hides(c: &Client, server: &Server) {
     // and no hint to tick.
     c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
     wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
-    let hidden = js(c, "return [document.getElementById('hide-eval').checked,
-        [...document.querySelectorAll('#moves th, #moves td')].filter((e) => e.offsetWidth > 0).length,
-        document.querySelectorAll('#moves tr.move').length, document.getElementById('hint').disabled]")
-    .await;
-    // The check box is not kept across loads: tick it again.
-    if hidden[0] == false {
-        click(c, "#hide-eval").await;
-    }
     let hidden = js(c, "return [[...document.querySelectorAll('#moves th, #moves td')].filter((e) => e.offsetWidth > 0).length,
-        document.querySelectorAll('#moves tr.move').length, document.getElementById('hint').disabled]")
+        document.querySelectorAll('#moves tr.move').length, document.getElementById('hint').disabled,
+        document.getElementById('show-eval').checked]")
     .await;
     let rows = hidden[1].as_u64().unwrap();
-    assert_eq!(hidden, json!([rows + 1, rows, true]), "one column, the hint off");
+    assert_eq!(hidden, json!([rows + 1, rows, true, false]), "one column, the hint off");
     screenshot(c, "59-06-eval-hidden").await;
-    click(c, "#hide-eval").await;
 }
 
 /// Defect 7: after a 422 the URL, 悔棋 and 格数 are the new game's.
@@ -971,12 +960,14 @@ async fn last_move_and_bar(c: &Client, server: &Server) {
     if kind == "walk" {
         assert_eq!(moving, 1, "the walk is animated");
     }
-    // Hidden with the evaluation.
+    // Hidden with the evaluation (playing, by default), shown by
+    // 对局时显示评估.
     c.goto(&server.url("/?pos=2,1,4,3,6,5&mode=play-jia")).await.unwrap();
     wait_until(c, "the moves", |s| !s.busy && s.moves > 0).await;
-    click(c, "#hide-eval").await;
     assert_eq!(js(c, "return document.getElementById('eval-bar').hidden").await, true);
-    click(c, "#hide-eval").await;
+    click(c, "#show-eval").await;
+    assert_eq!(js(c, "return document.getElementById('eval-bar').hidden").await, false);
+    click(c, "#show-eval").await;
     click(c, "[data-mode='analysis']").await;
 }
 

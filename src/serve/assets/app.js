@@ -415,11 +415,14 @@ function drawLastMove(svg, text, last, at, n, pieceR) {
   animated = text;
 }
 
-/** Whether the evaluation is hidden: in play mode with the option on,
- * until the game is over. */
+/** Whether the evaluation is hidden (issue 65): in a play mode, unless
+ * 对局时显示评估 is on, until the game is over (the position shown or the
+ * end of the line shown is finished). */
 function evalHidden(a) {
   if (mode === "puzzle") return modeHooks.hideEval(a);
-  return mode !== "analysis" && $("hide-eval").checked && !(a && a.over);
+  if (mode === "analysis" || $("show-eval").checked || (a && a.over)) return false;
+  const end = game.start && cache.get(positionAt(game.moves.length));
+  return !(end && end.over);
 }
 
 /** Whether the best moves are marked on the board. */
@@ -604,9 +607,10 @@ function drawMoves(a) {
   }
   $("line").replaceChildren();
   $("bestline").disabled = hidden || !!a.over;
-  // At the end of a game no empty table and no best line (issue 66).
+  // At the end of a game no empty table and no best line (issue 66), and
+  // none while the evaluation is hidden (issue 65).
   $("moves").hidden = !a.moves.length;
-  $("bestline-row").hidden = !!a.over;
+  $("bestline-row").hidden = !!a.over || hidden;
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.moves.length;
 }
@@ -617,7 +621,15 @@ function drawMoves(a) {
 function drawEvalBar(a) {
   const bar = $("eval-bar");
   bar.hidden = !a || !!a.over || evalHidden(a);
-  if (bar.hidden) return;
+  if (bar.hidden) {
+    // Nothing of the value stays in the page (issue 65).
+    delete bar.dataset.value;
+    delete bar.dataset.depth;
+    bar.querySelector(".text").textContent = "";
+    bar.querySelector(".fill").className = "fill";
+    bar.querySelector(".fill").style.height = "";
+    return;
+  }
   const share = { 4: 1, 3: 0.75, 0: 0.5, 2: 0.25, 1: 0.04 }[a.value];
   const fill = bar.querySelector(".fill");
   fill.style.height = `${Math.round(share * 100)}%`;
@@ -1253,7 +1265,12 @@ function wire() {
   }
   $("level").addEventListener("change", () => setLevel(Number($("level").value)));
   $("hint").addEventListener("change", redraw);
-  $("hide-eval").addEventListener("change", redraw);
+  // 对局时显示评估: off until switched on, then kept (prefs.js).
+  $("show-eval").checked = kept("showEval") === "on";
+  $("show-eval").addEventListener("change", () => {
+    keep("showEval", $("show-eval").checked ? "on" : "off");
+    redraw();
+  });
   for (const b of document.querySelectorAll("[data-lang]")) {
     b.addEventListener("click", () => setLang(b.dataset.lang));
   }

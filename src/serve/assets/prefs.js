@@ -1,12 +1,13 @@
 // What players expect around the board (issue 66): a dark theme (the
 // system's choice until the switch #theme is pressed, then that choice,
 // kept), move and capture sounds (#sound, off until switched on, kept),
-// and the list of keyboard shortcuts (#shortcuts) that `?` opens and Esc
-// closes. index.html sets the theme before the first paint; app.js calls
-// `moveSound(kind)` when a move is shown.
+// the list of keyboard shortcuts (#shortcuts) that `?` opens and Esc
+// closes, and 对局时显示评估 (#show-eval, issue 65: off until switched on,
+// kept; app.js reads it). index.html sets the theme before the first
+// paint; app.js calls `moveSound(kind)` when a move is shown.
 "use strict";
 
-const PREFS = { theme: "chaosclock.theme", sound: "chaosclock.sound" };
+const PREFS = { theme: "chaosclock.theme", sound: "chaosclock.sound", showEval: "chaosclock.show-eval" };
 
 /** A kept choice, or null. */
 function kept(name) {

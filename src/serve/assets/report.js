@@ -221,6 +221,12 @@ function reportDrawn() {
   if (!box) return;
   const hidden = evalHidden(shown) || mode === "puzzle";
   box.hidden = hidden;
+  if (hidden) {
+    // Nothing of the last report stays in the page (issue 65).
+    box.querySelector(".report-body").replaceChildren();
+    delete box.dataset.ready;
+    report.key = null;
+  }
   if (hidden || !game.root) return;
   const main = treeContinue(game.root);
   const key = `${game.start}|${main.map((x) => x.move).join(",")}`;
