@@ -113,13 +113,29 @@ async fn records_load_export_and_get_a_report() {
     session.close().await;
 }
 
-/// Clicks or taps `css`.
+/// Clicks or taps `css`, found again if a redraw replaced it meanwhile.
 async fn press(c: &Client, css: &str, touch: bool) {
-    if touch {
-        tap(c, css).await;
-    } else {
-        click(c, css).await;
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, PointerAction, TouchActions};
+    for _ in 0..10 {
+        let e =
+            c.find(fantoccini::Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
+        let done = if touch {
+            let finger = TouchActions::new("finger".into())
+                .then(PointerAction::MoveToElement { element: e, duration: None, x: 0.0, y: 0.0 })
+                .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+                .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+            let done = c.perform_actions(finger).await;
+            c.release_actions().await.unwrap();
+            done.is_ok()
+        } else {
+            e.click().await.is_ok()
+        };
+        if done {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+    panic!("{css} stays stale");
 }
 
 /// Whether `text` holds a Chinese character.
@@ -208,7 +224,9 @@ async fn leftovers(c: &Client, server: &Server, lang: &str, touch: bool, tag: &s
     assert_eq!(back.comment(back.main_line()[1]), Some("good? ok"));
     // It survives 载入 of the record; changed, then removed.
     load(c, &exported, touch).await;
-    wait_for(c, "the comment loaded", "const e = document.querySelector('#history > li[data-ply=\"2\"] > .comment'); return !!e && e.textContent === 'good? ok' && document.getElementById('report').dataset.ready === 'true';").await;
+    // Loaded: the board at the start (no move current), not busy.
+    wait_for(c, "the comment loaded", "const e = document.querySelector('#history > li[data-ply=\"2\"] > .comment');
+        return !!e && e.textContent === 'good? ok' && !document.querySelector('#history [aria-current]') && !document.getElementById('load').disabled;").await;
     press(c, "#history > li[data-ply='2']", touch).await;
     wait_for(
         c,
@@ -246,7 +264,7 @@ async fn leftovers(c: &Client, server: &Server, lang: &str, touch: bool, tag: &s
             "第 1 步 走3吃7正位 已在此处",
             "ply 1 walk 3 takes 7, fixed is already played here",
         ),
-        ("6,1,7,2,4,8,5,3 走1", "'走1' 走棋子 1", "'walk 1': piece 1 is not on the board"),
+        ("6,1,7,2,4,8,5,3 3 走7", "'走7' 走棋子 7", "'walk 7': piece 7 is not on the board"),
     ] {
         load(c, text, touch).await;
         let error = error_shown(c).await;
@@ -299,9 +317,11 @@ async fn leftovers(c: &Client, server: &Server, lang: &str, touch: bool, tag: &s
     js(c, "document.getElementById('error').scrollIntoView({block: 'center'}); return 0").await;
     screenshot(c, &format!("66-more-puzzle-{tag}")).await;
     js(c, "localStorage.removeItem('chaosclock.puzzle'); return 0").await;
-    let words = js(c, "return Promise.all(['/api/puzzle?id=nope00', '/api/puzzle?slots=8&seed=x', '/api/engine-move?pos=2,1,4,3&level=9']
-        .map((path) => api(path).then(() => '', (e) => e.text())))
-        .then((all) => all.concat([codedText({ code: 'puzzle.none', args: ['8', 'pass'] })]));").await;
+    // One request at a time: the page's api() cancels the one under way.
+    let words = js(c, "return (async () => { const out = [];
+        for (const path of ['/api/puzzle?id=nope00', '/api/puzzle?slots=8&seed=x', '/api/engine-move?pos=2,1,4,3&level=9']) {
+          out.push(await api(path).then(() => '', (e) => e.text())); }
+        return out.concat([codedText({ code: 'puzzle.none', args: ['8', 'pass'] })]); })();").await;
     let want: [&str; 4] = if en {
         [
             "there is no puzzle nope00",
@@ -353,8 +373,10 @@ async fn reader_and_writer_agree(c: &Client) {
     }
 }
 
-/// Fills the box with `text` and presses 载入.
+/// Fills the box with `text` and presses 载入 (once it can be pressed:
+/// it is disabled while the board is busy).
 async fn load(c: &Client, text: &str, touch: bool) {
+    wait_for(c, "载入", "return !document.getElementById('load').disabled;").await;
     c.execute(
         "document.getElementById('paste').value = arguments[0]; return 0;",
         vec![json!(text)],
