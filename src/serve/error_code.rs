@@ -2,8 +2,7 @@
 //! the page can word it in its own language (issue 66: the Chinese page
 //! said "局面不成立：position '0,1,…': piece 1 cannot have just walked…").
 //! The page keeps one sentence per code (`err.CODE` in
-//! `assets/i18n.js`; the puzzles' in `assets/puzzle.js`); docs/json.md
-//! lists the codes.
+//! `assets/i18n.js`); docs/json.md lists the codes.
 
 use chaosclock::{CfgError, InputError, ParsePositionError, PositionError, Side};
 use serde::Serialize;
