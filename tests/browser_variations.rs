@@ -246,7 +246,12 @@ async fn variations(c: &Client, server: &Server, lang: &str, touch: bool, tag: &
     let t = json!(touch);
     assert_eq!(
         tools,
-        json!([["promote", t, false], ["promote-main", t, false], ["delete-node", t, false]])
+        json!([
+            ["promote", t, false],
+            ["promote-main", t, false],
+            ["delete-node", t, false],
+            ["comment-edit", t, false]
+        ])
     );
     picture(c, "#tree-tools", &format!("59-var-{tag}-3-tools")).await;
     press(c, "#promote-main", touch).await;

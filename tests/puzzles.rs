@@ -16,6 +16,7 @@ use chaosclock::solve::solve;
 use chaosclock::{Move, PassRule, Position, Value};
 use common::bin::{fails, json, ok, ok_in, run_in};
 use common::schema::{check_object, schema};
+use serde_json::json;
 
 /// The sets, with the least each must hold.
 const SETS: [(u8, usize); 3] = [(8, 2000), (10, 2000), (12, 5000)];
@@ -427,10 +428,18 @@ fn the_server_serves_puzzles_and_engine_moves() {
     let (status, err) = server.json("/api/puzzle?id=nope00");
     assert_eq!(status, 400, "{err}");
     assert!(err.to_string().contains("no puzzle with id 'nope00'"), "{err}");
-    let (status, err) = server.json("/api/puzzle?slots=6");
-    assert_eq!(status, 400, "{err}");
-    let (status, err) = server.json("/api/puzzle?slots=8&theme=mate");
-    assert_eq!(status, 400, "{err}");
+    assert_eq!((&err["code"], &err["args"]), (&json!("puzzle.id"), &json!(["nope00"])));
+    // Each refusal has its code and arguments, for the page to word
+    // (issue 66; docs/json.md).
+    for (query, code, args) in [
+        ("slots=6", "puzzle.slots", json!(["6"])),
+        ("slots=8&theme=mate", "puzzle.theme", json!(["mate"])),
+        ("slots=8&rating=x", "puzzle.number", json!(["rating", "x"])),
+    ] {
+        let (status, err) = server.json(&format!("/api/puzzle?{query}"));
+        assert_eq!(status, 400, "{err}");
+        assert_eq!((&err["code"], &err["args"]), (&json!(code), &args), "{query}: {err}");
+    }
     let moves = schema.get("API `/api/engine-move`").unwrap();
     let m = server.ok("/api/engine-move?pos=2,1,4,3,6,5,8,7&level=8&seed=1");
     check_object(&m, "", moves, "/api/engine-move");
@@ -444,5 +453,7 @@ fn the_server_serves_puzzles_and_engine_moves() {
             if bad.starts_with("pos") { bad.to_string() } else { format!("pos=2,1,4,3&{bad}") };
         let (status, err) = server.json(&format!("/api/engine-move?{query}"));
         assert_eq!(status, 400, "{bad}: {err}");
+        let code = if bad.starts_with("pos") { "position.slots" } else { "engine.level" };
+        assert_eq!(err["code"], json!(code), "{bad}: {err}");
     }
 }

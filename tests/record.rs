@@ -1,13 +1,13 @@
 //! Game records (docs/notation.md, "Game records") read back exactly what
 //! they write: random game trees of every board size and both pass rules,
 //! with variations nested at random, comments holding the characters that
-//! need escapes, and tags, written and read again give the same tree and
+//! need escapes, annotation glyphs (`?!`, `??`, `□`, ...) and tags, written and read again give the same tree and
 //! the same text. Also the random trees the page's test feeds to the
 //! page's reader (`random_record`).
 
 mod common;
 
-use chaosclock::record::{NodeId, Record};
+use chaosclock::record::{GLYPHS, NodeId, Record};
 use chaosclock::{PassRule, SUPPORTED_SLOTS};
 use common::{Rng, random_position};
 use proptest::prelude::*;
@@ -54,6 +54,10 @@ pub fn random_record(seed: u64, n: u8, rule: PassRule, lines: u64) -> Record {
             nodes.push(at);
             if rng.below(6) == 0 {
                 rec.set_comment(at, Some(text(&mut rng, 12)));
+            }
+            if rng.below(5) == 0 {
+                let glyph = GLYPHS[rng.below(GLYPHS.len() as u64) as usize];
+                rec.set_glyph(at, Some(glyph)).expect("a glyph");
             }
         }
     }
@@ -103,6 +107,29 @@ fn a_hand_written_record_loads() {
     assert_eq!(rec.main_moves().len(), 3);
     let back: Record = rec.to_string().parse().expect("the written record reads");
     assert_eq!(back, rec);
+}
+
+/// Annotation glyphs after moves, with or without a ply number, are kept
+/// and written back as they were; a glyph alone is no move.
+#[test]
+fn glyphs_are_kept() {
+    let text = "6,1,7,2,4,8,5,3 1.走4吃6?? (1. 走3吃7正位! 2. 不走?!) 2. 3□ 3. 6!? *";
+    let rec: Record = text.parse().unwrap_or_else(|e| panic!("{e}"));
+    let first = rec.children(rec.root()).to_vec();
+    assert_eq!(rec.glyph(first[0]), Some("??"));
+    assert_eq!(rec.glyph(first[1]), Some("!"));
+    assert_eq!(rec.glyph(rec.children(first[1])[0]), Some("?!"));
+    let written = rec.to_string();
+    assert!(written.contains("1. 走4吃6?? (1. 走3吃7正位! 2. 不走?!) 2."), "{written}");
+    assert_eq!(written.parse::<Record>().unwrap(), rec);
+    let e = "6,1,7,2,4,8,5,3 3 ??".parse::<Record>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 19: '??' is not a move (走N, 落N, 不走, a piece number or pass)"
+    );
+    let (mut rec, main) = (rec.clone(), first[0]);
+    assert!(rec.set_glyph(main, Some("?!?")).is_err());
+    assert!(rec.set_glyph(rec.root(), Some("!")).is_err());
 }
 
 #[test]

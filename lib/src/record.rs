@@ -24,6 +24,9 @@
 //!   exactly what was written, comments included. Two comments after one
 //!   move are joined by a space; a comment before the first move of a
 //!   variation belongs to that move.
+//! - A move may end in an annotation glyph ([`GLYPHS`]: `?!`, `?`, `??` as
+//!   the whole-game report marks moves that fell, `!` an only move, `□` a
+//!   forced one, `!!`, `!?`), kept as written and not checked.
 //! - A variation that repeats a move already played at its place is an
 //!   error: a tree has one node per move.
 //! - Errors name the line and column (in characters, from 1) where the
@@ -39,6 +42,11 @@ use crate::position::{Outcome, Position};
 /// The most nested variations a record may hold.
 pub const MAX_NESTING: usize = 100;
 
+/// The annotation glyphs a move may end in, longest first (the reader
+/// tries them in this order): lichess's and PGN's move marks, and `□`
+/// (a forced move, PGN's "only move").
+pub const GLYPHS: [&str; 7] = ["!!", "!?", "?!", "??", "!", "?", "□"];
+
 /// A node of a [`Record`]'s game tree: the start, or a move played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NodeId(usize);
@@ -47,6 +55,8 @@ pub struct NodeId(usize);
 struct Node {
     mv: Option<Move>,
     comment: Option<String>,
+    /// The annotation glyph after the move, one of [`GLYPHS`].
+    glyph: Option<&'static str>,
     children: Vec<NodeId>,
     /// The position after the move (the start at the root).
     pos: Position,
@@ -86,6 +96,7 @@ impl Record {
         let root = Node {
             mv: None,
             comment: None,
+            glyph: None,
             children: Vec::new(),
             pos: start,
             ply: 0,
@@ -150,6 +161,36 @@ impl Record {
         self.nodes[id.0].comment = comment;
     }
 
+    /// The annotation glyph after `id`'s move, one of [`GLYPHS`].
+    ///
+    /// # Panics
+    /// `id` is not a node of this record.
+    pub fn glyph(&self, id: NodeId) -> Option<&'static str> {
+        self.nodes[id.0].glyph
+    }
+
+    /// Sets or clears the glyph of `id`'s move (not of the root).
+    ///
+    /// # Errors
+    /// `glyph` is not one of [`GLYPHS`], or `id` is the root.
+    ///
+    /// # Panics
+    /// `id` is not a node of this record.
+    pub fn set_glyph(&mut self, id: NodeId, glyph: Option<&str>) -> Result<(), String> {
+        let known =
+            match glyph {
+                None => None,
+                Some(g) => Some(GLYPHS.into_iter().find(|&k| k == g).ok_or_else(|| {
+                    format!("'{}' is not an annotation glyph", escape_control(g))
+                })?),
+            };
+        if id == self.root() && known.is_some() {
+            return Err("the start has no move to annotate".into());
+        }
+        self.nodes[id.0].glyph = known;
+        Ok(())
+    }
+
     /// The node reached by playing `mv` at `id`: the one the tree has, or a
     /// new one (the main continuation if `id` had none, else a variation).
     ///
@@ -165,7 +206,15 @@ impl Record {
         }
         let pos = self.nodes[id.0].pos.play(mv, self.rule)?;
         let ply = self.nodes[id.0].ply + 1;
-        let node = Node { mv: Some(mv), comment: None, children: Vec::new(), pos, ply, parent: id };
+        let node = Node {
+            mv: Some(mv),
+            comment: None,
+            glyph: None,
+            children: Vec::new(),
+            pos,
+            ply,
+            parent: id,
+        };
         self.nodes.push(node);
         let c = NodeId(self.nodes.len() - 1);
         self.nodes[id.0].children.push(c);
@@ -235,18 +284,19 @@ impl Record {
     }
 
     /// Whether the subtrees at `a` (of `self`) and `b` (of `other`) hold
-    /// the same moves and comments in the same order.
+    /// the same moves, glyphs and comments in the same order.
     fn same_tree(&self, a: NodeId, other: &Record, b: NodeId) -> bool {
         let (x, y) = (&self.nodes[a.0], &other.nodes[b.0]);
         x.mv == y.mv
             && x.comment == y.comment
+            && x.glyph == y.glyph
             && x.children.len() == y.children.len()
             && x.children.iter().zip(&y.children).all(|(&c, &d)| self.same_tree(c, other, d))
     }
 }
 
 /// Two records are equal when their tags, start, rule and trees (moves,
-/// order and comments) are, whatever order their nodes were made in.
+/// order, glyphs and comments) are, whatever order their nodes were made in.
 impl PartialEq for Record {
     fn eq(&self, other: &Record) -> bool {
         self.rule == other.rule
@@ -343,6 +393,7 @@ impl Words {
         let last = self.0.len() - 1;
         self.0[last].push(' ');
         self.0[last].push_str(&notation(&before, mv));
+        self.0[last].push_str(node.glyph.unwrap_or(""));
         if let Some(text) = &node.comment {
             self.push(quoted('{', text, '}'));
         }
@@ -667,7 +718,9 @@ impl Reader<'_> {
                         mv_at = start + word[..word.len() - rest.len()].chars().count();
                         mv_text = rest;
                     }
+                    let (mv_text, glyph) = Self::glyph(mv_text);
                     let child = Self::play(r, at, mv_text).map_err(|e| (mv_at, e))?;
+                    r.nodes[child.0].glyph = glyph;
                     if let Some(f) = frames.last_mut().filter(|f| at == f.from) {
                         r.nodes[child.0].comment = f.pending.take();
                     }
@@ -741,6 +794,17 @@ impl Reader<'_> {
 
     fn result_word(word: &str) -> Option<&str> {
         ["*", "jia-wins", "yi-wins", "both-win", "both-lose"].into_iter().find(|&r| r == word)
+    }
+
+    /// A move word without its annotation glyph, and the glyph.
+    fn glyph(text: &str) -> (&str, Option<&'static str>) {
+        for g in GLYPHS {
+            let bare = |r: &&str| !r.is_empty() && !r.ends_with(['!', '?', '□']);
+            if let Some(rest) = text.strip_suffix(g).filter(bare) {
+                return (rest, Some(g));
+            }
+        }
+        (text, None)
     }
 
     /// Plays the move written `text` at `at` of `rec`.

@@ -276,8 +276,9 @@ fn report_text(report: &Report) -> String {
         }
         None => text.push_str("none, no move changed the value"),
     }
-    let mistakes = report.plies.iter().filter(|j| j.review.mistake).count();
-    text.push_str(&format!("\nmistakes: {mistakes}"));
+    // The report's counts say how many moves fell: no second count
+    // (issue 66: a "mistakes: N" line beside "mistakes 0 0" read as a
+    // contradiction).
     text
 }
 

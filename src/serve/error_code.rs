@@ -98,6 +98,67 @@ fn cfg_code(e: &CfgError) -> (&'static str, Vec<String>) {
     }
 }
 
+/// Why `/api/puzzle` or `/api/engine-move` (the board's puzzle and play
+/// modes) gives no answer: each with its code (issue 66: these had none)
+/// and the server's English line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PuzzleError {
+    /// `slots=N` with no set of N slots: `puzzle.slots` [N].
+    Slots(String),
+    /// `id=ID` of no puzzle: `puzzle.id` [ID].
+    Id(String),
+    /// No puzzle of N slots with the theme: `puzzle.none` [N, theme].
+    NoneFound(u8, String),
+    /// An unknown theme: `puzzle.theme` [text].
+    Theme(String),
+    /// A parameter that is not a whole number: `puzzle.number` [key, text].
+    Number(&'static str, String),
+    /// A level that is not 1 to 8, or none: `engine.level` [text].
+    Level(String),
+}
+
+impl PuzzleError {
+    /// Its code and arguments.
+    pub fn code(&self) -> ErrorCode {
+        let (code, args) = match self {
+            PuzzleError::Slots(n) => ("puzzle.slots", vec![n.clone()]),
+            PuzzleError::Id(id) => ("puzzle.id", vec![id.clone()]),
+            PuzzleError::NoneFound(n, theme) => ("puzzle.none", vec![n.to_string(), theme.clone()]),
+            PuzzleError::Theme(text) => ("puzzle.theme", vec![text.clone()]),
+            PuzzleError::Number(key, text) => {
+                ("puzzle.number", vec![key.to_string(), text.clone()])
+            }
+            PuzzleError::Level(text) => ("engine.level", vec![text.clone()]),
+        };
+        ErrorCode::new(code, args)
+    }
+
+    /// The server's English line.
+    pub fn message(&self) -> String {
+        match self {
+            PuzzleError::Slots(n) => format!("puzzles exist for 8, 10 and 12 slots, not {n}"),
+            PuzzleError::Id(id) => format!("no puzzle with id '{id}'"),
+            PuzzleError::NoneFound(n, theme) => {
+                format!("no puzzle of {n} slots with theme '{theme}'")
+            }
+            PuzzleError::Theme(text) => format!("unknown puzzle theme '{text}'"),
+            PuzzleError::Number(key, text) => {
+                format!("invalid value '{text}' for {key}: expected a whole number")
+            }
+            PuzzleError::Level(text) if text.is_empty() => "missing parameter 'level'".into(),
+            PuzzleError::Level(text) => {
+                format!("invalid value '{text}' for level: expected 1 to 8")
+            }
+        }
+    }
+}
+
+/// The code of a `pos=` text that is not a position.
+pub fn position_text_code(text: &str, e: &ParsePositionError) -> ErrorCode {
+    let (code, args) = parse_code(e);
+    ErrorCode { code, args, position: Some(text.to_string()) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +192,22 @@ mod tests {
         assert_eq!((end.code, end.args), ("position.after-end", vec!["jia".into(), "pass".into()]));
         let cfg = code(PositionText::Cfg("side=1\n"));
         assert_eq!((cfg.code, cfg.position), ("cfg.missing", None));
+    }
+
+    #[test]
+    fn puzzle_errors_have_codes() {
+        let all = [
+            (PuzzleError::Slots("9".into()), "puzzle.slots"),
+            (PuzzleError::Id("x".into()), "puzzle.id"),
+            (PuzzleError::NoneFound(8, "pass".into()), "puzzle.none"),
+            (PuzzleError::Theme("x".into()), "puzzle.theme"),
+            (PuzzleError::Number("seed", "x".into()), "puzzle.number"),
+            (PuzzleError::Level(String::new()), "engine.level"),
+        ];
+        for (e, code) in all {
+            assert_eq!(e.code().code, code);
+            assert!(!e.message().is_empty());
+        }
     }
 
     #[test]

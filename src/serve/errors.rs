@@ -17,7 +17,7 @@ use chaosclock::solve::SolveError;
 use serde::Serialize;
 
 use crate::budget::Budget;
-use crate::serve::error_code::{ErrorCode, input_code};
+use crate::serve::error_code::{ErrorCode, PuzzleError, input_code};
 
 /// The most characters of request text an error shows.
 const SHOWN_CHARS: usize = 200;
@@ -108,6 +108,12 @@ impl ServeError {
     pub fn input(e: &chaosclock::InputError, message: impl std::fmt::Display) -> ServeError {
         let ServeError::BadRequest(m) = ServeError::bad(message) else { unreachable!() };
         ServeError::BadInput(m, input_code(e))
+    }
+
+    /// A 400 with its code: its English line made safe to show.
+    pub fn coded(message: impl std::fmt::Display, code: ErrorCode) -> ServeError {
+        let ServeError::BadRequest(m) = ServeError::bad(message) else { unreachable!() };
+        ServeError::BadInput(m, code)
     }
 
     /// The code and arguments the page words the error with, in its
@@ -267,6 +273,12 @@ struct ErrorJson {
     error: String,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     code: Option<ErrorCode>,
+}
+
+impl From<PuzzleError> for ServeError {
+    fn from(e: PuzzleError) -> ServeError {
+        ServeError::coded(e.message(), e.code())
+    }
 }
 
 impl IntoResponse for ServeError {

@@ -13,22 +13,22 @@ use chaosclock::{Position, escape_control};
 use serde::Serialize;
 
 use crate::serve::api::AppState;
+use crate::serve::error_code::{PuzzleError, position_text_code};
 use crate::serve::errors::ServeError;
 use crate::serve::query::Query;
 use crate::view::puzzle::PuzzleJson;
 
 /// A whole number parameter `key` of `q`, if given.
-fn number<T: std::str::FromStr>(q: &Query, key: &str) -> Result<Option<T>, ServeError> {
+fn number<T: std::str::FromStr>(q: &Query, key: &'static str) -> Result<Option<T>, ServeError> {
     q.get(key)
-        .map(|text| {
-            text.parse::<T>().map_err(|_| {
-                ServeError::bad(format!(
-                    "invalid value '{}' for {key}: expected a whole number",
-                    escape_control(text)
-                ))
-            })
-        })
+        .map(|text| text.parse::<T>().map_err(|_| PuzzleError::Number(key, shown(text)).into()))
         .transpose()
+}
+
+/// Request text as an error quotes it: control characters escaped, at
+/// most 60 characters.
+fn shown(text: &str) -> String {
+    escape_control(&text.chars().take(60).collect::<String>()).into_owned()
 }
 
 /// A seed from the clock.
@@ -45,7 +45,7 @@ pub async fn puzzle_handler(RawQuery(raw): RawQuery) -> Result<Json<PuzzleJson>,
         .map_err(ServeError::bad)?;
     let asked: Option<u8> = number(&q, "slots")?;
     if let Some(n) = asked.filter(|n| !matches!(n, 8 | 10 | 12)) {
-        return Err(ServeError::bad(format!("puzzles exist for 8, 10 and 12 slots, not {n}")));
+        return Err(PuzzleError::Slots(n.to_string()).into());
     }
     // An id alone is looked up in every set (the board's links name only
     // the id): its board size is part of what the id hashes.
@@ -56,10 +56,11 @@ pub async fn puzzle_handler(RawQuery(raw): RawQuery) -> Result<Json<PuzzleJson>,
                 return Ok(Json(PuzzleJson::new(p)));
             }
         }
-        return Err(ServeError::bad(format!("no puzzle with id '{}'", escape_control(id))));
+        return Err(PuzzleError::Id(shown(id)).into());
     }
     let slots = asked.unwrap_or(12);
-    let theme = q.get("theme").map(str::parse::<Theme>).transpose().map_err(ServeError::bad)?;
+    let theme = q.get("theme").map(str::parse::<Theme>).transpose();
+    let theme = theme.map_err(|_| PuzzleError::Theme(shown(q.get("theme").unwrap_or(""))))?;
     let rating: Option<u16> = number(&q, "rating")?;
     let seed = number(&q, "seed")?.unwrap_or_else(clock_seed);
     let set = embedded(slots).map_err(|e| ServeError::Internal(e.to_string()))?;
@@ -69,10 +70,11 @@ pub async fn puzzle_handler(RawQuery(raw): RawQuery) -> Result<Json<PuzzleJson>,
     };
     match found {
         Some(p) => Ok(Json(PuzzleJson::new(p))),
-        None => Err(ServeError::bad(match q.get("id") {
-            Some(id) => format!("no puzzle with id '{}'", escape_control(id)),
-            None => format!("no puzzle of {slots} slots with this theme"),
-        })),
+        None => Err(match q.get("id") {
+            Some(id) => PuzzleError::Id(shown(id)),
+            None => PuzzleError::NoneFound(slots, theme.map_or(String::new(), |t| t.name().into())),
+        }
+        .into()),
     }
 }
 
@@ -97,13 +99,14 @@ pub async fn engine_move_handler(
     let q = Query::parse(raw.as_deref().unwrap_or(""), &["pos", "level", "seed"])
         .map_err(ServeError::bad)?;
     let text = q.require("pos").map_err(ServeError::bad)?;
-    let pos: Position = text
-        .parse()
-        .map_err(|e| ServeError::bad(format!("position '{}': {e}", escape_control(text.trim()))))?;
-    let k: u8 = number(&q, "level")?.ok_or_else(|| ServeError::bad("missing parameter 'level'"))?;
-    let level = Level::new(k).ok_or_else(|| {
-        ServeError::bad(format!("invalid value '{k}' for level: expected 1 to 8"))
+    let pos: Position = text.parse().map_err(|e| {
+        let shown = escape_control(text.trim());
+        ServeError::coded(format!("position '{shown}': {e}"), position_text_code(&shown, &e))
     })?;
+    let level = q.get("level").unwrap_or("");
+    let k = level.parse::<u8>().ok().filter(|&k| Level::new(k).is_some());
+    let k = k.ok_or_else(|| PuzzleError::Level(shown(level)))?;
+    let level = Level::new(k).expect("a level from 1 to 8");
     let seed = number(&q, "seed")?.unwrap_or_else(clock_seed);
     let rule = state.rule;
     let none = EngineMoveJson { level: k, seed, mv: None, position: None };

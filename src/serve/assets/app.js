@@ -124,7 +124,8 @@ function codedText(b) {
   if (!b || !b.code || !WORDS.zh[`err.${b.code}`]) return "";
   // A position's part, ply or side in words; a cfg's keys as they are.
   const named = b.code.startsWith("position.") || b.code === "cfg.won";
-  const word = (a) => (named && WORDS.zh[`arg.${a}`] ? t(`arg.${a}`) : named && (a === "jia" || a === "yi") ? t(a) : cut(String(a)));
+  const word = (a) => (named && WORDS.zh[`arg.${a}`] ? t(`arg.${a}`) : named && (a === "jia" || a === "yi") ? t(a)
+    : b.code === "puzzle.none" && WORDS.zh[`theme.${a}`] ? t(`theme.${a}`) : cut(String(a)));
   const where = b.position !== undefined ? t("err.in-position", cut(b.position))
     : b.code.startsWith("position.") || b.code.startsWith("cfg.") ? t("err.in-cfg") : "";
   return where + t(`err.${b.code}`, ...(b.args || []).map(word));
@@ -640,11 +641,25 @@ function drawEvalBar(a) {
   bar.querySelector(".text").textContent = `${t(a.side)}${t("colon")}${t(`v.${a.value}`)}${depth}`;
 }
 
+const rank = (v) => [1, 0, 2, 3, 4].indexOf(v); // self-lose < no-result < ...
+
+/** How far `move`, played in a position answered `a`, fell below the best
+ * (docs/serve.md, the whole-game report): "inaccuracy", "mistake",
+ * "blunder", or "" if it kept the value. */
+function fallOf(a, move) {
+  const m = a.moves.find((x) => x.move === move);
+  const best = Math.max(...a.moves.map((x) => rank(x.value)));
+  if (!m || rank(m.value) >= best) return "";
+  return m.value === 1 ? "blunder" : best >= 3 && rank(m.value) < 3 ? "mistake" : "inaccuracy";
+}
+
+/** The glyph of a fall. */
+const FALL_GLYPH = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
 /** The mark of a move played in a position answered `a`. */
 function markOf(a, move) {
   const m = a.moves.find((x) => x.move === move);
   if (!m) return "";
-  const rank = (v) => [1, 0, 2, 3, 4].indexOf(v); // self-lose < no-result < ...
   const best = Math.max(...a.moves.map((x) => rank(x.value)));
   if (rank(m.value) < best) return "mistake";
   // The only legal move is forced, not a find (issue 66).
@@ -662,7 +677,9 @@ function plyOf(node, ply, before) {
   if (!node.mark) node.mark = markOf(a, node.move);
   // The server's analysis says "only" for a forced move too.
   if (node.mark === "only" && a.moves.length === 1) node.mark = "forced";
-  return { ply, before, a, move: m, text: notation(parsePosition(before), m), mark: node.mark, node };
+  // A move that fell is graded, in variations too (issue 66).
+  const fall = node.mark === "mistake" ? fallOf(a, node.move) : "";
+  return { ply, before, a, move: m, text: notation(parsePosition(before), m), mark: node.mark, fall, node };
 }
 
 /** The plies of `nodes` (the line shown unless given: nodes from the
@@ -685,12 +702,14 @@ function plies(nodes = game.line) {
 function historyEntry(tag, p, hidden, numbered) {
   const e = document.createElement(tag);
   const mark = hidden ? "" : p.mark;
+  const fall = hidden ? "" : p.fall;
   e.className = tag === "li" ? "" : "var-move";
   e.innerHTML = `${numbered ? `<span class="ply-no">${p.ply}.</span> ` : ""}<span class="side">${t(p.a.side)}</span> ${p.text}` +
     (mark === "only" ? ' <span class="mark-only">!</span>' : "") +
     (mark === "forced" ? ` <span class="mark-forced" title="${t("forced")}">□</span>` : "") +
-    (mark === "mistake" ? ' <span class="mark-mistake">?</span>' : "");
+    (mark === "mistake" ? ` <span class="mark-mistake">${FALL_GLYPH[fall] || "?"}</span>` : "");
   e.dataset.mark = mark;
+  if (fall) e.dataset.fall = fall;
   e.dataset.ply = String(p.ply);
   e.dataset.node = String(p.node.id);
   if (tag !== "li") e.dataset.variation = "";
@@ -784,7 +803,7 @@ function drawEvalGraph() {
   for (const p of plies()) {
     const a = cache.get(p.move.position);
     if (!a) break;
-    points.push({ ply: p.ply, row: graphRow(a), mark: p.mark, title: `${t("ply", p.ply)}: ${t(p.a.side)} ${p.text}` });
+    points.push({ ply: p.ply, row: graphRow(a), mark: p.mark, fall: p.fall, title: `${t("ply", p.ply)}: ${t(p.a.side)} ${p.text}` });
   }
   drawGraph(svg, points, game.cursor, goTo);
 }
@@ -804,12 +823,11 @@ function drawGameSummary() {
   const mine = plies().filter((p) => p.a.side === you);
   const list = (mark) => mine.filter((p) => p.mark === mark).map((p) => `${t("ply", p.ply)} ${p.text}`).join("，") || t("summary.none");
   box.innerHTML = `<h3>${t("summary.title")}${t("colon")}<span class="result">${result}</span></h3>`;
-  for (const [key, mark] of [["summary.mistakes", "mistake"], ["summary.only", "only"]]) {
-    const line = document.createElement("p");
-    line.className = `summary-${mark}`;
-    line.textContent = t(key, list(mark));
-    box.append(line);
-  }
+  // Your moves that fell are in the report (#report), said once there.
+  const line = document.createElement("p");
+  line.className = "summary-only";
+  line.textContent = t("summary.only", list("only"));
+  box.append(line);
   const row = document.createElement("div");
   row.className = "row";
   const analyse = document.createElement("button");

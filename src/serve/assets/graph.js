@@ -23,7 +23,8 @@ function graphRow(a) {
   return (a.side === "jia" ? forJia : forYi)[a.value];
 }
 
-/** Draws `points` (`ply`, `row`, `mark`: "", "only" or "mistake", `title`)
+/** Draws `points` (`ply`, `row`, `mark`: "", "only" or "mistake", `fall`
+ * of a mistake: "inaccuracy", "mistake" or "blunder", `title`)
  * into the SVG `svg`, the ply `cursor` highlighted; `pick(ply)` is called
  * when a point is clicked. */
 function drawGraph(svg, points, cursor, pick) {
@@ -67,7 +68,8 @@ function drawGraph(svg, points, cursor, pick) {
     return best.ply;
   };
   for (const p of points) {
-    const g = add("g", { class: `point ${GRAPH_ROWS[p.row].cls}${p.mark ? ` ${p.mark}` : ""}`, "data-graph-ply": p.ply });
+    const g = add("g", { class: `point ${GRAPH_ROWS[p.row].cls}${p.mark ? ` ${p.mark}` : ""}${p.fall ? ` fall-${p.fall}` : ""}`, "data-graph-ply": p.ply });
+    if (p.fall) g.dataset.fall = p.fall;
     add("circle", { cx: x(p.ply), cy: y(p.row), r: p.mark ? 5 : 3.5 }, g);
     // A wide invisible target, easy to hit with a finger.
     add("rect", { x: x(p.ply) - hitW / 2, y: top - 8, width: hitW, height: y(4) - top + 16, class: "hit" }, g);

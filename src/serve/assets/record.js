@@ -125,7 +125,7 @@ function recordWrite(root, start, tags = [], rule = "always") {
   if (root.comment != null) words.push(recQuote("{", root.comment, "}"));
   const node = (p, c, ply) => {
     const mv = recMove(p, c.move);
-    words.push(`${ply}. ${recNotation(p, mv)}`);
+    words.push(`${ply}. ${recNotation(p, mv)}${c.glyph || ""}`);
     if (c.comment != null) words.push(recQuote("{", c.comment, "}"));
     return recPlay(p, mv);
   };
@@ -173,7 +173,20 @@ function recMove(p, text) {
   return { kind: p.board.includes(k) ? "walk" : "place", piece: k };
 }
 
-/** An error of the reader: where, and what (a key of i18n.js and its arguments). */
+/** The annotation glyphs a move may end in, longest first (docs/notation.md). */
+const REC_GLYPHS = ["!!", "!?", "?!", "??", "!", "?", "□"];
+
+/** A move word without its glyph, and the glyph (as the library reads it). */
+function recGlyph(text) {
+  for (const g of REC_GLYPHS) {
+    const r = text.slice(0, -g.length);
+    if (text.endsWith(g) && r && !/[!?□]$/.test(r)) return [r, g];
+  }
+  return [text, null];
+}
+
+/** An error of the reader: where, and what (a key of i18n.js and its
+ * arguments; a move among them is `{ move: text }`, worded by the page). */
 class RecordError extends Error {
   constructor(at, key, args = []) {
     super(key);
@@ -324,7 +337,9 @@ function recRead(ch) {
       mvAt = start + [...word.slice(0, word.length - rest.length)].length;
       mvText = rest;
     }
-    const child = recReadMove(rec, at, mvText, mvAt);
+    const [bare, glyph] = recGlyph(mvText);
+    const child = recReadMove(rec, at, bare, mvAt);
+    if (glyph) child.glyph = glyph;
     const f = frames[frames.length - 1];
     if (f && at === f.from) { child.comment = f.pending; f.pending = null; if (child.comment == null) delete child.comment; }
     at = child;
@@ -358,16 +373,16 @@ function recReadMove(rec, at, text, where) {
     mv = { kind: m[4] === "走" ? "walk" : "place", piece: k };
     if (k <= p.n && !recOver(p)) {
       const on = p.board.includes(k);
-      if (mv.kind === "walk" && !on) throw new RecordError(where, "rec.walk-off", [text, k]);
-      if (mv.kind === "place" && on) throw new RecordError(where, "rec.place-on", [text, k]);
+      if (mv.kind === "walk" && !on) throw new RecordError(where, "rec.walk-off", [{ move: text }, k]);
+      if (mv.kind === "place" && on) throw new RecordError(where, "rec.place-on", [{ move: text }, k]);
     }
   }
   const why = recIllegal(p, mv, rec.rule);
-  if (why) throw new RecordError(where, "rec.illegal", [text, recText(p), why, mv.piece]);
+  if (why) throw new RecordError(where, "rec.illegal", [{ move: text }, recText(p), why, mv.piece]);
   const truth = recNotation(p, mv);
-  if (m[6] && truth !== text) throw new RecordError(where, "rec.claim", [text, truth]);
+  if (m[6] && truth !== text) throw new RecordError(where, "rec.claim", [{ move: text }, { move: truth }]);
   const api = recApi(mv);
-  if (treeChild(at, api)) throw new RecordError(where, "rec.repeat", [at.ply + 1, truth]);
+  if (treeChild(at, api)) throw new RecordError(where, "rec.repeat", [at.ply + 1, { move: truth }]);
   const c = treeAdd(at, api);
   c.pos = recPlay(p, mv);
   c.ply = at.ply + 1;

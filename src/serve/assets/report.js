@@ -9,6 +9,7 @@
 
 Object.assign(WORDS.zh, {
   export: "导出",
+  comment: "注释",
   report: "报告",
   "report.side": "方",
   "report.accuracy": "准确率",
@@ -66,6 +67,7 @@ Object.assign(WORDS.zh, {
 });
 Object.assign(WORDS.en, {
   export: "Export",
+  comment: "Comment",
   report: "Report",
   "report.side": "Side",
   "report.accuracy": "Accuracy",
@@ -107,8 +109,8 @@ Object.assign(WORDS.en, {
   "rec.unclosed": "this variation is not closed by ')'",
   "rec.not-move": "'{0}' is not a move (走N, 落N, 不走, a piece number or pass)",
   "rec.ply": "ply number {0} where ply {1} comes",
-  "rec.walk-off": "'{0}' walks piece {1}, which is not on the board",
-  "rec.place-on": "'{0}' places piece {1}, which is on the board",
+  "rec.walk-off": "'{0}': piece {1} is not on the board",
+  "rec.place-on": "'{0}': piece {1} is on the board",
   "rec.illegal": "'{0}' is illegal in {1}: {2}",
   "rec.claim": "'{0}' is not what the move does: it is {1}",
   "rec.repeat": "ply {0} {1} is already played here: a variation repeats it",
@@ -125,9 +127,19 @@ Object.assign(WORDS.en, {
 /** The tags of a loaded record, by its tree's root (for 导出). */
 const recordTags = new WeakMap();
 
-/** The words of a reader's error. */
+/** A move in the players' notation (走7吃11正位, 不走) in the page's words. */
+function recWords(text) {
+  const m = /^(?:(不走|pass)|(走|落)(\d+)(?:吃(\d+))?(正位)?(回手)?(再走)?)$/i.exec(text);
+  if (!m) return text;
+  if (m[1]) return t("n.pass");
+  return t(m[2] === "走" ? "n.walk" : "n.place", m[3]) + (m[4] ? t("n.takes", m[4]) : "") +
+    (m[5] ? t("n.fixed") : "") + (m[6] ? t("n.off") : "") + (m[7] ? t("n.again") : "");
+}
+
+/** The words of a reader's error, in the page's language (issue 66). */
 function recordErrorText(e) {
-  const args = e.key === "rec.illegal" ? [e.args[0], e.args[1], t(`rec.why.${e.args[2]}`)] : e.args;
+  const args = e.args.map((a) => (a && a.move !== undefined ? recWords(a.move) : a));
+  if (e.key === "rec.illegal") args[2] = t(`rec.why.${args[2]}`);
   return t("rec.error", e.line, e.column, t(e.key, ...args));
 }
 
@@ -192,9 +204,26 @@ async function loadRecordText(text) {
   return true;
 }
 
+/** Sets the glyph of every move under `node` (at position `pos`) whose
+ * values are known to the board's mark (?! ? ?? ! □), keeping a read
+ * !! or !? where the board has none. */
+function markGlyphs(node, pos) {
+  const a = cache.get(pos);
+  for (const c of node.children) {
+    const m = a && a.moves.find((x) => x.move === c.move);
+    if (!m) continue;
+    const mark = markOf(a, c.move);
+    const g = mark === "mistake" ? FALL_GLYPH[fallOf(a, c.move)] : { only: "!", forced: "□" }[mark];
+    if (g || !["!!", "!?"].includes(c.glyph)) c.glyph = g;
+    if (!c.glyph) delete c.glyph;
+    markGlyphs(c, m.position);
+  }
+}
+
 /** The record of the whole tree on the board. */
 function exportRecord() {
   if (!game.root || !game.start) return "";
+  markGlyphs(game.root, game.start);
   const a = cache.get(game.start);
   return recordWrite(game.root, game.start, recordTags.get(game.root) || [], (a && a.pass_rule) || "always");
 }
@@ -219,6 +248,7 @@ const report = { key: null, data: null, ctl: null };
 function reportDrawn() {
   const box = $("report");
   if (!box) return;
+  drawCommentBox();
   const hidden = evalHidden(shown) || mode === "puzzle";
   box.hidden = hidden;
   if (hidden) {
@@ -270,6 +300,32 @@ function reportDrawn() {
   gc.textContent = game.root.comment ?? "";
 }
 
+/** The comment box (`#comment`, opened by 注释 `#comment-edit`): the
+ * comment of the current move, changed as it is typed (issue 66). */
+const commentBox = { open: false, node: null };
+function drawCommentBox() {
+  const box = $("comment"), node = currentNode();
+  box.hidden = !commentBox.open || $("tree-tools").hidden;
+  $("comment-edit").setAttribute("aria-expanded", String(!box.hidden));
+  if (node !== commentBox.node) {
+    commentBox.node = node;
+    box.value = (node && node.comment) || "";
+  }
+}
+document.getElementById("comment-edit").addEventListener("click", () => {
+  commentBox.open = !commentBox.open;
+  drawCommentBox();
+  if (commentBox.open) $("comment").focus();
+});
+document.getElementById("comment").addEventListener("input", (e) => {
+  const node = commentBox.node, text = e.target.value;
+  if (!node) return;
+  if (text.trim()) node.comment = text;
+  else delete node.comment;
+  drawHistory();
+  reportDrawn();
+});
+
 function drawReport(box, main) {
   const body = box.querySelector(".report-body");
   const d = report.data;
@@ -298,7 +354,7 @@ function drawReport(box, main) {
   decisive.className = "report-decisive";
   // The moves in the page's notation and language, where known.
   const texts = plies([game.root, ...main]).map((p) => p.text);
-  const fallText = (f) => t("report.fall", f.ply, t(f.side), texts[f.ply - 1] || f.notation, t(`fall.${f.fall}`));
+  const fallText = (f) => t("report.fall", f.ply, t(f.side), texts[f.ply - 1] || recWords(f.notation), t(`fall.${f.fall}`));
   decisive.textContent = t("report.decisive", r.decisive ? fallText(r.decisive) : t("report.none"));
   const list = document.createElement("ol");
   list.className = "report-falls";
@@ -306,27 +362,13 @@ function drawReport(box, main) {
     const li = document.createElement("li");
     li.dataset.ply = String(f.ply);
     li.dataset.fall = f.fall;
-    li.textContent = `${{ inaccuracy: "?!", mistake: "?", blunder: "??" }[f.fall]} ${fallText(f)}`;
+    li.textContent = `${FALL_GLYPH[f.fall]} ${fallText(f)}`;
     const node = main[f.ply - 1];
     actionable(li, li.textContent, () => goToNode(node), null);
     list.append(li);
   }
   body.append(table, decisive, list);
   box.dataset.ready = "true";
-  // The marks: ?! ? ?? on the main line's moves that fell.
-  for (const f of r.falls) {
-    const node = main[f.ply - 1];
-    const glyph = { inaccuracy: "?!", mistake: "?", blunder: "??" }[f.fall];
-    const e = node && document.querySelector(`#history [data-node="${node.id}"]`);
-    if (e) {
-      e.dataset.fall = f.fall;
-      const mark = e.querySelector(".mark-mistake");
-      if (mark) mark.textContent = glyph;
-    }
-    const g = document.querySelector(`#graph [data-graph-ply="${f.ply}"]`);
-    if (g) {
-      g.classList.add(`fall-${f.fall}`);
-      g.dataset.fall = f.fall;
-    }
-  }
+  // The marks ?! ? ?? of the moves that fell, in the history and on the
+  // graph, are app.js's (fallOf), variations' too.
 }
