@@ -223,7 +223,8 @@ function markGlyphs(node, pos) {
 /** The record of the whole tree on the board. */
 function exportRecord() {
   if (!game.root || !game.start) return "";
-  markGlyphs(game.root, game.start);
+  // While the evaluation is hidden in play, the board's marks would give it away.
+  if (!evalHidden(shown)) markGlyphs(game.root, game.start);
   const a = cache.get(game.start);
   return recordWrite(game.root, game.start, recordTags.get(game.root) || [], (a && a.pass_rule) || "always");
 }
