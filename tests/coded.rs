@@ -101,9 +101,10 @@ fn score_is_answers_as_the_score() {
     for p in &positions {
         let s = tb.score(p).unwrap();
         assert!(tb.score_is(p, s).unwrap(), "{p}");
+        let d = s.depth().unwrap_or(0);
         let near =
-            [s.depth.wrapping_sub(1), s.depth + 1, s.depth + 2].map(|depth| Score { depth, ..s });
-        let others = values.map(|value| Score { value, ..s });
+            [d.wrapping_sub(1), d + 1, d + 2].into_iter().filter_map(|d| Score::new(s.value, d));
+        let others = values.map(|value| Score::new(value, d).unwrap_or(Score::terminal(value)));
         for t in near.into_iter().chain(others).filter(|&t| t != s) {
             assert!(!tb.score_is(p, t).unwrap(), "{p}: {t:?} against {s:?}");
             falses += 1;

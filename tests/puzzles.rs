@@ -162,10 +162,10 @@ fn check_by_definition(p: &Puzzle) {
             // The reply: the best value, then the longest game.
             let (value, _) = keeping(&moves);
             let longest =
-                moves.iter().filter(|x| x.score.value == value).map(|x| x.score.depth).max();
+                moves.iter().filter(|x| x.score.value == value).map(|x| x.score.depth()).max();
             let this = moves.iter().find(|x| x.mv == m).expect("the reply is legal");
             assert_eq!(
-                (this.score.value, Some(this.score.depth)),
+                (this.score.value, Some(this.score.depth())),
                 (value, longest),
                 "{}: reply {m}",
                 p.id
@@ -187,7 +187,7 @@ fn check_by_definition(p: &Puzzle) {
             moves
                 .iter()
                 .filter(|x| x.score.value == value)
-                .min_by(|a, b| b.score.depth.cmp(&a.score.depth))
+                .min_by(|a, b| b.score.depth().cmp(&a.score.depth()))
                 .unwrap()
                 .child
         } else {

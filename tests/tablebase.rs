@@ -387,14 +387,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
         let want: Vec<_> = sol.moves(&root).unwrap().iter().map(|m| (m.mv, m.score)).collect();
         assert_eq!(moves, want, "{root}");
-        assert_eq!(
-            a.line.len(),
-            usize::from(if a.score.value == chaosclock::Value::NoResult {
-                0
-            } else {
-                a.score.depth
-            })
-        );
+        assert_eq!(a.line.len(), usize::from(a.score.depth().unwrap_or(0)));
     }
     let opening: Position = "2,1,4,3,6,5,8,7".parse().unwrap();
     let err = probe::analyse(&tb, &opening).unwrap_err().to_string();

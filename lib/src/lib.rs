@@ -57,7 +57,7 @@
 //! let pos: Position = "2,1,4,3,6,5".parse()?;
 //! let solution = solve(&pos, PassRule::Always, None);
 //! let answer = Answer::from_solution(&solution, &pos, PassRule::Always)?;
-//! assert_eq!((answer.score.value, answer.score.depth), (Value::SelfWin, 12));
+//! assert_eq!((answer.score.value, answer.score.depth()), (Value::SelfWin, Some(12)));
 //! let best: Vec<String> =
 //!     answer.moves.iter().filter(|m| answer.is_best(m)).map(|m| m.mv.to_string()).collect();
 //! assert_eq!(best, ["2", "4", "6", "5"]);
@@ -87,7 +87,7 @@
 //! let pos: Position = "2,1,4,3,6,5".parse()?;
 //! let answer = Answer::from_tables(&tb, &pos, rule)?;
 //! assert_eq!(answer.source, Source::Tables);
-//! assert_eq!((answer.score.value, answer.score.depth), (Value::SelfWin, 12));
+//! assert_eq!((answer.score.value, answer.score.depth()), (Value::SelfWin, Some(12)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

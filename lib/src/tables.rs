@@ -32,7 +32,7 @@ use crate::value::Value;
 /// let tables = Tables::open(dir.path())?;
 /// let pos: Position = "2,1,4,3,6,5".parse()?;
 /// assert_eq!(tables.value(&pos, rule)?, Value::SelfWin);
-/// assert_eq!(tables.score(&pos, rule)?.depth, 12);
+/// assert_eq!(tables.score(&pos, rule)?.depth(), Some(12));
 /// let best = tables.best_move(&pos, rule)?.ok_or("a move")?;
 /// assert!(pos.play(best, rule).is_ok());
 /// // No 8-slot tables there: a missing file, with its path.
@@ -93,7 +93,8 @@ impl Tables {
     }
 
     /// The score of `pos` under `rule`: its value and depth (from tables
-    /// of values only, the depth is 0: see [`Tablebase::has_depths`]).
+    /// of values only the depth is unknown, `None`: see
+    /// [`Tablebase::has_depths`]).
     ///
     /// # Errors
     /// As [`Tables::value`].

@@ -75,7 +75,7 @@ pub struct Solution {
 /// for (_, child) in pos.children(PassRule::Always) {
 ///     assert!(solution.score(&child).is_some());
 /// }
-/// assert!(score.value != Value::NoResult || score.depth == 0);
+/// assert!(score.value == Value::NoResult || score.depth().is_some());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {

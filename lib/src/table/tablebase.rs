@@ -573,14 +573,23 @@ impl Tablebase {
     }
 
     /// The score of `pos` from its side to move's view, opening the file
-    /// that holds it if it is not open yet.
+    /// that holds it if it is not open yet. From tables of values only
+    /// the depth is unknown ([`Score::depth`] is `None`) unless the game
+    /// is over.
     ///
     /// # Errors
     /// A position of another size ([`TableError::OtherSize`]), a missing
     /// file ([`ProbeError::Missing`]) or a damaged one.
     pub fn score(&self, pos: &Position) -> Result<Score, ProbeError> {
         self.open_for(pos)?;
-        self.loaded_score(pos)?.ok_or_else(|| self.missing(pos.fixed_mask()))
+        let score = self.loaded_score(pos)?.ok_or_else(|| self.missing(pos.fixed_mask()))?;
+        if self.has_depths() == Some(false)
+            && pos.last() != Last::DoublePass
+            && pos.outcome().is_none()
+        {
+            return Ok(Score::value_only(score.value));
+        }
+        Ok(score)
     }
 
     /// The value of `pos`, opening the file that holds it: read from its
