@@ -228,7 +228,7 @@ proptest! {
         let other_n = SUPPORTED_SLOTS[rng.below(5) as usize];
         let other = random_position(&mut rng, other_n, 0);
         let score = Score::new(value(code), depth).unwrap_or(Score::value_only(value(code)));
-        let made = |mv, child| ScoredMove { mv, child, score };
+        let made = |mv, child| ScoredMove::new(mv, child, score);
         let moves = vec![made(a_move(kind, piece), other), made(Move::Pass, pos)];
         let level = Level::new(1 + piece % 7).unwrap();
         if let Some(m) = Engine::new(level, seed).choose(&pos, &moves) {
@@ -309,6 +309,7 @@ fn what_answers_is_send_and_sync() {
     both::<chaosclock::policy::Policy<'static>>();
     both::<chaosclock::policy::Bounded<'static>>();
     both::<Tablebase>();
+    both::<chaosclock::Tables>();
     both::<Book>();
     both::<chaosclock::solve::Solution>();
     both::<Answer>();

@@ -13,7 +13,7 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::table::Encoding;
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Score, Value};
@@ -26,14 +26,8 @@ fn make(depths: &Path, coded: &Path) {
 }
 
 fn make_with(depths: &Path, coded: &Path, sides: bool) {
-    let cfg = Config {
-        root: depths.to_path_buf(),
-        n: 6,
-        rule: PassRule::Always,
-        max_live: 6,
-        encoding: Encoding::Scores,
-        limits: Limits::default(),
-    };
+    let cfg =
+        Config::new(depths.to_path_buf(), 6, PassRule::Always).with_encoding(Encoding::Scores);
     generate(&cfg, None).unwrap();
     common::convert_tables(depths, coded, 6, PassRule::Always, sides);
 }

@@ -292,7 +292,8 @@ fn csv_export_reads_back_and_verify_checks() {
     // A wrong solution is caught: exit code 1.
     let mut lines: Vec<String> = csv.lines().map(String::from).collect();
     let p = &set[0];
-    let wrong = Puzzle { line: vec![Move::Pass], ..p.clone() };
+    let mut wrong = p.clone();
+    wrong.line = vec![Move::Pass];
     lines[1] = wrong.to_csv();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let args = ["puzzles", "--slots", "8", "--file", f, "--verify"];
@@ -312,7 +313,8 @@ fn csv_export_reads_back_and_verify_checks() {
         "{stderr}"
     );
     // So is a rating that is not the engines' attempts'.
-    let wrong = Puzzle { rating: p.rating + 1, ..p.clone() };
+    let mut wrong = p.clone();
+    wrong.rating = p.rating + 1;
     lines[1] = wrong.to_csv();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let out = run_in(dir.path(), &args);

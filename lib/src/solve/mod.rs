@@ -423,6 +423,7 @@ impl Solution {
 
 /// A position the solution did not reach (it holds no score for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NotReached(pub Position);
 
 impl std::fmt::Display for NotReached {
