@@ -19,14 +19,14 @@ use crate::value::Value;
 /// # Examples
 ///
 /// ```
-/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::generate::{Config, generate};
 /// use chaosclock::Tables;
 /// use chaosclock::table::Encoding;
 /// use chaosclock::{Move, PassRule, Position, Value};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let rule = PassRule::Always;
-/// let cfg = Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits: Limits::default() };
+/// let cfg = Config::new(dir.path(), 6, rule).with_encoding(Encoding::Scores);
 /// generate(&cfg, None)?;
 ///
 /// let tables = Tables::open(dir.path())?;

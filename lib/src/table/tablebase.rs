@@ -43,7 +43,7 @@ use crate::value::Value;
 /// let dir = tempfile::tempdir()?;
 /// let rule = PassRule::Always;
 /// let limits = Limits::default();
-/// generate(&Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits }, None)?;
+/// generate(&Config::new(dir.path(), 6, rule).with_encoding(Encoding::Scores).with_limits(limits), None)?;
 ///
 /// let tb = Arc::new(Tablebase::new(dir.path(), 6, rule));
 /// let openings = draw::all(6)?;
