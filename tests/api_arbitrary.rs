@@ -202,7 +202,9 @@ proptest! {
         if let Ok(l) = last_from_number(m) {
             prop_assert_eq!(last_to_number(l), m);
         }
-        let score = Score { value: value(code), depth };
+        // Any depth: the checked constructor, else a depth not known.
+        let score = Score::new(value(code), depth).unwrap_or(Score::value_only(value(code)));
+        prop_assert_eq!(score.depth().is_some(), Score::new(value(code), depth).is_some() && value(code) != Value::NoResult);
         let child = Score::from_child(score, same);
         if let Some(back) = child.to_child(same) {
             prop_assert_eq!(Score::from_child(back, same), child);
@@ -225,7 +227,8 @@ proptest! {
         let pos = random_position(&mut rng, size, fixed);
         let other_n = SUPPORTED_SLOTS[rng.below(5) as usize];
         let other = random_position(&mut rng, other_n, 0);
-        let made = |mv, child| ScoredMove { mv, child, score: Score { value: value(code), depth } };
+        let score = Score::new(value(code), depth).unwrap_or(Score::value_only(value(code)));
+        let made = |mv, child| ScoredMove::new(mv, child, score);
         let moves = vec![made(a_move(kind, piece), other), made(Move::Pass, pos)];
         let level = Level::new(1 + piece % 7).unwrap();
         if let Some(m) = Engine::new(level, seed).choose(&pos, &moves) {
@@ -306,6 +309,7 @@ fn what_answers_is_send_and_sync() {
     both::<chaosclock::policy::Policy<'static>>();
     both::<chaosclock::policy::Bounded<'static>>();
     both::<Tablebase>();
+    both::<chaosclock::Tables>();
     both::<Book>();
     both::<chaosclock::solve::Solution>();
     both::<Answer>();

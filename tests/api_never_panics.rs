@@ -33,14 +33,9 @@ fn root() -> &'static PathBuf {
         let dir = tempfile::tempdir().expect("a temporary directory").keep();
         for (n, rule) in [(6, PassRule::Always), (4, PassRule::WhenStuck)] {
             let limits = Limits::default();
-            let cfg = Config {
-                root: dir.clone(),
-                n,
-                rule,
-                max_live: n,
-                encoding: Encoding::Scores,
-                limits,
-            };
+            let cfg = Config::new(dir.clone(), n, rule)
+                .with_encoding(Encoding::Scores)
+                .with_limits(limits);
             generate(&cfg, None).expect("tables are made");
         }
         dir
@@ -161,14 +156,10 @@ fn generate_refuses_what_it_cannot_make() {
     for (n, max_live) in [(0, 0), (3, 3), (5, 2), (13, 2), (16, 1), (200, 4)] {
         let dir = tempfile::tempdir().unwrap();
         let limits = Limits::default();
-        let cfg = Config {
-            root: dir.path().into(),
-            n,
-            rule: PassRule::Always,
-            max_live,
-            encoding: Encoding::Scores,
-            limits,
-        };
+        let cfg = Config::new(dir.path(), n, PassRule::Always)
+            .with_max_live(max_live)
+            .with_encoding(Encoding::Scores)
+            .with_limits(limits);
         let e = generate(&cfg, None).map(|r| r.files_written);
         assert!(e.is_err(), "{n} slots, max_live {max_live}: {e:?}");
     }

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 mod common;
 
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::internals::format::{BLOCK, Header, RECORD, checksum};
 use chaosclock::table::Encoding;
 use common::bin::{check_exit, json_in, ok_in, run_in, run_with};
@@ -352,13 +352,8 @@ fn verify_passes_good_tables_and_catches_doctored_ones() {
     // code (tests/generate_coded.rs).
     let dir = tempfile::tempdir().expect("a temporary directory");
     let d = dir.path();
-    let plain = |encoding| Config {
-        root: d.join("tables"),
-        n: 6,
-        rule: chaosclock::PassRule::Always,
-        max_live: 6,
-        encoding,
-        limits: Limits::default(),
+    let plain = |encoding| {
+        Config::new(d.join("tables"), 6, chaosclock::PassRule::Always).with_encoding(encoding)
     };
     generate(&plain(Encoding::Scores), None).unwrap();
     let text = ok_in(d, &["verify", "--slots", "6", "--sample", "2000", "--solves", "5"]);

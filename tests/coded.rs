@@ -13,7 +13,7 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::table::Encoding;
 use chaosclock::table::Tablebase;
 use chaosclock::{PassRule, Position, Score, Value};
@@ -26,14 +26,8 @@ fn make(depths: &Path, coded: &Path) {
 }
 
 fn make_with(depths: &Path, coded: &Path, sides: bool) {
-    let cfg = Config {
-        root: depths.to_path_buf(),
-        n: 6,
-        rule: PassRule::Always,
-        max_live: 6,
-        encoding: Encoding::Scores,
-        limits: Limits::default(),
-    };
+    let cfg =
+        Config::new(depths.to_path_buf(), 6, PassRule::Always).with_encoding(Encoding::Scores);
     generate(&cfg, None).unwrap();
     common::convert_tables(depths, coded, 6, PassRule::Always, sides);
 }
@@ -101,9 +95,10 @@ fn score_is_answers_as_the_score() {
     for p in &positions {
         let s = tb.score(p).unwrap();
         assert!(tb.score_is(p, s).unwrap(), "{p}");
+        let d = s.depth().unwrap_or(0);
         let near =
-            [s.depth.wrapping_sub(1), s.depth + 1, s.depth + 2].map(|depth| Score { depth, ..s });
-        let others = values.map(|value| Score { value, ..s });
+            [d.wrapping_sub(1), d + 1, d + 2].into_iter().filter_map(|d| Score::new(s.value, d));
+        let others = values.map(|value| Score::new(value, d).unwrap_or(Score::terminal(value)));
         for t in near.into_iter().chain(others).filter(|&t| t != s) {
             assert!(!tb.score_is(p, t).unwrap(), "{p}: {t:?} against {s:?}");
             falses += 1;

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use chaosclock::Variant;
 use chaosclock::solve::{Solution, solve, solve_many};
-use chaosclock::{PassRule, Position, Value};
+use chaosclock::{PassRule, Position};
 use common::{Rng, all_states, openings, random_position};
 
 const RULES: [PassRule; 2] = [PassRule::Always, PassRule::WhenStuck];
@@ -32,7 +32,7 @@ fn compare_solutions(fast: &Solution, slow: &HashMap<String, (u8, Option<u32>)>,
         let &(value, depth) = slow
             .get(&text)
             .unwrap_or_else(|| panic!("{text} ({rule:?}) reached by the fast solver only"));
-        let fast_depth = (score.value != Value::NoResult).then_some(u32::from(score.depth));
+        let fast_depth = score.depth().map(u32::from);
         assert_eq!(
             (score.value.code(), fast_depth),
             (value, depth),

@@ -49,14 +49,9 @@ fn values_only_records_match_records_with_depths_for_8_slots() {
         let (v, d) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         for (dir, encoding) in [(&v, Encoding::Packed), (&d, Encoding::Scores)] {
             let limits = Limits::default();
-            let cfg = Config {
-                root: dir.path().to_path_buf(),
-                n: 8,
-                rule,
-                max_live: 8,
-                encoding,
-                limits,
-            };
+            let cfg = Config::new(dir.path().to_path_buf(), 8, rule)
+                .with_encoding(encoding)
+                .with_limits(limits);
             let report = generate(&cfg, None).unwrap();
             // Every 8-slot state (SCALE.md), through its representative.
             assert_eq!(report.covered, 9_454_950);

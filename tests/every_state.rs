@@ -15,7 +15,7 @@ mod common;
 
 use std::path::Path;
 
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::internals::SigIndex;
 use chaosclock::solve::solve_many;
 use chaosclock::table::{Encoding, Tablebase};
@@ -72,14 +72,7 @@ fn make_with(dir: &Path, n: u8, rule: PassRule, encoding: Encoding, sides: bool)
         common::convert_tables(scores.path(), dir, n, rule, sides);
         return;
     }
-    let cfg = Config {
-        root: dir.to_path_buf(),
-        n,
-        rule,
-        max_live: n,
-        encoding,
-        limits: Limits::default(),
-    };
+    let cfg = Config::new(dir.to_path_buf(), n, rule).with_encoding(encoding);
     generate(&cfg, None).unwrap();
 }
 

@@ -23,7 +23,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use chaosclock::PassRule;
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::internals::RawFile;
 use chaosclock::internals::coded;
 use chaosclock::internals::convert::convert_file;
@@ -62,14 +62,7 @@ fn tables() -> &'static (tempfile::TempDir, Vec<Sample>) {
         let mut samples = Vec::new();
         for (name, encoding) in [("depths", Encoding::Scores), ("values", Encoding::Packed)] {
             let root = dir.path().join(name);
-            let cfg = Config {
-                root: root.clone(),
-                n: 6,
-                rule: PassRule::Always,
-                max_live: 6,
-                encoding,
-                limits: Limits::default(),
-            };
+            let cfg = Config::new(root.clone(), 6, PassRule::Always).with_encoding(encoding);
             generate(&cfg, None).expect("the 6-slot tables are made");
             // Every piece loose (two 64 KiB blocks with depths), and the
             // file of pieces 1, 2, 3 and 6 fixed.

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 /// Generates the complete `n`-slot tables of `encoding` under `dir`.
 fn make(dir: &Path, n: u8, rule: PassRule, encoding: Encoding, limits: Limits) {
-    let cfg = Config { root: dir.to_path_buf(), n, rule, max_live: n, encoding, limits };
+    let cfg = Config::new(dir.to_path_buf(), n, rule).with_encoding(encoding).with_limits(limits);
     generate(&cfg, None).unwrap();
 }
 
@@ -70,7 +70,12 @@ fn files_of_many_model_sets_give_every_score() {
         let scores = tempfile::tempdir().unwrap();
         make(scores.path(), n, rule, Encoding::Scores, Limits::default());
         // Every file of many sets; big sub-tables solved one at a time.
-        let limits = Limits { sets: (0, own), big_nodes: 1 << 12, ..Limits::default() };
+        let limits = {
+            let mut l = Limits::default();
+            l.sets = (0, own);
+            l.big_nodes = 1 << 12;
+            l
+        };
         let coded = tempfile::tempdir().unwrap();
         make(coded.path(), n, rule, Encoding::Coded, limits);
         let (a, b) =
@@ -106,14 +111,7 @@ fn a_damaged_side_file_goes() {
     bytes[at] ^= 0x40;
     std::fs::write(&side, &bytes).unwrap();
     let before = common::files_in(&tables);
-    let cfg = Config {
-        root: dir.path().to_path_buf(),
-        n,
-        rule,
-        max_live: n,
-        encoding: Encoding::Coded,
-        limits: Limits::default(),
-    };
+    let cfg = Config::new(dir.path().to_path_buf(), n, rule).with_encoding(Encoding::Coded);
     let report = generate(&cfg, None).unwrap();
     assert_eq!((report.files_kept, report.files_written), (40, 0));
     let after = common::files_in(&tables);

@@ -264,14 +264,8 @@ fn a_list_that_stops_says_it_is_incomplete() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // Tables of encoding 1 (8 bytes a node), whose block 60 is known.
-    let cfg = chaosclock::generate::Config {
-        root: d.join("tables"),
-        n: 8,
-        rule: chaosclock::PassRule::Always,
-        max_live: 8,
-        encoding: chaosclock::table::Encoding::Scores,
-        limits: chaosclock::generate::Limits::default(),
-    };
+    let cfg = chaosclock::generate::Config::new(d.join("tables"), 8, chaosclock::PassRule::Always)
+        .with_encoding(chaosclock::table::Encoding::Scores);
     chaosclock::generate::generate(&cfg, None).unwrap();
     let path = d.join("tables/n8-always/f0000.cctb");
     let good = std::fs::read(&path).unwrap();

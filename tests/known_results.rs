@@ -25,7 +25,7 @@ fn documented_opening() {
         assert_eq!(m.score.value, expected, "move {}", m.mv);
     }
     let line = sol.line(&root).unwrap();
-    assert_eq!(line.len(), sol.score(&root).unwrap().depth as usize);
+    assert_eq!(line.len(), usize::from(sol.score(&root).unwrap().depth().unwrap_or(0)));
 }
 
 /// The documented mid-game is a self-win for 甲, by walking 11.

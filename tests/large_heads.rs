@@ -28,14 +28,8 @@ const RULE: PassRule = PassRule::Always;
 /// Makes the complete 6-slot tables of encoding 4, with side files, under
 /// `root` with `limits`; returns their directory.
 fn make(root: &Path, limits: Limits) -> PathBuf {
-    let cfg = Config {
-        root: root.to_path_buf(),
-        n: N,
-        rule: RULE,
-        max_live: N,
-        encoding: Encoding::Coded,
-        limits,
-    };
+    let cfg =
+        Config::new(root.to_path_buf(), N, RULE).with_encoding(Encoding::Coded).with_limits(limits);
     generate(&cfg, None).unwrap();
     Tablebase::new(root, N, RULE).dir().to_path_buf()
 }
@@ -176,7 +170,12 @@ fn files_of_other_model_sets_are_checked_when_opened() {
     let root = tempfile::tempdir().unwrap();
     // Files of many model sets (not the sets `generate` makes by default
     // for files this small), so that a model index can point to another.
-    let limits = Limits { sets: (0, 2), big_nodes: 1 << 12, ..Limits::default() };
+    let limits = {
+        let mut l = Limits::default();
+        l.sets = (0, 2);
+        l.big_nodes = 1 << 12;
+        l
+    };
     let dir = make(root.path(), limits);
     let copy = root.path().join("copy");
     std::fs::create_dir_all(&copy).unwrap();

@@ -163,10 +163,10 @@ fn check_by_definition(p: &Puzzle) {
             // The reply: the best value, then the longest game.
             let (value, _) = keeping(&moves);
             let longest =
-                moves.iter().filter(|x| x.score.value == value).map(|x| x.score.depth).max();
+                moves.iter().filter(|x| x.score.value == value).map(|x| x.score.depth()).max();
             let this = moves.iter().find(|x| x.mv == m).expect("the reply is legal");
             assert_eq!(
-                (this.score.value, Some(this.score.depth)),
+                (this.score.value, Some(this.score.depth())),
                 (value, longest),
                 "{}: reply {m}",
                 p.id
@@ -188,7 +188,7 @@ fn check_by_definition(p: &Puzzle) {
             moves
                 .iter()
                 .filter(|x| x.score.value == value)
-                .min_by(|a, b| b.score.depth.cmp(&a.score.depth))
+                .min_by(|a, b| b.score.depth().cmp(&a.score.depth()))
                 .unwrap()
                 .child
         } else {
@@ -293,7 +293,8 @@ fn csv_export_reads_back_and_verify_checks() {
     // A wrong solution is caught: exit code 1.
     let mut lines: Vec<String> = csv.lines().map(String::from).collect();
     let p = &set[0];
-    let wrong = Puzzle { line: vec![Move::Pass], ..p.clone() };
+    let mut wrong = p.clone();
+    wrong.line = vec![Move::Pass];
     lines[1] = wrong.to_csv();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let args = ["puzzles", "--slots", "8", "--file", f, "--verify"];
@@ -313,7 +314,8 @@ fn csv_export_reads_back_and_verify_checks() {
         "{stderr}"
     );
     // So is a rating that is not the engines' attempts'.
-    let wrong = Puzzle { rating: p.rating + 1, ..p.clone() };
+    let mut wrong = p.clone();
+    wrong.rating = p.rating + 1;
     lines[1] = wrong.to_csv();
     std::fs::write(&file, lines.join("\n")).unwrap();
     let out = run_in(dir.path(), &args);

@@ -191,15 +191,15 @@ fn a_resumed_run_counts_only_the_work_left_from_its_start() {
         }
     }
     assert!(checkpoints() > 0, "no run was killed with a file under way");
-    let limits = Limits { checkpoint: Duration::ZERO, ..Limits::default() };
-    let cfg = Config {
-        root: dir.path().join("tables"),
-        n: 10,
-        rule: PassRule::Always,
-        max_live: 7,
-        encoding: Encoding::Packed,
-        limits,
+    let limits = {
+        let mut l = Limits::default();
+        l.checkpoint = Duration::ZERO;
+        l
     };
+    let cfg = Config::new(dir.path().join("tables"), 10, PassRule::Always)
+        .with_max_live(7)
+        .with_encoding(Encoding::Packed)
+        .with_limits(limits);
     let told = Told::default();
     let report = generate(&cfg, Some(&told)).unwrap();
     assert!(report.resumed > 0, "nothing went on from a checkpoint");

@@ -21,7 +21,7 @@ fn make(root: &Path, n: u8, rule: PassRule, max_live: u8) -> Tablebase {
 
 fn make_as(root: &Path, n: u8, rule: PassRule, max_live: u8, encoding: Encoding) -> Tablebase {
     let cfg =
-        Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits: Limits::default() };
+        Config::new(root.to_path_buf(), n, rule).with_max_live(max_live).with_encoding(encoding);
     generate(&cfg, None).unwrap();
     let tb = Tablebase::new(root, n, rule);
     for f in chaosclock::table::fixed_sets(n, max_live) {
@@ -163,14 +163,9 @@ fn many_threads_probing_one_tablebase_agree_with_one_thread() {
 fn encodings_are_not_mixed() {
     let dir = tempfile::tempdir().unwrap();
     make_as(dir.path(), 6, PassRule::Always, 3, Encoding::Values);
-    let cfg = Config {
-        root: dir.path().to_path_buf(),
-        n: 6,
-        rule: PassRule::Always,
-        max_live: 4,
-        encoding: Encoding::Scores,
-        limits: Limits::default(),
-    };
+    let cfg = Config::new(dir.path().to_path_buf(), 6, PassRule::Always)
+        .with_max_live(4)
+        .with_encoding(Encoding::Scores);
     let err = generate(&cfg, None).unwrap_err().to_string();
     assert!(err.contains("values only") && err.contains("--values-only"), "{err}");
 }
@@ -237,26 +232,22 @@ fn memory_limits_do_not_change_the_bytes() {
     // copy in a scratch file and a checkpoint after every sub-table, against
     // the defaults, which keep them all in memory for 8 slots. No scratch
     // file or checkpoint is left.
-    let tiny = Limits {
-        big_nodes: 0,
-        by_levels: 0,
-        release_nodes: 0,
-        raw_in_memory: 0,
-        checkpoint: std::time::Duration::ZERO,
-        ..Limits::default()
+    let tiny = {
+        let mut l = Limits::default();
+        l.big_nodes = 0;
+        l.by_levels = 0;
+        l.release_nodes = 0;
+        l.raw_in_memory = 0;
+        l.checkpoint = std::time::Duration::ZERO;
+        l
     };
     for encoding in [Encoding::Scores, Encoding::Packed, Encoding::Coded] {
         let mut files = Vec::new();
         for limits in [Limits::default(), tiny] {
             let dir = tempfile::tempdir().unwrap();
-            let cfg = Config {
-                root: dir.path().to_path_buf(),
-                n: 8,
-                rule: PassRule::WhenStuck,
-                max_live: 8,
-                encoding,
-                limits,
-            };
+            let cfg = Config::new(dir.path().to_path_buf(), 8, PassRule::WhenStuck)
+                .with_encoding(encoding)
+                .with_limits(limits);
             generate(&cfg, None).unwrap();
             files.push(files_in(&dir.path().join("n8-when-stuck")));
         }
@@ -387,14 +378,7 @@ fn probe_agrees_with_solve_and_names_missing_tables() {
         let moves: Vec<_> = a.moves.iter().map(|m| (m.mv, m.score)).collect();
         let want: Vec<_> = sol.moves(&root).unwrap().iter().map(|m| (m.mv, m.score)).collect();
         assert_eq!(moves, want, "{root}");
-        assert_eq!(
-            a.line.len(),
-            usize::from(if a.score.value == chaosclock::Value::NoResult {
-                0
-            } else {
-                a.score.depth
-            })
-        );
+        assert_eq!(a.line.len(), usize::from(a.score.depth().unwrap_or(0)));
     }
     let opening: Position = "2,1,4,3,6,5,8,7".parse().unwrap();
     let err = probe::analyse(&tb, &opening).unwrap_err().to_string();
@@ -435,14 +419,8 @@ fn a_tablebase_is_send_and_sync() {
 #[test]
 fn a_score_opens_its_file_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = Config {
-        root: dir.path().to_path_buf(),
-        n: 6,
-        rule: PassRule::Always,
-        max_live: 6,
-        encoding: Encoding::Scores,
-        limits: Limits::default(),
-    };
+    let cfg =
+        Config::new(dir.path().to_path_buf(), 6, PassRule::Always).with_encoding(Encoding::Scores);
     generate(&cfg, None).unwrap();
     let tb = Tablebase::new(dir.path(), 6, PassRule::Always);
     let pos: Position = "2,1,4,3,6,5".parse().unwrap();

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::probe::ProbeError;
 use chaosclock::solve::solve;
 use chaosclock::table::{Encoding, TableError, Tablebase};
@@ -22,14 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = match std::env::args_os().nth(1) {
         Some(dir) => dir.into(),
         None => {
-            let cfg = Config {
-                root: made.path().into(),
-                n: 6,
-                rule,
-                max_live: 6,
-                encoding: Encoding::Scores,
-                limits: Limits::default(),
-            };
+            let cfg = Config::new(made.path(), 6, rule).with_encoding(Encoding::Scores);
             generate(&cfg, None)?;
             made.path().to_path_buf()
         }

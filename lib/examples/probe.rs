@@ -9,7 +9,7 @@
 //! probes the opening `2,1,4,3,6,5`. `cargo test -p chaosclock` runs it too.
 
 use chaosclock::Tables;
-use chaosclock::generate::{Config, Limits, generate};
+use chaosclock::generate::{Config, generate};
 use chaosclock::table::Encoding;
 use chaosclock::{PassRule, Position, Value};
 
@@ -20,15 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(dir) => dir.into(),
         None => {
             let rule = PassRule::Always;
-            let limits = Limits::default();
-            let cfg = Config {
-                root: made.path().into(),
-                n: 6,
-                rule,
-                max_live: 6,
-                encoding: Encoding::Scores,
-                limits,
-            };
+            let cfg = Config::new(made.path(), 6, rule).with_encoding(Encoding::Scores);
             generate(&cfg, None)?;
             made.path().to_path_buf()
         }

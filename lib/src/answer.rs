@@ -12,7 +12,8 @@
 //! value" if its value equals the best one's, whatever its depth.
 //!
 //! Answers from tables of values only have no depths (`depths` is false and
-//! every depth is 0), and their best moves are those that keep the value.
+//! [`Score::depth`] is `None`), and their best moves are those that keep
+//! the value.
 
 use crate::book::{Book, NoValue};
 use crate::moves::{Move, PassRule};
@@ -66,7 +67,8 @@ pub struct Answer {
     pub line: Vec<Move>,
     /// Where the line ends (the position itself for an empty line).
     pub end: Position,
-    /// Whether the depths are known; if not, they are all 0.
+    /// Whether the depths are known; if not, every [`Score::depth`] but
+    /// those of finished games is `None`.
     pub depths: bool,
     /// Whether the moves and the line were left out (an opening answered
     /// from the openings book, which holds values only).
@@ -156,7 +158,7 @@ impl Answer {
     /// The answer of the openings book for the opening `pos`, whose value
     /// the book gives as `value`.
     pub(crate) fn book_value(pos: Position, rule: PassRule, value: Value) -> Answer {
-        let score = Score { value, depth: 0 };
+        let score = Score::value_only(value);
         let mut answer = Answer::new(pos, rule, score, Vec::new(), Vec::new(), Source::Book);
         answer.depths = false;
         answer.left_out = true;
@@ -199,10 +201,10 @@ mod tests {
         let e = Answer::from_solution(&always, &pos, PassRule::WhenStuck).unwrap_err();
         assert!(matches!(e, SolveError::OtherRule { .. }), "{e}");
         let a = Answer::from_solution(&always, &pos, PassRule::Always).unwrap();
-        assert_eq!((a.score.value, a.score.depth), (Value::SelfWin, 12));
+        assert_eq!((a.score.value, a.score.depth()), (Value::SelfWin, Some(12)));
         let stuck = crate::solve::solve(&pos, PassRule::WhenStuck, None);
         let a = Answer::from_solution(&stuck, &pos, PassRule::WhenStuck).unwrap();
-        assert_eq!((a.score.value, a.score.depth), (Value::SelfWin, 9));
+        assert_eq!((a.score.value, a.score.depth()), (Value::SelfWin, Some(9)));
         let four: Position = "2,1,4,3".parse().unwrap();
         let e = Answer::from_solution(&stuck, &four, PassRule::WhenStuck).unwrap_err();
         assert!(matches!(e, SolveError::OtherSize { .. }), "{e}");
@@ -215,6 +217,9 @@ mod tests {
         let opening: Position = "2,1,4,3,6,5".parse().unwrap();
         let a = Answer::from_book(book, &opening, PassRule::Always).unwrap();
         assert_eq!((a.score.value, a.source, a.left_out), (Value::SelfWin, Source::Book, true));
+        // Its depth is unknown, not 0 (issue 67: "共赢 in 0").
+        assert_eq!((a.score.depth(), a.depths), (None, false));
+        assert_eq!(a.score.to_string(), Value::SelfWin.to_string());
         let later: Position = "2,1,4,3,6,5;0;0".parse().unwrap();
         let e = Answer::from_book(book, &later, PassRule::Always).unwrap_err();
         assert_eq!(e, NoValue::NotOpening);

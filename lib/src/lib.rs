@@ -57,7 +57,7 @@
 //! let pos: Position = "2,1,4,3,6,5".parse()?;
 //! let solution = solve(&pos, PassRule::Always, None);
 //! let answer = Answer::from_solution(&solution, &pos, PassRule::Always)?;
-//! assert_eq!((answer.score.value, answer.score.depth), (Value::SelfWin, 12));
+//! assert_eq!((answer.score.value, answer.score.depth()), (Value::SelfWin, Some(12)));
 //! let best: Vec<String> =
 //!     answer.moves.iter().filter(|m| answer.is_best(m)).map(|m| m.mv.to_string()).collect();
 //! assert_eq!(best, ["2", "4", "6", "5"]);
@@ -71,15 +71,14 @@
 //!
 //! ```
 //! use chaosclock::answer::{Answer, Source};
-//! use chaosclock::generate::{Config, Limits, generate};
+//! use chaosclock::generate::{Config, generate};
 //! use chaosclock::table::Tablebase;
 //! use chaosclock::table::Encoding;
 //! use chaosclock::{PassRule, Position, Value};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let rule = PassRule::Always;
-//! let limits = Limits::default();
-//! let cfg = Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits };
+//! let cfg = Config::new(dir.path(), 6, rule).with_encoding(Encoding::Scores);
 //! let report = generate(&cfg, None)?;
 //! assert!(report.files_written > 0);
 //!
@@ -87,7 +86,7 @@
 //! let pos: Position = "2,1,4,3,6,5".parse()?;
 //! let answer = Answer::from_tables(&tb, &pos, rule)?;
 //! assert_eq!(answer.source, Source::Tables);
-//! assert_eq!((answer.score.value, answer.score.depth), (Value::SelfWin, 12));
+//! assert_eq!((answer.score.value, answer.score.depth()), (Value::SelfWin, Some(12)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -110,6 +109,22 @@
 // Without the build tooling (cargo feature `tooling`) its helpers are
 // unused; the full build (the command line's) lints them.
 #![cfg_attr(not(feature = "tooling"), allow(dead_code, unused_imports, unnameable_types))]
+
+/// A method public only with the cargo feature `tooling` (for the
+/// `chaosclock` command and the crate's tests, hidden from the docs), and
+/// `pub(crate)` otherwise: a default build's API has no hidden items.
+macro_rules! tooling_pub {
+    ($(#[$attr:meta])* fn $($rest:tt)*) => {
+        #[cfg(feature = "tooling")]
+        #[doc(hidden)]
+        $(#[$attr])*
+        pub fn $($rest)*
+
+        #[cfg(not(feature = "tooling"))]
+        $(#[$attr])*
+        pub(crate) fn $($rest)*
+    };
+}
 
 pub mod answer;
 pub mod book;

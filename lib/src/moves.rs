@@ -45,6 +45,7 @@ impl PassRule {
 
 /// A name that is not a pass rule's ([`PassRule::name`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParsePassRuleError(pub String);
 
 impl fmt::Display for ParsePassRuleError {
@@ -185,6 +186,7 @@ pub enum MoveText {
 
 /// A move that is neither a piece number nor `pass`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseMoveError(pub String);
 
 impl fmt::Display for ParseMoveError {

@@ -228,7 +228,7 @@ impl Policy<'_> {
     /// let pos: Position = "2,1,4,3,6,5".parse()?;
     /// let found = policy.answer(&pos, PassRule::Always)?;
     /// assert_eq!(found.answer.source, Source::Solve);
-    /// assert_eq!((found.answer.score.value, found.answer.score.depth), (Value::SelfWin, 12));
+    /// assert_eq!((found.answer.score.value, found.answer.score.depth()), (Value::SelfWin, Some(12)));
     ///
     /// // Without a solver, the book's value alone.
     /// let policy = policy.with_solver(None);

@@ -388,18 +388,19 @@ impl Position {
         self.board().iter().fold(0, |m, &p| m | (1 << p)) & !1
     }
 
-    /// Bit mask (bit p) of the fixed pieces (piece p on slot p). Internal:
-    /// the raw mask is no part of the API.
-    #[doc(hidden)]
-    #[inline]
-    pub fn fixed_mask(&self) -> u16 {
-        let mut m = 0;
-        for (i, &p) in self.board().iter().enumerate() {
-            if p as usize == i + 1 {
-                m |= 1 << p;
+    tooling_pub! {
+        /// Bit mask (bit p) of the fixed pieces (piece p on slot p).
+        /// Internal: the raw mask is no part of the API.
+        #[inline]
+        fn fixed_mask(&self) -> u16 {
+            let mut m = 0;
+            for (i, &p) in self.board().iter().enumerate() {
+                if p as usize == i + 1 {
+                    m |= 1 << p;
+                }
             }
+            m
         }
-        m
     }
 
     /// Bit mask (bit p) of the pieces in `side`'s hand.

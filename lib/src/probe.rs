@@ -27,7 +27,8 @@ pub struct Analysis {
     /// Best play to the end (empty for a finished game or no-result).
     pub line: Vec<Move>,
     /// Whether the scores' depths are known (tables with depths); if not,
-    /// every depth is 0 and only values count.
+    /// [`Score::depth`] is `None` (but for finished games) and only values
+    /// count.
     pub depths: bool,
 }
 

@@ -438,6 +438,7 @@ impl fmt::Display for Record {
 
 /// Why a text is not a game record: where, and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RecordError {
     /// The line, from 1.
     pub line: usize,

@@ -74,6 +74,7 @@ impl Fall {
 
 /// One ply judged: its review, and whether it could fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Judged {
     /// The review of the ply.
     pub review: PlyReview,
@@ -94,6 +95,7 @@ impl Judged {
 
 /// One side's part of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct SideReport {
     /// Its moves.
     pub moves: usize,
@@ -118,6 +120,7 @@ impl SideReport {
 
 /// The report of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// Each ply judged, in order.
     pub plies: Vec<Judged>,

@@ -14,6 +14,7 @@ use crate::value::Value;
 
 /// A legal move with the state it leads to and its score for the mover.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ScoredMove {
     /// The move.
     pub mv: Move,
@@ -21,6 +22,13 @@ pub struct ScoredMove {
     pub child: Position,
     /// Its score from the mover's view (depth counts this move).
     pub score: Score,
+}
+
+impl ScoredMove {
+    /// The move `mv` leading to `child`, scored `score` for the mover.
+    pub fn new(mv: Move, child: Position, score: Score) -> ScoredMove {
+        ScoredMove { mv, child, score }
+    }
 }
 
 /// Something that knows the score of positions.

@@ -19,20 +19,20 @@ use crate::value::Value;
 /// # Examples
 ///
 /// ```
-/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::generate::{Config, generate};
 /// use chaosclock::Tables;
 /// use chaosclock::table::Encoding;
 /// use chaosclock::{Move, PassRule, Position, Value};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let rule = PassRule::Always;
-/// let cfg = Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits: Limits::default() };
+/// let cfg = Config::new(dir.path(), 6, rule).with_encoding(Encoding::Scores);
 /// generate(&cfg, None)?;
 ///
 /// let tables = Tables::open(dir.path())?;
 /// let pos: Position = "2,1,4,3,6,5".parse()?;
 /// assert_eq!(tables.value(&pos, rule)?, Value::SelfWin);
-/// assert_eq!(tables.score(&pos, rule)?.depth, 12);
+/// assert_eq!(tables.score(&pos, rule)?.depth(), Some(12));
 /// let best = tables.best_move(&pos, rule)?.ok_or("a move")?;
 /// assert!(pos.play(best, rule).is_ok());
 /// // No 8-slot tables there: a missing file, with its path.
@@ -93,7 +93,8 @@ impl Tables {
     }
 
     /// The score of `pos` under `rule`: its value and depth (from tables
-    /// of values only, the depth is 0: see [`Tablebase::has_depths`]).
+    /// of values only the depth is unknown, `None`: see
+    /// [`Tablebase::has_depths`]).
     ///
     /// # Errors
     /// As [`Tables::value`].

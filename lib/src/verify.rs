@@ -38,14 +38,14 @@ pub struct VerifyReport {
 /// # Examples
 ///
 /// ```
-/// use chaosclock::generate::{Config, Limits, generate};
+/// use chaosclock::generate::{Config, generate};
 /// use chaosclock::table::{Encoding, Tablebase};
 /// use chaosclock::verify::verify;
 /// use chaosclock::PassRule;
 ///
 /// let dir = tempfile::tempdir()?;
 /// let rule = PassRule::WhenStuck;
-/// let cfg = Config { root: dir.path().into(), n: 4, rule, max_live: 4, encoding: Encoding::Scores, limits: Limits::default() };
+/// let cfg = Config::new(dir.path(), 4, rule).with_encoding(Encoding::Scores);
 /// generate(&cfg, None)?;
 /// let report = verify(&Tablebase::new(dir.path(), 4, rule), 4, 100, 10, 7)?;
 /// assert!(report.files > 0 && report.mismatches.is_empty());

@@ -1128,7 +1128,12 @@ impl Study {
             Some((w, b)) => u64::from(internals::pack(b)) << 32 | u64::from(w) << 48,
             None => u64::from(u16::MAX) << 32,
         };
-        let delta = |x: Score| u64::from((i32::from(x.depth) - i32::from(s0.depth) + 512) as u16);
+        let delta = |x: Score| {
+            u64::from(
+                (i32::from(x.depth().unwrap_or(0)) - i32::from(s0.depth().unwrap_or(0)) + 512)
+                    as u16,
+            )
+        };
         let mut rest =
             record.pass.map_or(0, |p| 1 | u64::from(p.value.code()) << 1 | delta(p) << 4);
         if let Some((w, b)) = record.ban {
@@ -1144,7 +1149,7 @@ impl Study {
         };
         let facts = NodeFacts {
             value: s0.value,
-            depth: s0.depth,
+            depth: s0.depth().unwrap_or(0),
             t,
             rest,
             vbyte: values::encode(s, RULE).expect("a record of the solver"),
@@ -1169,14 +1174,15 @@ impl Study {
         let d = usize::from(f.depth).min(MAX_DEPTH);
         self.depth0[vi][d] += 1;
         if let Some(b) = s.best {
-            self.depth_best[usize::from(b.value.code())][usize::from(b.depth).min(MAX_DEPTH)] += 1;
+            self.depth_best[usize::from(b.value.code())]
+                [usize::from(b.depth().unwrap_or(0)).min(MAX_DEPTH)] += 1;
         }
         // Every consistent state's score.
         let n = self.n;
         let mut distinct: Vec<Score> = vec![s.score(Last::None, RULE)];
         let mut add_state = |st: &mut Study, sc: Score| {
-            st.depth_states[usize::from(sc.value.code())][usize::from(sc.depth).min(MAX_DEPTH)] +=
-                1;
+            st.depth_states[usize::from(sc.value.code())]
+                [usize::from(sc.depth().unwrap_or(0)).min(MAX_DEPTH)] += 1;
             if sc != distinct[0] {
                 st.states_differ += 1;
             }
@@ -1332,7 +1338,7 @@ impl Study {
         c.pointer_given.add(keeping.len() as u64, ptr);
         c.pointer_first += u64::from(ptr == 0);
         c.pointer_needed += u64::from(keeping.len() > 1);
-        c.line_cost.add(u64::from(target.depth));
+        c.line_cost.add(u64::from(target.depth().unwrap_or(0)));
         for stored in Side::ALL {
             if pos.side() == stored {
                 let cost: u64 = moves

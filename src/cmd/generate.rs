@@ -112,11 +112,16 @@ pub fn run(args: &GenerateHigh) -> Result<()> {
     }
     let encoding = if args.values_only { Encoding::Packed } else { Encoding::Coded };
     let stream = !args.read_children;
-    let mut limits = Limits { checkpoint: args.checkpoint, stream, ..Limits::default() };
+    let mut limits = Limits::default();
+    limits.checkpoint = args.checkpoint;
+    limits.stream = stream;
     if let Some(sets) = args.model_sets {
         limits.sets = sets;
     }
-    let cfg = Config { root: root.to_path_buf(), n, rule, max_live, encoding, limits };
+    let cfg = Config::new(root.to_path_buf(), n, rule)
+        .with_max_live(max_live)
+        .with_encoding(encoding)
+        .with_limits(limits);
     let log = match &args.file_log {
         Some(path) => Some(FileLog::open(path)?),
         None => None,

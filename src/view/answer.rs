@@ -55,15 +55,12 @@ pub fn to_text(a: &Answer) -> String {
         );
         return t;
     }
-    if !a.depths {
-        t.push_str("depth:    not stored (tables of values only)\n");
-    } else if a.score.value == Value::NoResult || pos.outcome().is_some() {
-        t.push_str(&format!("depth:    {}\n", depth_text(a.score)));
-    } else {
-        t.push_str(&format!(
-            "depth:    {} to the end under best play\n",
-            plies(a.score.depth.into())
-        ));
+    match a.score.depth() {
+        _ if !a.depths => t.push_str("depth:    not stored (tables of values only)\n"),
+        Some(depth) if pos.outcome().is_none() => {
+            t.push_str(&format!("depth:    {} to the end under best play\n", plies(depth.into())))
+        }
+        _ => t.push_str(&format!("depth:    {}\n", depth_text(a.score))),
     }
 
     // The moves, best first.
@@ -140,11 +137,13 @@ fn plies(n: usize) -> String {
     if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
 }
 
-/// A depth for people: `-` for no-result, which has none.
+/// A depth for people: `-` for no-result, which has none, `?` when not
+/// known.
 fn depth_text(score: Score) -> String {
-    match score.value {
-        Value::NoResult => "-".to_string(),
-        _ => score.depth.to_string(),
+    match (score.value, score.depth()) {
+        (Value::NoResult, _) => "-".to_string(),
+        (_, Some(depth)) => depth.to_string(),
+        (_, None) => "?".to_string(),
     }
 }
 

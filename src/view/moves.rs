@@ -25,7 +25,7 @@
 use chaosclock::Score;
 use chaosclock::review::PlyReview;
 use chaosclock::scored::ScoredMove;
-use chaosclock::{Move, Outcome, PassRule, Position, Value};
+use chaosclock::{Move, Outcome, PassRule, Position};
 use serde::Serialize;
 
 /// One move in JSON: the core fields, and the groups the context has.
@@ -140,7 +140,7 @@ impl MoveJson {
 /// A depth for JSON: `null` for no-result, which has none, and when depths
 /// are not `known` (tables of values only).
 pub fn depth(score: Score, known: bool) -> Option<u16> {
-    (known && score.value != Value::NoResult).then_some(score.depth)
+    score.depth().filter(|_| known)
 }
 
 #[cfg(test)]

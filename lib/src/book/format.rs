@@ -47,6 +47,7 @@ const START: usize = 16;
 
 /// A section's entry in the header.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Entry {
     /// Board size.
     pub slots: u8,

@@ -17,6 +17,7 @@ pub const MAX_PLIES: usize = 300;
 /// One ply of a game: the position before it, the move, the score the
 /// move keeps for its mover and the best score it could have kept.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct GamePly {
     /// The position before the move.
     pub before: Position,
@@ -47,6 +48,7 @@ pub enum GameEnd {
 
 /// A game played by engines.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Game {
     /// Where it started.
     pub start: Position,

@@ -9,6 +9,7 @@ use crate::table::coded;
 /// often it saves its work. The files are the same bytes whatever they are
 /// (tested).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Sub-tables with more nodes are solved one at a time (per file),
     /// each with all threads, so that at most one is in memory.

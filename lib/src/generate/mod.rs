@@ -79,8 +79,21 @@ pub use recode::{RecodeReport, RecodeShape, recode, recode_with};
 use sub_table::solve_sub;
 use unfinished::Unfinished;
 
-/// What to generate.
+/// What to generate: [`Config::new`], then the `with_` methods (or set
+/// the fields).
+///
+/// ```
+/// use chaosclock::PassRule;
+/// use chaosclock::generate::{Config, Limits};
+/// use chaosclock::table::Encoding;
+///
+/// let cfg = Config::new("tables", 8, PassRule::Always).with_max_live(6);
+/// assert_eq!((cfg.max_live, cfg.encoding), (6, Encoding::Coded));
+/// let cfg = cfg.with_encoding(Encoding::Values).with_limits(Limits::default());
+/// assert_eq!(cfg.encoding, Encoding::Values);
+/// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
     /// The tables root directory (files go to a sub-directory per size and
     /// pass rule).
@@ -98,8 +111,38 @@ pub struct Config {
     pub limits: Limits,
 }
 
+impl Config {
+    /// The complete tables of `n` slots under `rule` in `root` (every
+    /// signature: `max_live` is `n`), with depths
+    /// ([`Encoding::Coded`], what `chaosclock generate` makes by default)
+    /// and the default [`Limits`].
+    pub fn new(root: impl Into<PathBuf>, n: u8, rule: PassRule) -> Config {
+        let root = root.into();
+        Config { root, n, rule, max_live: n, encoding: Encoding::Coded, limits: Limits::default() }
+    }
+
+    /// Only the signatures with at most `max_live` pieces not fixed.
+    #[must_use]
+    pub fn with_max_live(self, max_live: u8) -> Config {
+        Config { max_live, ..self }
+    }
+
+    /// Records of `encoding`.
+    #[must_use]
+    pub fn with_encoding(self, encoding: Encoding) -> Config {
+        Config { encoding, ..self }
+    }
+
+    /// `limits` for trading time for memory.
+    #[must_use]
+    pub fn with_limits(self, limits: Limits) -> Config {
+        Config { limits, ..self }
+    }
+}
+
 /// What a run did.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Report {
     /// Files generated in this run.
     pub files_written: usize,
@@ -127,6 +170,7 @@ pub struct Report {
 /// One file a run has completed: what [`generate_with`] tells its caller
 /// as soon as the file has its final name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FileDone {
     /// The file's fixed set.
     pub fixed: u16,

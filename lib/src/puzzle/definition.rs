@@ -22,6 +22,7 @@ pub const MAX_LENGTH: usize = 12;
 /// Invariants: `start` is `before` after `mistake`; `line` is legal from
 /// `start`, begins and ends with a move of `start`'s side to move.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Puzzle {
     /// Its id: 6 letters and digits, from the position up to symmetry.
     pub id: String,
@@ -185,6 +186,7 @@ impl fmt::Display for Theme {
 
 /// A name that is no theme's.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseThemeError(pub String);
 
 impl fmt::Display for ParseThemeError {
@@ -401,6 +403,7 @@ pub fn puzzle_id(start: &Position) -> String {
 
 /// Why a puzzle does not check out against the solver.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PuzzleMismatch {
     /// The puzzle's id.
     pub id: String,

@@ -25,6 +25,7 @@ pub const ATTEMPTS: u32 = 8;
 /// The ratings of the levels 1 to 8 on one board size, and the match
 /// they were fitted from.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct LevelRatings {
     /// The board size these ratings rate puzzles of.
     pub slots: u8,
@@ -63,6 +64,7 @@ pub fn level_ratings(slots: u8) -> &'static LevelRatings {
 
 /// A rating and its standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Rated {
     /// The rating.
     pub rating: f64,

@@ -24,6 +24,7 @@ static N12: &[u8] = include_bytes!("../../data/n12.csv");
 
 /// A line of a set that is not a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParsePuzzleError {
     /// The line number, from 1 (the header is line 1).
     pub line: usize,

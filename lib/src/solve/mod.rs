@@ -75,7 +75,7 @@ pub struct Solution {
 /// for (_, child) in pos.children(PassRule::Always) {
 ///     assert!(solution.score(&child).is_some());
 /// }
-/// assert!(score.value != Value::NoResult || score.depth == 0);
+/// assert!(score.value == Value::NoResult || score.depth().is_some());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Solution {
@@ -423,6 +423,7 @@ impl Solution {
 
 /// A position the solution did not reach (it holds no score for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NotReached(pub Position);
 
 impl std::fmt::Display for NotReached {

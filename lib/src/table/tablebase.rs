@@ -43,7 +43,7 @@ use crate::value::Value;
 /// let dir = tempfile::tempdir()?;
 /// let rule = PassRule::Always;
 /// let limits = Limits::default();
-/// generate(&Config { root: dir.path().into(), n: 6, rule, max_live: 6, encoding: Encoding::Scores, limits }, None)?;
+/// generate(&Config::new(dir.path(), 6, rule).with_encoding(Encoding::Scores).with_limits(limits), None)?;
 ///
 /// let tb = Arc::new(Tablebase::new(dir.path(), 6, rule));
 /// let openings = draw::all(6)?;
@@ -220,46 +220,48 @@ impl Tablebase {
         ProbeError::Missing { path: self.path(fixed), n: self.n, live, values_only }
     }
 
-    /// The path of the file that holds fixed set `fixed` (the file of its
-    /// representative). Internal: the raw mask of fixed pieces is no part
-    /// of the API.
-    #[doc(hidden)]
-    pub fn path(&self, fixed: u16) -> PathBuf {
-        self.dir.join(format::file_name(symmetry::canonical_fixed(self.n, fixed).1))
+    tooling_pub! {
+        /// The path of the file that holds fixed set `fixed` (the file of
+        /// its representative). Internal: the raw mask of fixed pieces is
+        /// no part of the API.
+        fn path(&self, fixed: u16) -> PathBuf {
+            self.dir.join(format::file_name(symmetry::canonical_fixed(self.n, fixed).1))
+        }
     }
 
-    /// Opens the file of fixed set `fixed` if it exists (once); returns
-    /// whether it does (`false` for a mask that is no set of this size's
-    /// pieces). Internal (the probes open what they need): for the crate's
-    /// tests and the binary's `verify` and `manifest`.
-    ///
-    /// # Errors
-    /// The file exists but is damaged.
-    #[doc(hidden)]
-    pub fn load(&self, fixed: u16) -> Result<bool, TableError> {
-        if !self.is_fixed_set(fixed) {
-            return Ok(false);
+    tooling_pub! {
+        /// Opens the file of fixed set `fixed` if it exists (once); returns
+        /// whether it does (`false` for a mask that is no set of this size's
+        /// pieces). Internal (the probes open what they need): for the crate's
+        /// tests and the binary's `verify` and `manifest`.
+        ///
+        /// # Errors
+        /// The file exists but is damaged.
+        fn load(&self, fixed: u16) -> Result<bool, TableError> {
+            if !self.is_fixed_set(fixed) {
+                return Ok(false);
+            }
+            let fixed = symmetry::canonical_fixed(self.n, fixed).1;
+            let slot = &self.files[usize::from(fixed >> 1)];
+            if let Some(file) = slot.get() {
+                return Ok(file.is_some());
+            }
+            let path = self.path(fixed);
+            let file = if path.exists() {
+                let file = self.open(&path, fixed)?;
+                self.check_kind(&file)?;
+                Some(file)
+            } else {
+                None
+            };
+            let side = match &file {
+                Some(f) if f.stored_side() == Some(Side::Jia) => self.open_side(fixed)?,
+                _ => None,
+            };
+            // Another thread may have set them meanwhile: the same answer.
+            self.sides[usize::from(fixed >> 1)].get_or_init(|| side);
+            Ok(slot.get_or_init(|| file).is_some())
         }
-        let fixed = symmetry::canonical_fixed(self.n, fixed).1;
-        let slot = &self.files[usize::from(fixed >> 1)];
-        if let Some(file) = slot.get() {
-            return Ok(file.is_some());
-        }
-        let path = self.path(fixed);
-        let file = if path.exists() {
-            let file = self.open(&path, fixed)?;
-            self.check_kind(&file)?;
-            Some(file)
-        } else {
-            None
-        };
-        let side = match &file {
-            Some(f) if f.stored_side() == Some(Side::Jia) => self.open_side(fixed)?,
-            _ => None,
-        };
-        // Another thread may have set them meanwhile: the same answer.
-        self.sides[usize::from(fixed >> 1)].get_or_init(|| side);
-        Ok(slot.get_or_init(|| file).is_some())
     }
 
     /// The side file of the table file of fixed set `fixed` (stored), if
@@ -423,15 +425,16 @@ impl Tablebase {
         self.has_depths() == Some(false)
     }
 
-    /// The opened file that holds fixed set `fixed` (the file of its
-    /// representative), if any. Internal, as [`Tablebase::load`].
-    #[doc(hidden)]
-    #[inline]
-    pub fn file(&self, fixed: u16) -> Option<&TableFile> {
-        if !self.is_fixed_set(fixed) {
-            return None;
+    tooling_pub! {
+        /// The opened file that holds fixed set `fixed` (the file of its
+        /// representative), if any. Internal, as `Tablebase::load`.
+        #[inline]
+        fn file(&self, fixed: u16) -> Option<&TableFile> {
+            if !self.is_fixed_set(fixed) {
+                return None;
+            }
+            self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
         }
-        self.stored_file(symmetry::canonical_fixed(self.n, fixed).1)
     }
 
     /// Whether the node of `pos` is in a loaded file of encoding 4 that
@@ -573,14 +576,23 @@ impl Tablebase {
     }
 
     /// The score of `pos` from its side to move's view, opening the file
-    /// that holds it if it is not open yet.
+    /// that holds it if it is not open yet. From tables of values only
+    /// the depth is unknown ([`Score::depth`] is `None`) unless the game
+    /// is over.
     ///
     /// # Errors
     /// A position of another size ([`TableError::OtherSize`]), a missing
     /// file ([`ProbeError::Missing`]) or a damaged one.
     pub fn score(&self, pos: &Position) -> Result<Score, ProbeError> {
         self.open_for(pos)?;
-        self.loaded_score(pos)?.ok_or_else(|| self.missing(pos.fixed_mask()))
+        let score = self.loaded_score(pos)?.ok_or_else(|| self.missing(pos.fixed_mask()))?;
+        if self.has_depths() == Some(false)
+            && pos.last() != Last::DoublePass
+            && pos.outcome().is_none()
+        {
+            return Ok(Score::value_only(score.value));
+        }
+        Ok(score)
     }
 
     /// The value of `pos`, opening the file that holds it: read from its

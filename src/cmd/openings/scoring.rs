@@ -120,7 +120,9 @@ fn score_opening<S: ScoreSource>(
     } else {
         None
     };
-    Ok(Scored { pos: *pos, value, depth: Some(score.depth), keep })
+    // No-result has no depth; counted as 0 as before (`openings --depths`).
+    let depth = score.has_depth().then(|| score.depth().unwrap_or(0));
+    Ok(Scored { pos: *pos, value, depth, keep })
 }
 
 /// Scores openings from complete tables, in parallel.
