@@ -179,3 +179,8 @@ pub use crate::solve::builder::Solve;
 pub use crate::tables::Tables;
 pub use crate::value::Value;
 pub use crate::variant::Variant;
+
+/// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
