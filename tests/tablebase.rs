@@ -363,6 +363,68 @@ fn solve_with_partial_tables_agrees_and_explores_less() {
     }
 }
 
+/// A solve that reads tables of values only gives exact values and no
+/// depths, says so, and lines that keep the value to the right end (issue
+/// 67: its depths were built on the tables' unknown ones, as if 0); one
+/// that reads none of them keeps its depths.
+#[test]
+fn solve_with_values_only_tables_gives_values_without_depths() {
+    const MAX_LIVE: u8 = 5;
+    let dir = tempfile::tempdir().unwrap();
+    let rule = PassRule::WhenStuck;
+    make_as(dir.path(), 8, rule, MAX_LIVE, Encoding::Packed);
+    let tb = std::sync::Arc::new(Tablebase::new(dir.path(), 8, rule));
+    let variant = Variant::new(8, rule).unwrap();
+    let mut rng = Rng(0x67);
+    for i in 0..40 {
+        let root = random_position(&mut rng, 8, 1 + i % 3);
+        let with = chaosclock::Solve::new(variant).tables(tb.clone()).run(&[root]).unwrap();
+        let without = solve_many(variant, &[root], None).unwrap();
+        assert!(!with.depths_known() && without.depths_known(), "{root}");
+        let (got, want) = (with.score(&root).unwrap(), without.score(&root).unwrap());
+        assert_eq!((got.value, got.depth()), (want.value, None), "{root}");
+        assert!(with.iter().all(|(p, s)| s.depth().is_none() || p.outcome().is_some()));
+        let a: Vec<_> = with.moves(&root).unwrap().iter().map(|m| (m.mv, m.score.value)).collect();
+        let mut b: Vec<_> = without.moves(&root).unwrap().iter().map(|m| m.mv).collect();
+        b.sort_by_key(|m| m.to_string());
+        let mut a_moves: Vec<_> = a.iter().map(|m| m.0).collect();
+        a_moves.sort_by_key(|m| m.to_string());
+        assert_eq!(a_moves, b, "{root}");
+        for (mv, value) in a {
+            let child = root.play(mv, rule).unwrap();
+            let s = Score::from_child(without.score(&child).unwrap(), child.side() == root.side());
+            assert_eq!(value, s.value, "{root}: {mv}");
+        }
+        let answer = chaosclock::answer::Answer::from_solution(&with, &root, rule).unwrap();
+        assert!(!answer.depths, "{root}");
+        // The line keeps the value and ends as the value says.
+        let line = with.line(&root).unwrap();
+        let mut cur = root;
+        for &mv in &line {
+            let next = cur.play(mv, rule).unwrap();
+            let keep = Score::from_child(without.score(&next).unwrap(), next.side() == cur.side());
+            assert_eq!(keep.value, without.score(&cur).unwrap().value, "{root}: {mv} in {cur}");
+            cur = next;
+        }
+        if want.value == chaosclock::Value::NoResult {
+            assert!(line.is_empty(), "{root}");
+        } else {
+            let end = terminal_value(&cur, cur.outcome().expect("the line ends the game"));
+            let end = if cur.side() == root.side() { end } else { end.flip() };
+            assert_eq!(end, want.value, "{root}: the line ends at {cur}");
+        }
+    }
+    // A solve that reads no table file keeps its depths.
+    let empty = tempfile::tempdir().unwrap();
+    let root: Position = "2,1,4,3,6,5,8,7".parse().unwrap();
+    let none = Tablebase::new(empty.path(), 8, rule);
+    let read_none = chaosclock::Solve::new(variant).tables(none).run(&[root]).unwrap();
+    assert!(read_none.depths_known());
+    let want = solve_many(variant, &[root], None).unwrap().score(&root).unwrap();
+    assert_eq!(read_none.score(&root), Some(want));
+    assert!(want.depth().is_some());
+}
+
 #[test]
 fn probe_agrees_with_solve_and_names_missing_tables() {
     let dir = tempfile::tempdir().unwrap();

@@ -143,7 +143,9 @@ impl Answer {
         let score = solution.score(pos).ok_or(SolveError::NotReached { pos: *pos })?;
         let moves = solution.moves(pos).map_err(not_reached)?;
         let line = solution.line(pos).map_err(not_reached)?;
-        Ok(Answer::new(*pos, rule, score, moves, line, Source::Solve))
+        let mut answer = Answer::new(*pos, rule, score, moves, line, Source::Solve);
+        answer.depths = solution.depths_known();
+        Ok(answer)
     }
 
     /// The answer of the openings book for the opening `pos` under

@@ -62,7 +62,7 @@ pub trait Solver: Sync {
     ) -> Result<Answered, SolveError>;
 }
 
-/// The plain solve step: [`solve_bounded`] of at most `states` states,
+/// The plain solve step: a [`crate::Solve`] of at most `states` states,
 /// telling `progress`, if given, how far it has come.
 #[derive(Clone, Copy)]
 #[non_exhaustive]

@@ -5,13 +5,10 @@
 //! of values only give exact values and no depths; the line is then found
 //! by a search of each signature it crosses ([`value_line`]).
 
-use std::collections::{HashMap, VecDeque};
-
 use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::score::Score;
-use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
-use crate::signature::signature;
+use crate::scored::{NoWayOut, ScoreSource, ScoredMove, best_line, scored_moves};
 pub use crate::table::ProbeError;
 use crate::table::Tablebase;
 use crate::value::Value;
@@ -119,71 +116,19 @@ pub fn analyse(tb: &Tablebase, pos: &Position) -> Result<Analysis, ProbeError> {
     Ok(Analysis { score, moves, line, depths })
 }
 
-/// The most states [`value_line`] looks at in one signature before it
-/// gives up (a signature has at most a few times 1e9 states; the way out
-/// is almost always a few plies away).
-const SEARCH_LIMIT: usize = 1 << 20;
-
-/// A line of play from `pos` (whose value is not no-result) to the end of
-/// the game in which every move keeps the value of the position it is
-/// played in, from the tables of values alone.
+/// A line of play from `pos` to the end of the game in which every move
+/// keeps the value of the position it is played in, from the tables of
+/// values alone; empty for no-result.
 ///
 /// Such moves may go round in circles inside a signature, so the line is
 /// built a signature at a time: a breadth-first search over the moves that
 /// keep the value finds the nearest one that ends the game or leaves the
-/// signature, and that path is played. Signatures are never re-entered
-/// (docs/architecture.md), so the line ends. A way out always exists: a forced win is
-/// won in finitely many plies whatever the loser plays, and a both-win or
-/// both-lose value means that end is reachable through states of the same
-/// value (docs/rules.md). It is a line that keeps the value, not the shortest
-/// one: that needs depths.
+/// signature. It is a line that keeps the value, not the shortest one: that
+/// needs depths. A solve that read tables of values only
+/// ([`crate::solve::Solution::depths_known`]) gives its lines so too.
 ///
 /// # Errors
 /// A missing or damaged file, or no way out (tables that disagree).
 pub fn value_line(tb: &Tablebase, pos: &Position) -> Result<Vec<Move>, ProbeError> {
-    let mut line = Vec::new();
-    let mut cur = *pos;
-    while cur.outcome().is_none() {
-        let sig = signature(&cur);
-        // Per state reached, the state and move it was reached by.
-        let mut from: HashMap<Position, (Position, Move)> = HashMap::new();
-        let mut queue = VecDeque::from([cur]);
-        let (mut at, out, next) = 'search: loop {
-            let Some(p) = queue.pop_front() else {
-                return Err(ProbeError::Inconsistent(format!(
-                    "no move that keeps the value leads out of the signature of {cur}"
-                )));
-            };
-            // Children are looked up one by one, up to the first way out.
-            let value = score(tb, &p)?.value;
-            for &mv in p.legal_moves(tb.rule()).iter() {
-                let child = p.play_unchecked(mv);
-                let moved = Score::from_child(score(tb, &child)?, child.side() == p.side());
-                if moved.value != value {
-                    continue;
-                }
-                if child.outcome().is_some() || signature(&child) != sig {
-                    break 'search (p, mv, child);
-                }
-                if child != cur && !from.contains_key(&child) {
-                    from.insert(child, (p, mv));
-                    queue.push_back(child);
-                }
-            }
-            if from.len() > SEARCH_LIMIT {
-                return Err(ProbeError::Inconsistent(format!(
-                    "no way out of the signature of {cur} within {SEARCH_LIMIT} states"
-                )));
-            }
-        };
-        let mut path = vec![out];
-        while at != cur {
-            let (p, mv) = from[&at];
-            path.push(mv);
-            at = p;
-        }
-        line.extend(path.iter().rev());
-        cur = next;
-    }
-    Ok(line)
+    crate::scored::value_line(tb, pos)?.map_err(|NoWayOut(why)| ProbeError::Inconsistent(why))
 }

@@ -7,9 +7,12 @@
 //! ([`crate::solve::Solution`]) or the tables ([`crate::table::Tablebase`],
 //! see [`crate::probe`]).
 
+use std::collections::{HashMap, VecDeque};
+
 use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::score::Score;
+use crate::signature::signature;
 use crate::value::Value;
 
 /// A legal move with the state it leads to and its score for the mover.
@@ -132,3 +135,85 @@ pub fn best_line<S: ScoreSource + ?Sized>(
     }
     Ok(line)
 }
+
+/// The most states [`value_line`] looks at in one signature before it
+/// gives up (a signature has at most a few times 1e9 states; the way out
+/// is almost always a few plies away).
+const SEARCH_LIMIT: usize = 1 << 20;
+
+/// A line of play from `pos` to the end of the game in which every move
+/// keeps the value of the position it is played in, from a source of
+/// values without depths (tables of values only, or a solve that read
+/// them); empty for no-result.
+///
+/// Such moves may go round in circles inside a signature, so the line is
+/// built a signature at a time: a breadth-first search over the moves that
+/// keep the value finds the nearest one that ends the game or leaves the
+/// signature, and that path is played. Signatures are never re-entered
+/// (`docs/architecture.md`), so the line ends. A way out always exists: a
+/// forced win is won in finitely many plies whatever the loser plays, and
+/// a both-win or both-lose value means that end is reachable through
+/// states of the same value (`docs/rules.md`). It is a line that keeps the
+/// value, not the shortest one: that needs depths.
+///
+/// # Errors
+/// The source does not know a position on the way; inside, [`NoWayOut`]
+/// (a source that disagrees with itself).
+pub(crate) fn value_line<S: ScoreSource + ?Sized>(
+    source: &S,
+    pos: &Position,
+) -> Result<Result<Vec<Move>, NoWayOut>, S::Error> {
+    let mut line = Vec::new();
+    let mut cur = *pos;
+    if source.score(pos)?.value == Value::NoResult {
+        return Ok(Ok(line));
+    }
+    while cur.outcome().is_none() {
+        let sig = signature(&cur);
+        // Per state reached, the state and move it was reached by.
+        let mut from: HashMap<Position, (Position, Move)> = HashMap::new();
+        let mut queue = VecDeque::from([cur]);
+        let (mut at, out, next) = 'search: loop {
+            let Some(p) = queue.pop_front() else {
+                return Ok(Err(NoWayOut(format!(
+                    "no move that keeps the value leads out of the signature of {cur}"
+                ))));
+            };
+            // Children are looked up one by one, up to the first way out.
+            let value = source.score(&p)?.value;
+            for &mv in p.legal_moves(source.rule()).iter() {
+                let child = p.play_unchecked(mv);
+                let moved = Score::from_child(source.score(&child)?, child.side() == p.side());
+                if moved.value != value {
+                    continue;
+                }
+                if child.outcome().is_some() || signature(&child) != sig {
+                    break 'search (p, mv, child);
+                }
+                if child != cur && !from.contains_key(&child) {
+                    from.insert(child, (p, mv));
+                    queue.push_back(child);
+                }
+            }
+            if from.len() > SEARCH_LIMIT {
+                return Ok(Err(NoWayOut(format!(
+                    "no way out of the signature of {cur} within {SEARCH_LIMIT} states"
+                ))));
+            }
+        };
+        let mut path = vec![out];
+        while at != cur {
+            let (p, mv) = from[&at];
+            path.push(mv);
+            at = p;
+        }
+        line.extend(path.iter().rev());
+        cur = next;
+    }
+    Ok(Ok(line))
+}
+
+/// Why [`value_line`] found no line: no move that keeps the value leads
+/// out of a signature, which only a source that disagrees with itself gives.
+#[derive(Debug)]
+pub(crate) struct NoWayOut(pub(crate) String);

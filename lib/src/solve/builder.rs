@@ -63,12 +63,14 @@ impl<'a> Solve<'a> {
     }
 
     /// This solve taking the scores of the signatures `tables` cover from
-    /// them (shared: pass a clone of an `Arc` many threads hold). Tables
-    /// of another size or rule than the variant's are
-    /// [`SolveError::Table`].
+    /// them: a [`Tablebase`], or a clone of an `Arc<Tablebase>` that many
+    /// threads share (the [`Solution`] keeps it, to answer for the states
+    /// the tables cover). Tables of another size or rule than the
+    /// variant's are [`SolveError::Table`]. Tables of values only give
+    /// exact values and no depths ([`Solution::depths_known`]).
     #[must_use]
-    pub fn tables(self, tables: Arc<Tablebase>) -> Solve<'a> {
-        Solve { tables: Some(tables), ..self }
+    pub fn tables(self, tables: impl Into<Arc<Tablebase>>) -> Solve<'a> {
+        Solve { tables: Some(tables.into()), ..self }
     }
 
     /// This solve telling `progress` how far it has come (and stopping

@@ -17,6 +17,7 @@ mod retro;
 mod signature_graph;
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -26,7 +27,7 @@ use crate::moves::{Move, PassRule};
 use crate::position::{Last, Position};
 use crate::progress::Progress;
 use crate::score::Score;
-use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves};
+use crate::scored::{ScoreSource, ScoredMove, best_line, scored_moves, value_line};
 use crate::signature::{SigKey, order_key};
 use crate::table::{TableError, Tablebase};
 use crate::value::Value;
@@ -53,6 +54,10 @@ pub struct Solution {
     reached: Reached,
     /// The tables that answered for the signatures they cover.
     tables: Option<Arc<Tablebase>>,
+    /// Whether the depths of the states solved in memory are known: not
+    /// when tables of values only answered for some signature, since the
+    /// solver then built its depths on theirs, which are not known.
+    depths: bool,
     /// Time spent enumerating and solving.
     pub timing: (Duration, Duration),
 }
@@ -60,6 +65,8 @@ pub struct Solution {
 /// Solves every state reachable from `root` under `rule`. `bar`, if given,
 /// is told the progress: the states enumerated so far
 /// ([`Progress::counted`]), then the states to solve and those solved.
+/// With a state budget, a cancel flag, tables or several roots:
+/// [`crate::Solve`].
 ///
 /// # Examples
 ///
@@ -83,6 +90,7 @@ pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Sol
         .expect("the variant takes the root's size, and no tables, budget or cancel can stop it")
 }
 
+tooling_pub! {
 /// Solves every state reachable from any of the `roots` (all of
 /// `variant`'s size) at once.
 ///
@@ -90,14 +98,16 @@ pub fn solve(root: &Position, rule: PassRule, bar: Option<&dyn Progress>) -> Sol
 /// [`SolveError::OtherSize`]: a root of another size than `variant`'s
 /// ([`solve`] and [`crate::policy::Policy::answer`] take the size from the
 /// position).
-pub fn solve_many(
+fn solve_many(
     variant: Variant,
     roots: &[Position],
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     solve_with(variant, roots, None, bar)
 }
+}
 
+tooling_pub! {
 /// [`solve_many`] that takes the scores of the signatures `tables` cover
 /// from them (each file opened when first needed) and explores only the
 /// rest.
@@ -107,7 +117,7 @@ pub fn solve_many(
 /// damaged table record, or tables of another size or rule than `variant`
 /// ([`TableError::OtherSize`], [`TableError::OtherRule`]). Never
 /// [`SolveError::TooLarge`] or [`SolveError::Cancelled`].
-pub fn solve_with(
+fn solve_with(
     variant: Variant,
     roots: &[Position],
     tables: Option<Tablebase>,
@@ -116,6 +126,7 @@ pub fn solve_with(
     let bar = bar.map(Uncancellable);
     let bar = bar.as_ref().map(|b| b as &dyn Progress);
     solve_bounded(variant, roots, tables, usize::MAX, bar)
+}
 }
 
 /// A [`Progress`] passed on without its [`Progress::cancelled`]: a solve
@@ -144,7 +155,8 @@ impl Progress for Uncancellable<'_> {
     }
 }
 
-/// Why a bounded solve ([`solve_bounded`]) gave no solution.
+/// Why a solve ([`crate::Solve::run`]) or an answer from a solution gave
+/// nothing.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SolveError {
@@ -223,6 +235,7 @@ impl std::error::Error for SolveError {
     }
 }
 
+tooling_pub! {
 /// [`solve_with`] that gives up, before solving anything, once more than
 /// `budget` states have been enumerated (checked after each level of
 /// signatures, so the memory used may pass the budget by one level). It
@@ -233,7 +246,7 @@ impl std::error::Error for SolveError {
 /// [`SolveError::TooLarge`] over the budget, [`SolveError::Cancelled`] when
 /// cancelled, [`SolveError::OtherSize`] for a root of another size than
 /// `variant`'s, or [`SolveError::Table`] as [`solve_with`].
-pub fn solve_bounded(
+fn solve_bounded(
     variant: Variant,
     roots: &[Position],
     tables: Option<Tablebase>,
@@ -241,6 +254,7 @@ pub fn solve_bounded(
     bar: Option<&dyn Progress>,
 ) -> Result<Solution, SolveError> {
     solve_shared(variant, roots, tables.map(Arc::new), budget, bar)
+}
 }
 
 /// [`solve_bounded`] with tables shared with others ([`Solve::tables`]).
@@ -264,13 +278,18 @@ fn solve_shared(
     // Each table file is opened when first needed; the first that cannot
     // be is the error.
     let unreadable = OnceLock::new();
+    let read_tables = AtomicBool::new(false);
     let covered = |sig: SigKey| {
-        tables.as_ref().is_some_and(|t| {
+        let covered = tables.as_ref().is_some_and(|t| {
             t.load(sig.fixed()).unwrap_or_else(|e| {
                 let _ = unreadable.set(e);
                 false
             })
-        })
+        });
+        if covered {
+            read_tables.store(true, Ordering::Relaxed);
+        }
+        covered
     };
     let cancelled = || bar.is_some_and(|p| p.cancelled());
     let mut last = 0;
@@ -337,7 +356,10 @@ fn solve_shared(
         return Err(SolveError::Table(e));
     }
     let solved = start.elapsed() - enumerated;
-    Ok(Solution { reached, tables, timing: (enumerated, solved) })
+    // A directory's files all hold depths or none do.
+    let depths =
+        !read_tables.into_inner() || tables.as_ref().is_none_or(|t| t.has_depths() != Some(false));
+    Ok(Solution { reached, tables, depths, timing: (enumerated, solved) })
 }
 
 impl Solution {
@@ -366,8 +388,18 @@ impl Solution {
         self.reached.sigs.len()
     }
 
+    /// Whether the scores' depths are known. They are not when tables of
+    /// values only answered for part of the solve: then every
+    /// [`Score::depth`] is `None` but those of finished games, the values
+    /// are exact, and [`Solution::line`] is a line that keeps the value
+    /// rather than the shortest one.
+    pub fn depths_known(&self) -> bool {
+        self.depths
+    }
+
     /// The score of a reachable state (`None` if it was not reached, or
-    /// has another size than the solution's).
+    /// has another size than the solution's); its depth as
+    /// [`Solution::depths_known`] says.
     pub fn score(&self, pos: &Position) -> Option<Score> {
         if pos.slots() != self.reached.variant.slots {
             return None;
@@ -377,13 +409,22 @@ impl Solution {
         }
         match self.reached.locate(pos) {
             Some((i, slot)) => Some(
-                self.reached.sigs[i]
-                    .table
-                    .summary(slot)
-                    .score(pos.last(), self.reached.variant.rule),
+                self.known(
+                    pos,
+                    self.reached.sigs[i]
+                        .table
+                        .summary(slot)
+                        .score(pos.last(), self.reached.variant.rule),
+                ),
             ),
             None => self.tables.as_ref()?.score(pos).ok(),
         }
+    }
+
+    /// `score`, the score solved in memory for `pos`, without its depth
+    /// where the depths are not known (but for a finished game).
+    fn known(&self, pos: &Position, score: Score) -> Score {
+        if self.depths || pos.outcome().is_some() { score } else { Score::value_only(score.value) }
     }
 
     /// Every legal move of a reachable state with its score, best first
@@ -398,11 +439,19 @@ impl Solution {
 
     /// A line of best play from a reachable state to the end of the game
     /// ([`best_line`]; empty for a finished game or a no-result state).
+    /// Where the depths are not known ([`Solution::depths_known`]), a line
+    /// in which every move keeps the value, as
+    /// [`crate::probe::value_line`] gives from the tables.
     ///
     /// # Errors
     /// [`NotReached`] if `pos` was not reached.
     pub fn line(&self, pos: &Position) -> Result<Vec<Move>, NotReached> {
-        best_line(self, pos)
+        if self.depths {
+            return best_line(self, pos);
+        }
+        // A solution that disagrees with itself finds no way out: no line
+        // rather than a wrong one.
+        Ok(value_line(self, pos)?.unwrap_or_default())
     }
 
     /// All reachable states with their scores (double passes excluded).
@@ -413,8 +462,8 @@ impl Solution {
                 let key = sig.table.key(slot);
                 let summary = sig.table.summary(slot);
                 bits(sig.table.mask(slot)).map(move |bit| {
-                    let last = last_of_bit(bit);
-                    (node_position(n, key, last), summary.score(last, rule))
+                    let pos = node_position(n, key, last_of_bit(bit));
+                    (pos, self.known(&pos, summary.score(pos.last(), rule)))
                 })
             })
         })
