@@ -36,6 +36,7 @@ async fn puzzle_mode_in_a_real_browser() {
     wrong_retry_solution(c, &server, &one, false, "61-puzzle-desktop-zh").await;
     next_and_link(c, &server, &one, false).await;
     from_the_header(c, &server).await;
+    stale_choices(c, &server).await;
     steps_back_and_forth(c, &server, &short, false, "65-puzzle-desktop-zh").await;
     streak(c, &server, false, "65-puzzle-desktop-zh").await;
     history(c, &server, false, "65-puzzle-desktop-zh").await;
@@ -472,6 +473,57 @@ async fn from_the_header(c: &Client, server: &Server) {
     wait_until(c, "analysis", |s| !s.busy && s.moves > 0).await;
     let back = js(c, "return [document.getElementById('puzzle').hidden, document.querySelectorAll('#moves tr[data-value]').length > 0]").await;
     assert_eq!(back, json!([true, true]));
+}
+
+/// A size and theme kept by an older page (no 6-slot set, no theme
+/// `mate`) give the defaults, not a page stuck on "载入谜题…"; a theme the
+/// server has no puzzle of at the size (made so by a stand-in `api`) gives
+/// any theme, said so in the page's language.
+async fn stale_choices(c: &Client, server: &Server) {
+    let stale = json!({"rating": 1100, "rd": 80, "vol": 0.06, "slots": 6, "theme": "mate"});
+    js(c, &format!("localStorage.setItem('chaosclock.puzzle', '{stale}'); return true")).await;
+    c.goto(&server.url("/?mode=puzzle")).await.unwrap();
+    wait_phase(c, "solving").await;
+    let shown = js(c, "return [puzzle.p.slots, document.getElementById('puzzle-slots').value,
+        document.getElementById('puzzle-theme').value, document.getElementById('puzzle-title').textContent]").await;
+    assert_eq!(
+        (&shown[0], &shown[1], &shown[2]),
+        (&json!(12), &json!("12"), &json!("")),
+        "{shown}"
+    );
+    assert!(!shown[3].as_str().unwrap().contains('…'), "{shown}");
+    // No puzzle of the theme: the server's 404, as for a set without it.
+    js(
+        c,
+        "window.realApi = api; api = (path, ...rest) => path.includes('theme=')
+        ? Promise.reject(new PageError('error.http', [], 'no puzzle of the theme', 404))
+        : window.realApi(path, ...rest); return true",
+    )
+    .await;
+    c.find(fantoccini::Locator::Id("puzzle-theme"))
+        .await
+        .unwrap()
+        .select_by_value("walk-n")
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "a puzzle of any theme, said so",
+        "return puzzle.phase === 'solving' && !!puzzle.notice
+        && document.getElementById('busy').hidden",
+    )
+    .await;
+    let said = text_of(c, "puzzle-feedback").await;
+    assert!(said.contains("没有") && said.contains("全部主题"), "{said}");
+    assert_eq!(record(c).await["theme"], json!(""));
+    assert_eq!(js(c, "return document.getElementById('puzzle-theme').value").await, json!(""));
+    screenshot(c, "65-puzzle-no-theme-zh").await;
+    click(c, "[data-lang='en']").await;
+    let said = text_of(c, "puzzle-feedback").await;
+    assert!(said.contains("any theme instead"), "{said}");
+    screenshot(c, "65-puzzle-no-theme-en").await;
+    click(c, "[data-lang='zh']").await;
+    js(c, "api = window.realApi; localStorage.removeItem('chaosclock.puzzle'); return true").await;
 }
 
 /// The text of the element `id`.

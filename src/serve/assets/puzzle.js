@@ -62,6 +62,8 @@ const PUZZLE_NEWCOMER = { rating: 1000, rd: 350, vol: 0.06 };
 /** The themes of docs/puzzles.md, in the order of the theme menu. */
 const PUZZLE_THEMES = ["win", "both-win", "both-lose", "extra-move", "pass", "walk-n", "block",
   "finish", "one-move", "short", "long", "very-long"];
+/** The sizes of the built-in puzzle sets. */
+const PUZZLE_SIZES = [8, 10, 12];
 
 /** The player's record: rating, deviation, volatility, streak, best
  * streak, puzzles played and solved, the ids counted (the last 2000), the
@@ -71,7 +73,11 @@ function puzzleRecord() {
   try { r = JSON.parse(localStorage.getItem(PUZZLE_KEY)); } catch (_) { /* a new one */ }
   const fresh = { ...PUZZLE_NEWCOMER, streak: 0, best: 0, played: 0, solved: 0, seen: [], slots: 12, theme: "" };
   if (!r || typeof r !== "object" || !Number.isFinite(r.rating)) return fresh;
-  return { ...fresh, ...r, seen: Array.isArray(r.seen) ? r.seen : [] };
+  const out = { ...fresh, ...r, seen: Array.isArray(r.seen) ? r.seen : [] };
+  // Stale choices of an older page: the defaults.
+  if (!PUZZLE_SIZES.includes(out.slots)) out.slots = fresh.slots;
+  if (out.theme !== "" && !PUZZLE_THEMES.includes(out.theme)) out.theme = "";
+  return out;
 }
 
 function savePuzzleRecord(r) {
@@ -204,6 +210,12 @@ async function loadPuzzle(id) {
       drawPuzzle();
       return;
     }
+    if (!id && !puzzle.streak && r.theme && e instanceof PageError && !e.retryable()) {
+      // No puzzle of the theme at this size: any theme, and said so.
+      savePuzzleRecord({ ...r, theme: "" });
+      loadPuzzle().then(() => { puzzle.notice = { theme: r.theme, slots: r.slots }; drawPuzzle(); });
+      return;
+    }
     showError(e, () => { showError(null); loadPuzzle(id); });
   }
 }
@@ -211,7 +223,7 @@ async function loadPuzzle(id) {
 /** Starts puzzle `p`: the position before the mistake, then the mistake. */
 function startPuzzle(p) {
   Object.assign(puzzle, { p, phase: "intro", result: null, failed: false, change: null, wrong: null,
-    missing: null, logged: false });
+    missing: null, logged: false, notice: null });
   const r = puzzleRecord();
   if (r.seen.includes(p.id)) puzzle.result = "seen";
   // The next puzzles are of this one's size (a link may name another).
@@ -395,8 +407,9 @@ function drawPuzzle() {
     const words = forced[step - 1] ? t("puzzle.forced", puzzleMoveText(cache.get(positionAt(step)), p.moves[step - 1]))
       : t("puzzle.right");
     feedback.textContent = `${words}${again && !forced[step] ? t("puzzle.again") : ""}`;
-  } else if (phase === "solving" && step === 0 && p.solver[0]) {
-    feedback.textContent = "";
+  } else if (phase === "intro" || (phase === "solving" && step === 0 && p.solver[0])) {
+    const n = puzzle.notice;
+    feedback.textContent = n ? t("puzzle.no-theme", t(`theme.${n.theme}`), n.slots) : "";
   } else if (phase === "solution") {
     feedback.textContent = t("puzzle.showing");
   } else if (phase === "wrong") {
