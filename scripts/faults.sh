@@ -11,7 +11,9 @@
 #   never answer from it.
 # Each prints its seed; CHAOSCLOCK_FAULT_SEED=N replays the kill times.
 # CHAOSCLOCK_FAULT_MAX_LIVE=K makes partial tables (--max-live K), for a
-# busy machine.
+# busy machine. For `bits`, CHAOSCLOCK_FAULT_TABLES=DIR takes a copy of the
+# always table already made under the tables root DIR instead of making
+# one (20 minutes for 10 slots values only on a loaded machine).
 # Usage: scripts/faults.sh [KILLS]   (default 20 per table)
 # The figures of a run go in docs/checking.md (section "Faults").
 set -euo pipefail
