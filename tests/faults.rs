@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -61,14 +61,26 @@ fn generated(dir: &Path, args: &[&str]) {
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
 }
 
-/// The `manifest` of the tables `generate --slots SLOTS EXTRA` makes in
-/// `dir` (its `--max-live`, if any, taken from `extra`).
-fn manifest(dir: &Path, slots: &str, extra: &[&str]) -> String {
-    let mut args = vec!["manifest", "--slots", slots, "--tables", "t"];
+/// The `manifest` of the tables `generate --slots SLOTS --tables TABLES
+/// EXTRA` makes in `dir` (its `--max-live`, if any, taken from `extra`).
+fn manifest(dir: &Path, tables: &str, slots: &str, extra: &[&str]) -> String {
+    let mut args = vec!["manifest", "--slots", slots, "--tables", tables];
     if let Some(i) = extra.iter().position(|a| *a == "--max-live") {
         args.extend_from_slice(&extra[i..=i + 1]);
     }
     ok_in(dir, &args)
+}
+
+/// The tables root of an uninterrupted run of the same `generate` made
+/// before, `CHAOSCLOCK_FAULT_TABLES`, and how long it took,
+/// `CHAOSCLOCK_FAULT_TOOK` (seconds): the long form on a complete 10-slot
+/// table then runs the table once, not twice.
+fn made_before() -> Option<(PathBuf, Duration)> {
+    let root = std::env::var_os("CHAOSCLOCK_FAULT_TABLES")?;
+    let took = std::env::var("CHAOSCLOCK_FAULT_TOOK").ok().and_then(|s| s.parse::<f64>().ok());
+    let took =
+        took.expect("CHAOSCLOCK_FAULT_TOOK: the seconds the run of CHAOSCLOCK_FAULT_TABLES took");
+    Some((PathBuf::from(root), Duration::from_secs_f64(took)))
 }
 
 /// What a run of kills did.
@@ -81,20 +93,39 @@ struct Kills {
 }
 
 /// Runs `generate --slots SLOTS --tables t EXTRA` once uninterrupted, then
-/// again in another directory killed `kills` times at random moments and
+/// (or takes the manifest of such a run made before, `before`: its tables
+/// root and time), then runs it again in another directory killed `kills` times at random moments and
 /// resumed; the manifests must be the same bytes. Signals are SIGKILL, but
 /// every `term_every`-th one SIGTERM or SIGINT (0: none), which must end
 /// the run within 2 s with code 130 and the line saying how to resume.
-fn killed_and_resumed(slots: &str, extra: &[&str], kills: usize, term_every: usize) -> Kills {
+fn killed_and_resumed(
+    slots: &str,
+    extra: &[&str],
+    kills: usize,
+    term_every: usize,
+    before: Option<(PathBuf, Duration)>,
+) -> Kills {
     let mut state = seed();
     let mut args = vec!["generate", "--slots", slots, "--tables", "t", "--checkpoint", "0"];
     args.extend_from_slice(extra);
-    let whole = tempfile::tempdir().unwrap();
-    let t = Instant::now();
-    generated(whole.path(), &args);
-    let took = t.elapsed();
-    let want = manifest(whole.path(), slots, extra);
-    eprintln!("uninterrupted: {:.2} s", took.as_secs_f64());
+    let (want, took) = match before {
+        Some((root, took)) => {
+            // The uninterrupted run made before: its manifest, and its time
+            // to spread the kills over.
+            let name = root.file_name().unwrap().to_str().unwrap();
+            let want = manifest(root.parent().unwrap(), name, slots, extra);
+            eprintln!("uninterrupted before, in {}: {:.2} s", root.display(), took.as_secs_f64());
+            (want, took)
+        }
+        None => {
+            let whole = tempfile::tempdir().unwrap();
+            let t = Instant::now();
+            generated(whole.path(), &args);
+            let took = t.elapsed();
+            eprintln!("uninterrupted: {:.2} s", took.as_secs_f64());
+            (manifest(whole.path(), "t", slots, extra), took)
+        }
+    };
 
     let dir = tempfile::tempdir().unwrap();
     let mut done = Kills::default();
@@ -138,13 +169,17 @@ fn killed_and_resumed(slots: &str, extra: &[&str], kills: usize, term_every: usi
     }
     generated(dir.path(), &args);
     eprintln!("{kills} kills at {slots} slots: {done:?}");
-    assert_eq!(manifest(dir.path(), slots, extra), want, "the manifest differs after the kills");
+    assert_eq!(
+        manifest(dir.path(), "t", slots, extra),
+        want,
+        "the manifest differs after the kills"
+    );
     done
 }
 
 #[test]
 fn six_slots_killed_ten_times_give_the_same_manifest() {
-    let kills = killed_and_resumed("6", &[], 10, 0);
+    let kills = killed_and_resumed("6", &[], 10, 0, None);
     // A 6-slot run lasts a fraction of a second: some kills come after
     // its end; at least some land.
     assert!(kills.landed > 0, "{kills:?}");
@@ -152,13 +187,15 @@ fn six_slots_killed_ten_times_give_the_same_manifest() {
 
 #[test]
 fn eight_slots_killed_terminated_and_interrupted_give_the_same_manifest() {
-    let kills = killed_and_resumed("8", &[], 10, 3);
+    let kills = killed_and_resumed("8", &[], 10, 3, None);
     assert!(kills.landed >= 5, "{kills:?}");
 }
 
 /// The long forms, from `scripts/faults.sh`: `CHAOSCLOCK_FAULT_SLOTS`,
 /// `CHAOSCLOCK_FAULT_KILLS`, `CHAOSCLOCK_FAULT_VALUES_ONLY=1`,
-/// `CHAOSCLOCK_FAULT_MAX_LIVE=K` (a partial table, for a busy machine).
+/// `CHAOSCLOCK_FAULT_MAX_LIVE=K` (a partial table, for a busy machine),
+/// `CHAOSCLOCK_FAULT_TABLES` and `CHAOSCLOCK_FAULT_TOOK` (an uninterrupted
+/// run made before).
 #[test]
 #[ignore = "minutes: scripts/faults.sh runs it"]
 fn long_form_killed_at_random_moments_gives_the_same_manifest() {
@@ -167,6 +204,6 @@ fn long_form_killed_at_random_moments_gives_the_same_manifest() {
     let kills = var("CHAOSCLOCK_FAULT_KILLS").and_then(|k| k.parse().ok()).unwrap_or(20);
     let extra = common::bin::fault_generate_flags();
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
-    let done = killed_and_resumed(&slots, &extra, kills, 4);
+    let done = killed_and_resumed(&slots, &extra, kills, 4, made_before());
     assert!(done.landed >= kills / 2, "{done:?}");
 }
