@@ -199,6 +199,16 @@ async fn end_of_game(p: &Pass<'_>) {
     )
     .await;
     assert_eq!(end, json!([false, false, true]), "at the end: {end}");
+    // No empty lines between the game's summary and the moves played (an
+    // empty value summary left a gap of about 50 px).
+    let gap = js(
+        c,
+        "const box = document.getElementById('game-summary').getBoundingClientRect();
+        const next = document.querySelector('#history').previousElementSibling.getBoundingClientRect();
+        return next.top - box.bottom",
+    )
+    .await;
+    assert!(gap.as_f64().unwrap() < 30.0, "{gap} px between the game's summary and 棋谱");
     p.shot("3-game-over").await;
     key(c, "ArrowLeft").await;
     wait_until(c, "悔棋", |s| !s.busy && s.moves > 0).await;
