@@ -289,33 +289,37 @@ async fn leftovers(c: &Client, server: &Server, lang: &str, touch: bool, tag: &s
     js(c, "document.getElementById('game-summary').scrollIntoView({block: 'start'}); return 0")
         .await;
     screenshot(c, &format!("66-more-end-{tag}")).await;
-    // 5. Puzzle errors, worded from their codes: a stale theme or size kept
-    // in the browser, the API's other refusals.
-    for (record, zh, english) in [
+    // 5. Puzzle errors, worded from their codes. A stale theme or size
+    // kept in the browser gives the defaults now, not an error
+    // (browser_puzzle's stale_choices); the API's refusals of them are
+    // still worded in the page's language.
+    c.execute(
+        "localStorage.setItem('chaosclock.puzzle', JSON.stringify(arguments[0])); return 0",
+        vec![json!({"rating": 1000, "slots": 9, "theme": "mate"})],
+    )
+    .await
+    .unwrap();
+    c.goto(&server.url(&format!("/?mode=puzzle&lang={lang}"))).await.unwrap();
+    wait_for(
+        c,
+        "a puzzle",
+        "return puzzle.phase === 'solving' && document.getElementById('error').hidden",
+    )
+    .await;
+    screenshot(c, &format!("66-more-puzzle-{tag}")).await;
+    for (path, zh, english) in [
         (
-            json!({"rating": 1000, "slots": 8, "theme": "mate"}),
+            "/api/puzzle?slots=8&theme=mate",
             "没有“mate”这个谜题主题",
             "'mate' is not a puzzle theme",
         ),
-        (
-            json!({"rating": 1000, "slots": 9, "theme": ""}),
-            "没有 9 格的",
-            "puzzles exist for 8, 10 and 12 slots, not 9",
-        ),
+        ("/api/puzzle?slots=9", "没有 9 格的", "puzzles exist for 8, 10 and 12 slots, not 9"),
     ] {
-        c.execute(
-            "localStorage.setItem('chaosclock.puzzle', JSON.stringify(arguments[0])); return 0",
-            vec![record],
-        )
-        .await
-        .unwrap();
-        c.goto(&server.url(&format!("/?mode=puzzle&lang={lang}"))).await.unwrap();
-        let error = error_shown(c).await;
+        let error = js(c, &format!("return api('{path}').then(() => '', (e) => e.text());")).await;
+        let error = error.as_str().unwrap();
         assert!(error.contains(if en { english } else { zh }), "{error}");
-        assert_eq!(has_han(&error), !en, "{error}");
+        assert_eq!(has_han(error), !en, "{error}");
     }
-    js(c, "document.getElementById('error').scrollIntoView({block: 'center'}); return 0").await;
-    screenshot(c, &format!("66-more-puzzle-{tag}")).await;
     js(c, "localStorage.removeItem('chaosclock.puzzle'); return 0").await;
     // One request at a time: the page's api() cancels the one under way.
     let words = js(c, "return (async () => { const out = [];
