@@ -378,7 +378,12 @@ async fn play_mode_mid_game(c: &Client, server: &Server, lang: &str, touch: bool
         "→ changed the mode or lost moves: {s}"
     );
     // Now the player's side, at ply 3 again (its turn): a move other than
-    // the game's is a variation, and the engine answers in it.
+    // the game's is a variation, and the engine answers in it. Back to ply
+    // 3 through 分析: in the engine's mode ply 3 is the engine's turn, and
+    // it steps on along the line after 250 ms (on a loaded machine before
+    // the player's mode was chosen).
+    press(c, "[data-mode='analysis']", touch).await;
+    wait_until(c, "analysis", |s| !s.busy).await;
     press(c, "#history > li[data-ply='3'] > .side", touch).await;
     wait_at(c, "ply 3", &after[2]).await;
     press(c, &format!("[data-mode='{you}']"), touch).await;
