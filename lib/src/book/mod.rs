@@ -36,16 +36,16 @@ pub use self::ranks::{Board, Ranks};
 use crate::{PassRule, Position, Value};
 
 /// The book files compiled into the binary, one per pass rule, each
-/// with the sections of its rule (a file may be empty: no sections);
-/// none without the cargo feature `book`. The files in `data/` are links
-/// to the repository's `book/`, so that a package holds them.
-#[cfg(feature = "book")]
-static EMBEDDED: [&[u8]; 2] = [
-    include_bytes!("../../data/openings.ccbk"),
-    include_bytes!("../../data/openings-when-stuck.ccbk"),
+/// with the sections of its rule (a file may be empty: no sections). Each
+/// is a package of its own (`chaosclock-book`, `chaosclock-book-when-stuck`:
+/// the repository's `book/` files), behind the cargo features
+/// `book-always` and `book-when-stuck` (both in `book`, a default).
+static EMBEDDED: &[&[u8]] = &[
+    #[cfg(feature = "book-always")]
+    chaosclock_book::BYTES,
+    #[cfg(feature = "book-when-stuck")]
+    chaosclock_book_when_stuck::BYTES,
 ];
-#[cfg(not(feature = "book"))]
-static EMBEDDED: [&[u8]; 0] = [];
 
 /// What is wrong with a book's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,7 +140,8 @@ impl Book {
     /// The book built into the binary (its files of both pass rules as
     /// one book), checked once on first use. Without the cargo feature
     /// `book` (on by default) it is empty: it has no sections, and
-    /// [`Book::value`] is [`NoValue::NoSection`].
+    /// [`Book::value`] is [`NoValue::NoSection`]; with `book-always` or
+    /// `book-when-stuck` alone it has that rule's sections only.
     ///
     /// # Errors
     /// Its bytes are damaged (a broken build).
@@ -149,7 +150,7 @@ impl Book {
         BOOK.get_or_init(|| {
             let mut book = Book { files: Vec::new(), sections: Vec::new() };
             // An empty file (before the first is built) has no sections.
-            for bytes in EMBEDDED.into_iter().filter(|b| !b.is_empty()) {
+            for bytes in EMBEDDED.iter().filter(|b| !b.is_empty()) {
                 book.join(Book::parse(Cow::Borrowed(bytes), "built into the binary")?)?;
             }
             Ok(book)

@@ -1,0 +1,14 @@
+//! The Chaos Clock openings book under the pass rule `when-stuck` (the
+//! original solver's: a side passes only when it has no other move), as
+//! the bytes of one book file.
+//!
+//! Its own package so that no package is over the registry's 10 MB: the
+//! library `chaosclock` depends on it through its default feature
+//! `book-when-stuck` and reads it with `chaosclock::Book::embedded`. The
+//! format and how the file is made and checked: the repository's
+//! `docs/book.md`.
+#![no_std]
+
+/// The book file (`book/openings-when-stuck.ccbk` of the repository): the
+/// sections of the pass rule `when-stuck`, one per board size.
+pub static BYTES: &[u8] = include_bytes!("../data/openings-when-stuck.ccbk");
