@@ -10,6 +10,7 @@ use chaosclock::solve::solve;
 use chaosclock::{Outcome, PassRule, Side};
 use common::bin::{fails, json, ok};
 use common::{Rng, random_position};
+use serde_json::Value as Json;
 
 #[test]
 fn levels_are_one_to_eight() {
@@ -182,4 +183,39 @@ fn bad_levels_are_one_line() {
     fails(&["play", "2,1,4,3", "--level", "0"], "0");
     fails(&["match", "--levels", "3"], "at least two different levels");
     fails(&["match", "--openings", "0"], "at least 1");
+}
+
+/// Issue 65: levels 1 to 7 see a value through its depth, which tables of
+/// values only do not give. With such tables `/api/engine-move` gets the
+/// depths from a small solve, so every level plays the move it plays on a
+/// server that solves, on random 8-slot positions of every phase.
+#[test]
+fn engine_moves_with_values_only_tables_are_those_of_a_server_that_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::bin::ok_in(d, &["generate", "--slots", "8", "--values-only", "--tables", "values"]);
+    std::fs::create_dir(d.join("none")).unwrap();
+    let values = common::server::Server::start(d, &["--tables", "values"]);
+    let solving = common::server::Server::start(d, &["--tables", "none"]);
+    let mut rng = Rng(65);
+    let (mut compared, mut choices) = (0, 0);
+    for k in 0..30 {
+        let pos = random_position(&mut rng, 8, k % 4);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let answer = values.ok(&format!("/api/position?pos={pos}"));
+        assert_eq!((&answer["source"], &answer["depth"]), (&"tables".into(), &Json::Null));
+        for level in 1..=7 {
+            let query = format!("/api/engine-move?pos={pos}&level={level}&seed={k}");
+            let (a, b) = (values.ok(&query), solving.ok(&query));
+            assert_eq!(a["move"], b["move"], "{query}");
+            compared += 1;
+        }
+        choices += usize::from(pos.legal_moves(PassRule::Always).len() > 1);
+    }
+    assert!(
+        compared >= 140 && choices >= 15,
+        "{compared} moves, {choices} positions with a choice"
+    );
 }

@@ -118,6 +118,14 @@ pub async fn engine_move_handler(
         .await
         .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))??;
     let moves = match from_tables {
+        // Tables of values only give no depths, through which levels 1 to
+        // 7 see values (docs/levels.md): a small solve gives them if it can.
+        Some(m) if k < 8 && m.iter().any(|m| !m.score.has_depth()) => {
+            let engine = Arc::clone(&state.engine);
+            tokio::task::spawn_blocking(move || engine.depth_moves(&pos, rule).unwrap_or(m))
+                .await
+                .map_err(|e| ServeError::Internal(format!("a request stopped: {e}")))?
+        }
         Some(m) => m,
         None => {
             let solved = state.engine.solved(&pos, rule).await?;

@@ -35,6 +35,13 @@ use crate::budget::Budget;
 use crate::serve::errors::ServeError;
 use crate::serve::flight::{Boarded, Flight, Flights, Landed};
 
+/// The most states a solve may enumerate to give an engine the depths
+/// that tables of values only lack ([`Engine::depth_moves`]): a fraction
+/// of a second and about 60 MB. Positions of 8 and 10 slots fit from
+/// their first moves; 12-slot ones once two or three pieces are fixed, as
+/// the puzzles' games are solved (docs/puzzles.md).
+pub const ENGINE_DEPTH_STATES: usize = 4_000_000;
+
 /// The limits of a server.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -253,6 +260,29 @@ impl Engine {
             Err(ProbeError::Missing { .. }) => Ok(None),
             Err(e) => Err(ServeError::Table(e)),
         }
+    }
+
+    /// The moves of `pos` with their depths, for an engine of levels 1 to
+    /// 7 (which sees a value through its depth) when the tables hold
+    /// values only (blocking): from a kept solution holding `pos`, else
+    /// from a solve of `pos` within [`ENGINE_DEPTH_STATES`] (and the
+    /// server's budget), started only if the solver is free at once and
+    /// kept for the game's next moves. `None` when the solve is over that
+    /// or the solver is busy: the engine then plays on the values alone.
+    pub fn depth_moves(&self, pos: &Position, rule: PassRule) -> Option<Vec<ScoredMove>> {
+        let solved = match self.kept(pos, rule) {
+            Some(kept) => kept,
+            None => {
+                let _permit = self.solver.try_acquire().ok()?;
+                let budget = ENGINE_DEPTH_STATES.min(self.limits.budget.states);
+                let solution =
+                    solve_bounded(pos.variant(rule), &[*pos], None, budget, None).ok()?;
+                let solved = Arc::new(Solved { slots: pos.slots(), rule, solution });
+                self.keep(Arc::clone(&solved));
+                solved
+            }
+        };
+        solved.solution.moves(pos).ok()
     }
 
     /// The tablebase of `n` slots and `rule` under `root`, made when first
