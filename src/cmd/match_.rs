@@ -49,7 +49,17 @@ impl PairResult {
 
     /// The first level's score, 0 to 1.
     fn score(&self) -> f64 {
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws())) / f64::from(self.games().max(1))
+        self.points() / f64::from(self.games().max(1))
+    }
+
+    /// The same games from the second level's view.
+    fn flipped(self) -> PairResult {
+        PairResult { wins: self.losses, losses: self.wins, ..self }
+    }
+
+    /// The first level's points.
+    fn points(&self) -> f64 {
+        f64::from(self.wins) + 0.5 * f64::from(self.draws())
     }
 
     /// The Elo difference and its 95% interval (from the trinomial
@@ -62,7 +72,27 @@ impl PairResult {
             + f64::from(self.draws()) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
-        let se = (var / n).sqrt();
+        self.elo_interval((var / n).sqrt())
+    }
+
+    /// The Elo difference and its 95% interval with the games of each
+    /// opening taken together (`by_opening`: this pair's games of each
+    /// opening): the standard error of the score from the spread of the
+    /// openings' points around it (the cluster-robust variance), so that
+    /// games from the same opening (both sides, `--repeat`) do not count
+    /// as independent draws.
+    fn elo_by_opening(&self, by_opening: impl Iterator<Item = PairResult>) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let p = self.score();
+        let spread: f64 = by_opening.map(|c| (c.points() - f64::from(c.games()) * p).powi(2)).sum();
+        self.elo_interval(spread.sqrt() / n)
+    }
+
+    /// The Elo difference of the score and the 95% interval of a standard
+    /// error `se` around it.
+    fn elo_interval(&self, se: f64) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let p = self.score();
         let edge = 0.5 / n;
         let clamp = |x: f64| x.clamp(edge, 1.0 - edge);
         (
@@ -153,6 +183,9 @@ struct PairJson {
     elo: f64,
     elo_low: f64,
     elo_high: f64,
+    /// The 95% interval with each opening's games taken together.
+    elo_low_by_opening: f64,
+    elo_high_by_opening: f64,
 }
 
 /// Runs `match` (without `--accuracy`: [`super::accuracy`]).
@@ -230,8 +263,11 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         let pairs_json = pairs
             .iter()
             .zip(&results)
-            .map(|(&(i, j), r)| {
+            .enumerate()
+            .map(|(pi, (&(i, j), r))| {
                 let (elo, elo_low, elo_high) = r.elo();
+                let by_opening = per_opening.iter().map(|(o, _)| o[pi]);
+                let (_, elo_low_by_opening, elo_high_by_opening) = r.elo_by_opening(by_opening);
                 PairJson {
                     first: levels[i].get(),
                     second: levels[j].get(),
@@ -240,6 +276,8 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                     elo,
                     elo_low,
                     elo_high,
+                    elo_low_by_opening,
+                    elo_high_by_opening,
                 }
             })
             .collect();
@@ -257,7 +295,18 @@ pub fn run(args: &MatchHigh) -> Result<()> {
             blunders,
         });
     }
-    print(&to_text(args, openings, &pairs, &results, &ratings, &blunders, games, seconds))
+    let by_opening: Vec<&[PairResult]> = per_opening.iter().map(|(o, _)| o.as_slice()).collect();
+    print(&to_text(
+        args,
+        openings,
+        &pairs,
+        &results,
+        &by_opening,
+        &ratings,
+        &blunders,
+        games,
+        seconds,
+    ))
 }
 
 /// The openings whose games were played: fair starts and random ones
@@ -325,6 +374,7 @@ fn to_text(
     openings: Played,
     pairs: &[(usize, usize)],
     results: &[PairResult],
+    by_opening: &[&[PairResult]],
     ratings: &[f64],
     blunders: &[Blunders],
     games: u32,
@@ -372,15 +422,16 @@ fn to_text(
         }
         t.push_str(&format!("   {:>6.0}\n", ratings[i]));
     }
-    t.push_str("\nhead to head (games: +wins =shared -losses of the higher level; Elo with 95% interval)\n");
+    t.push_str("\nhead to head (games: +wins =shared -losses of the higher level; Elo with its 95% interval, of the games and of the openings; apart when both lie above 0)\n");
     for (pi, &(i, j)) in pairs.iter().enumerate() {
         // From the higher (second) level's view.
         let r = results[pi];
-        let flipped = PairResult { wins: r.losses, losses: r.wins, ..r };
+        let flipped = r.flipped();
         let (elo, lo, hi) = flipped.elo();
-        let apart = if lo > 0.0 { "apart" } else { "overlap" };
+        let (_, lo_o, hi_o) = flipped.elo_by_opening(by_opening.iter().map(|o| o[pi].flipped()));
+        let apart = if lo > 0.0 && lo_o > 0.0 { "apart" } else { "overlap" };
         t.push_str(&format!(
-            "{} vs {}: {:>4} games  +{} ={} -{}  ({} both-win, {} both-lose, {} unfinished)  score {:5.1}%  Elo {:+5.0} [{:+.0}, {:+.0}]  {apart}\n",
+            "{} vs {}: {:>4} games  +{} ={} -{}  ({} both-win, {} both-lose, {} unfinished)  score {:5.1}%  Elo {:+5.0} [{:+.0}, {:+.0}], by opening [{lo_o:+.0}, {hi_o:+.0}]  {apart}\n",
             levels[j],
             levels[i],
             r.games(),
