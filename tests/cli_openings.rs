@@ -413,16 +413,31 @@ fn bad_flags_exit_2_with_one_line() {
         &["openings", "--slots", "10", "--sample", "2", "--random", "1", "--both-win"],
         "--random",
     );
-    // The openings book has no 12-slot when-stuck section yet: one line
-    // that says so and how to make it.
-    fails(
-        &["--pass-rule", "when-stuck", "openings", "--slots", "12"],
-        "error: the openings book of this build has no 12-slot section for pass rule when-stuck yet: make its table with `CHAOSCLOCK_RULE=when-stuck scripts/make-table-12.sh start`",
-    );
     fails(
         &["openings", "--slots", "6", "--both-win", "--output", "no/such/dir/list.txt"],
         "no/such/dir/list.txt",
     );
+}
+
+/// Issue 69: every size under both rules from the book, on a build with no
+/// tables: the 12-slot when-stuck counts are the manifest's, and its fair
+/// starts are both-win openings, drawn by seed.
+#[test]
+fn twelve_slot_when_stuck_openings_come_from_the_book() {
+    let j = json(&["--pass-rule", "when-stuck", "openings", "--slots", "12", "--json"]);
+    assert_eq!((j["source"].as_str(), j["openings"].as_u64()), (Some("book"), Some(176_214_841)));
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/n12-when-stuck.json");
+    let manifest: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(counts(&j), counts(&Json::from_iter([("counts", manifest["openings"].clone())])));
+    let args = ["--pass-rule", "when-stuck", "openings", "--slots", "12", "--both-win"];
+    let picked = ok(&[&args[..], &["--random", "3", "--seed", "5"]].concat());
+    assert_eq!(picked, ok(&[&args[..], &["--random", "3", "--seed", "5"]].concat()));
+    let book = chaosclock::book::Book::embedded().unwrap();
+    assert_eq!(picked.lines().count(), 3, "{picked}");
+    for line in picked.lines() {
+        let pos: Position = line.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(book.value(&pos, PassRule::WhenStuck), Ok(Value::BothWin), "{line}");
+    }
 }
 
 /// The complete 10-slot tables, if `CHAOSCLOCK_TABLES_10` names their root.

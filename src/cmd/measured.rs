@@ -22,7 +22,7 @@ pub const LONG_SECONDS: u64 = 3600;
 
 /// The manifests of `tables/` with measured runs: `(slots, rule, values
 /// only, name, text)`.
-const MANIFESTS: [(u8, PassRule, bool, &str, &str); 2] = [
+const MANIFESTS: [(u8, PassRule, bool, &str, &str); 3] = [
     (
         12,
         PassRule::Always,
@@ -36,6 +36,13 @@ const MANIFESTS: [(u8, PassRule, bool, &str, &str); 2] = [
         false,
         "tables/n12-always-depths.json",
         include_str!("../../tables/n12-always-depths.json"),
+    ),
+    (
+        12,
+        PassRule::WhenStuck,
+        true,
+        "tables/n12-when-stuck.json",
+        include_str!("../../tables/n12-when-stuck.json"),
     ),
 ];
 
@@ -135,7 +142,10 @@ mod tests {
         assert_eq!(values.nodes, depths.nodes);
         assert!(values.seconds > 3600 && depths.seconds > values.seconds);
         assert!(values.bytes < depths.bytes && values.peak_kib > 0);
-        assert_eq!(Measured::of(12, PassRule::WhenStuck, true), None);
+        let when_stuck = Measured::of(12, PassRule::WhenStuck, true).unwrap();
+        assert_eq!(when_stuck.nodes, values.nodes);
+        assert!(when_stuck.seconds > 3600 && when_stuck.peak_kib > 0);
+        assert_eq!(Measured::of(12, PassRule::WhenStuck, false), None);
         assert_eq!(Measured::of(10, PassRule::Always, true), None);
     }
 
