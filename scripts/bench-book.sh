@@ -12,6 +12,10 @@
 #
 # Usage: scripts/bench-book.sh [N ...]         (default: 10 12)
 #        BENCH_RUNS=21 BENCH_BATCH=10000 scripts/bench-book.sh 12
+#        BENCH_RULE=when-stuck scripts/bench-book.sh 12   (the pass rule's
+#        sections; default always)
+#        BENCH_BIN=path/to/chaosclock scripts/bench-book.sh 12   (that
+#        binary instead of a release build of the checkout)
 # Needs bash 5 (EPOCHREALTIME), awk, sort and cargo. CARGO_TARGET_DIR is
 # honoured.
 set -euo pipefail
@@ -20,6 +24,11 @@ here="${BASH_SOURCE[0]%/*}"
 cd "$here/.."
 
 runs="${BENCH_RUNS:-9}"
+rule="${BENCH_RULE:-always}"
+if [[ "$rule" != always && "$rule" != when-stuck ]]; then
+    echo "error: BENCH_RULE must be always or when-stuck, not '$rule'" >&2
+    exit 2
+fi
 batch="${BENCH_BATCH:-1000}"
 for v in "$runs" "$batch"; do
     if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then
@@ -30,10 +39,16 @@ done
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(10 12)
 
-cargo build --release --quiet
-bin="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
-    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/release/chaosclock"
-[[ -x "$bin" ]] || bin="target/release/chaosclock"
+if [[ -n "${BENCH_BIN:-}" ]]; then
+    bin="$(realpath "$BENCH_BIN")"
+else
+    cargo build --release --quiet
+    bin="$(cargo metadata --format-version 1 --no-deps 2>/dev/null |
+        sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')/release/chaosclock"
+    [[ -x "$bin" ]] || bin="target/release/chaosclock"
+fi
+# Every command runs under the pass rule asked for.
+cc() { "$bin" --pass-rule "$rule" "$@"; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -64,24 +79,24 @@ openings() {
     }'
 }
 
-echo "binary: $bin ($(cd "$OLDPWD" && git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+echo "binary: $bin ($(cd "$OLDPWD" && git rev-parse --short HEAD 2>/dev/null || echo unknown)), pass rule $rule"
 printf '%-6s %14s %18s %20s %14s\n' slots "counts ms" "fair start ms" "query ms/opening" "peak MiB"
 for n in "${sizes[@]}"; do
-    if ! "$bin" openings --slots "$n" >/dev/null 2>&1; then
+    if ! cc openings --slots "$n" >/dev/null 2>&1; then
         echo "$n slots: not in the book (skipped)"
         continue
     fi
-    counts=$(for _ in $(seq "$runs"); do ms "$bin" openings --slots "$n"; done | median)
+    counts=$(for _ in $(seq "$runs"); do ms cc openings --slots "$n"; done | median)
     fair=$(for s in $(seq "$runs"); do
-        ms "$bin" openings --slots "$n" --both-win --random 1 --seed "$s"
+        ms cc openings --slots "$n" --both-win --random 1 --seed "$s"
     done | median)
     openings "$n" "$batch" >"openings-$n.txt"
     t0=$EPOCHREALTIME
-    "$bin" query - --no-solve --json <"openings-$n.txt" >/dev/null
+    cc query - --no-solve --json <"openings-$n.txt" >/dev/null
     per=$(awk -v a="$t0" -v b="$EPOCHREALTIME" -v k="$batch" 'BEGIN { printf "%.3f", (b - a) * 1000 / k }')
     peak="-"
     if [[ -x /usr/bin/time ]]; then
-        peak=$(/usr/bin/time -f '%M' "$bin" query - --no-solve --json <"openings-$n.txt" 2>&1 >/dev/null |
+        peak=$(/usr/bin/time -f '%M' "$bin" --pass-rule "$rule" query - --no-solve --json <"openings-$n.txt" 2>&1 >/dev/null |
             tail -n 1 | awk '{ printf "%.0f", $1 / 1024 }')
     fi
     printf '%-6s %14s %18s %20s %14s\n' "$n" "$counts" "$fair" "$per" "$peak"
