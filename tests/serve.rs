@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::bin::{json, ok_in, run};
+use common::bin::{json, ok, ok_in, run};
 use common::server::{Server, esc};
 use serde_json::Value as Json;
 
@@ -128,6 +128,29 @@ fn fair_start_is_a_proven_both_win_opening() {
         assert_eq!(fair["moves"].as_array().unwrap().iter().collect::<Vec<_>>(), keep);
         // The same seed gives the same opening.
         assert_eq!(server.ok(&format!("/api/fair-start?slots={slots}&seed=7")), fair);
+    }
+}
+
+/// Issue 69: under either pass rule, a 12-slot fair start comes from the
+/// book at once, the same as `openings --both-win --random 1` gives, and
+/// the book says it is both-win under that rule.
+#[test]
+fn twelve_slot_fair_starts_under_both_rules_come_from_the_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), &[]);
+    let book = chaosclock::book::Book::embedded().unwrap();
+    for rule in ["always", "when-stuck"] {
+        for seed in 1..=3 {
+            let fair = server.ok(&format!("/api/fair-start?slots=12&seed={seed}&rule={rule}"));
+            assert_eq!((&fair["source"], &fair["moves"]), (&Json::from("book"), &Json::Null));
+            let pos: chaosclock::Position = fair["position"].as_str().unwrap().parse().unwrap();
+            let pass_rule = rule.parse().unwrap();
+            assert_eq!(book.value(&pos, pass_rule), Ok(chaosclock::Value::BothWin), "{pos}");
+            let seed = seed.to_string();
+            let args = ["--pass-rule", rule, "openings", "--slots", "12", "--both-win"];
+            let cli = ok(&[&args[..], &["--random", "1", "--seed", &seed]].concat());
+            assert_eq!(cli.trim(), pos.to_string(), "{rule} seed {seed}");
+        }
     }
 }
 
