@@ -50,8 +50,8 @@ pub const LEVEL_RATINGS: [LevelRatings; 3] = [
     },
     LevelRatings {
         slots: 12,
-        ratings: [800.0, 849.0, 905.0, 949.0, 1007.0, 1100.0, 1131.0, 1461.0],
-        source: "chaosclock match --slots 12 --openings 16 --repeat 10 (seed 1), 2026-12-05",
+        ratings: [800.0, 855.0, 902.0, 950.0, 1016.0, 1095.0, 1128.0, 1453.0],
+        source: "chaosclock match --slots 12 --openings 256 (seed 1), 2026-12-06",
     },
 ];
 
