@@ -24,8 +24,15 @@ async fn issue_66_board_defects_theme_shortcuts_and_sounds() {
     page_size(&server);
     for (w, h, lang, touch) in [(1280, 900, "zh", false), (390, 844, "en", true)] {
         c.set_window_size(w, h).await.unwrap();
-        let p =
-            Pass { c, server: &server, lang, touch, tag: if touch { "phone" } else { "desktop" } };
+        let p = Pass {
+            c,
+            server: &server,
+            lang,
+            touch,
+            tag: if touch { "phone" } else { "desktop" },
+            prefix: "66",
+            scroll: false,
+        };
         stale_bar(&p).await;
         engine_after_redo(&p).await;
         forced_moves(&p).await;
@@ -41,38 +48,6 @@ async fn issue_66_board_defects_theme_shortcuts_and_sounds() {
     }
     c.set_window_size(1280, 900).await.unwrap();
     session.close().await;
-}
-
-/// One pass: a window size, a language, a mouse or a finger.
-struct Pass<'a> {
-    c: &'a Client,
-    server: &'a Server,
-    lang: &'static str,
-    touch: bool,
-    tag: &'static str,
-}
-
-impl Pass<'_> {
-    /// The page at `path` (and `lang=en` in English).
-    async fn open(&self, path: &str) {
-        let sep = if path.contains('?') { '&' } else { '?' };
-        let url = if self.lang == "en" { format!("{path}{sep}lang=en") } else { path.to_string() };
-        self.c.goto(&self.server.url(&url)).await.unwrap();
-    }
-
-    /// Clicks or taps `css`.
-    async fn press(&self, css: &str) {
-        if self.touch { tap(self.c, css).await } else { click(self.c, css).await }
-    }
-
-    /// `zh` or `en` as the pass's language.
-    fn say<'s>(&self, zh: &'s str, en: &'s str) -> &'s str {
-        if self.lang == "zh" { zh } else { en }
-    }
-
-    async fn shot(&self, name: &str) {
-        screenshot(self.c, &format!("66-{name}-{}-{}", self.tag, self.lang)).await;
-    }
 }
 
 /// Waits for the answer: not busy, moves listed.

@@ -26,52 +26,13 @@ async fn play_modes_hide_the_evaluation_until_asked() {
     for (w, h, lang, touch) in [(1280, 900, "zh", false), (390, 844, "en", true)] {
         c.set_window_size(w, h).await.unwrap();
         let tag = if touch { "phone" } else { "desktop" };
-        let p = Pass { c, server: &server, lang, touch, tag };
+        let p = Pass { c, server: &server, lang, touch, tag, prefix: "65", scroll: true };
         hidden_then_shown(&p).await;
         end_of_game(&p).await;
         leaving_play(&p).await;
     }
     c.set_window_size(1280, 900).await.unwrap();
     session.close().await;
-}
-
-/// One pass: a window size, a language, a mouse or a finger.
-struct Pass<'a> {
-    c: &'a Client,
-    server: &'a Server,
-    lang: &'static str,
-    touch: bool,
-    tag: &'static str,
-}
-
-impl Pass<'_> {
-    /// The page at `path` (and `lang=en` in English).
-    async fn open(&self, path: &str) {
-        let url = if self.lang == "en" { format!("{path}&lang=en") } else { path.to_string() };
-        self.c.goto(&self.server.url(&url)).await.unwrap();
-    }
-
-    /// Clicks or taps `css`, scrolled into view.
-    async fn press(&self, css: &str) {
-        let script = format!(
-            "document.querySelector(\"{css}\").scrollIntoView({{block: 'center'}}); return 0"
-        );
-        js(self.c, &script).await;
-        if self.touch { tap(self.c, css).await } else { click(self.c, css).await }
-    }
-
-    async fn shot(&self, name: &str) {
-        screenshot(self.c, &format!("65-{name}-{}-{}", self.tag, self.lang)).await;
-    }
-
-    /// The value words of the page's language.
-    fn words(&self) -> [&'static str; 5] {
-        if self.lang == "zh" {
-            ["己赢", "共赢", "同输", "己输", "无果"]
-        } else {
-            ["self-win", "both-win", "both-lose", "self-lose", "no-result"]
-        }
-    }
 }
 
 /// What of the evaluation the page holds: its text, its titles and

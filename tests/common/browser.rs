@@ -247,3 +247,58 @@ pub async fn tap(c: &Client, css: &str) {
     c.perform_actions(finger).await.unwrap();
     c.release_actions().await.unwrap();
 }
+
+/// One pass of a test over the page: a window size, a language, a mouse or
+/// a finger, and the screenshots' names.
+pub struct Pass<'a> {
+    pub c: &'a Client,
+    pub server: &'a crate::common::server::Server,
+    /// `zh` or `en`.
+    pub lang: &'static str,
+    pub touch: bool,
+    /// The size's name in the screenshots' names (`phone`, `desktop`).
+    pub tag: &'static str,
+    /// The screenshots' prefix (the number).
+    pub prefix: &'static str,
+    /// Whether [`Pass::press`] scrolls the element into view first.
+    pub scroll: bool,
+}
+
+impl Pass<'_> {
+    /// The page at `path` (and `lang=en` in English).
+    pub async fn open(&self, path: &str) {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let url = if self.lang == "en" { format!("{path}{sep}lang=en") } else { path.to_string() };
+        self.c.goto(&self.server.url(&url)).await.unwrap();
+    }
+
+    /// Clicks or taps `css` (scrolled into view first if the pass says so).
+    pub async fn press(&self, css: &str) {
+        if self.scroll {
+            let script = format!(
+                "document.querySelector(\"{css}\").scrollIntoView({{block: 'center'}}); return 0"
+            );
+            js(self.c, &script).await;
+        }
+        if self.touch { tap(self.c, css).await } else { click(self.c, css).await }
+    }
+
+    /// `zh` or `en` as the pass's language.
+    pub fn say<'s>(&self, zh: &'s str, en: &'s str) -> &'s str {
+        if self.lang == "zh" { zh } else { en }
+    }
+
+    /// The value words of the page's language, best first.
+    pub fn words(&self) -> [&'static str; 5] {
+        if self.lang == "zh" {
+            ["己赢", "共赢", "同输", "己输", "无果"]
+        } else {
+            ["self-win", "both-win", "both-lose", "self-lose", "no-result"]
+        }
+    }
+
+    /// A screenshot named `PREFIX-NAME-TAG-LANG`.
+    pub async fn shot(&self, name: &str) {
+        screenshot(self.c, &format!("{}-{name}-{}-{}", self.prefix, self.tag, self.lang)).await;
+    }
+}
