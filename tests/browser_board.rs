@@ -112,14 +112,23 @@ async fn position(c: &Client) -> String {
 /// engine's reply back, and the player's moves can be clicked again.
 async fn engine_after_redo(p: &Pass<'_>) {
     let c = p.c;
-    p.open("/?pos=5,3,4,1,7,8,6,2;1;0&mode=play-yi&level=2").await;
+    // The engine's seed fixed, so that its replies are the same each run
+    // (the waits below hold for any: a reply may be two plies, an extra
+    // move's).
+    p.open("/?pos=5,3,4,1,7,8,6,2;1;0&mode=play-yi&level=2&seed=1").await;
     settled(c).await;
     let first = js(c, "return document.querySelector('#moves tr.move').dataset.move").await;
     p.press(&format!("#moves tr[data-move='{}']", first.as_str().unwrap())).await;
-    // The engine (甲) answers: 乙 to move again, two plies played.
-    let two = "return document.querySelectorAll('#history li').length === 2 && document.getElementById('busy').hidden && document.getElementById('position').textContent.split(';')[1] === '1'";
-    wait_for(c, "the engine's reply", two).await;
+    // The engine (甲) answers: 乙 to move again, two plies played or more.
+    let yi_again = |plies: usize| {
+        format!(
+            "return document.querySelectorAll('#history li').length >= {plies} && document.getElementById('busy').hidden && document.getElementById('position').textContent.split(';')[1] === '1'"
+        )
+    };
+    wait_for(c, "the engine's reply", &yi_again(2)).await;
     let after = position(c).await;
+    let played = js(c, "return document.querySelectorAll('#history li').length").await;
+    let played = played.as_u64().unwrap() as usize;
     for (back, forward) in [("#undo", "#redo"), ("ArrowLeft", "ArrowRight")] {
         if back.starts_with('#') {
             p.press(back).await;
@@ -145,8 +154,7 @@ async fn engine_after_redo(p: &Pass<'_>) {
     // And a move of the player's is played and answered again.
     let mv = js(c, "return document.querySelector('#moves tr.move').dataset.move").await;
     p.press(&format!("#moves tr[data-move='{}']", mv.as_str().unwrap())).await;
-    wait_for(c, "a further reply", "return document.querySelectorAll('#history li').length === 4")
-        .await;
+    wait_for(c, "a further reply", &yi_again(played + 1)).await;
     p.shot("02-redo-play").await;
 }
 
