@@ -28,16 +28,9 @@ fn known_counts(n: u8) -> [u64; 5] {
         6 => [0, 26, 10, 99, 130],
         8 => [0, 3_212, 216, 7_284, 4_121],
         10 => [0, 511_830, 3_640, 640_490, 179_001],
-        12 => manifest_counts("tables/n12-always.json"),
+        12 => common::manifest_counts("tables/n12-always.json"),
         _ => unreachable!(),
     }
-}
-
-/// The openings of each value code 0..=4 that a 12-slot manifest gives.
-fn manifest_counts(name: &str) -> [u64; 5] {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
-    let manifest: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    std::array::from_fn(|c| manifest["openings"][c.to_string()].as_u64().unwrap())
 }
 
 /// The same under the original solver's rule (when-stuck), as
@@ -49,7 +42,7 @@ fn known_counts_when_stuck(n: u8) -> [u64; 5] {
         6 => [0, 36, 10, 81, 138],
         8 => [16, 4_254, 272, 5_296, 4_995],
         10 => [16, 634_412, 14_716, 431_894, 253_923],
-        12 => manifest_counts("tables/n12-when-stuck.json"),
+        12 => common::manifest_counts("tables/n12-when-stuck.json"),
         _ => unreachable!(),
     }
 }

@@ -295,13 +295,12 @@ pub fn run(args: &MatchHigh) -> Result<()> {
             blunders,
         });
     }
-    let by_opening: Vec<&[PairResult]> = per_opening.iter().map(|(o, _)| o.as_slice()).collect();
     print(&to_text(
         args,
         openings,
         &pairs,
         &results,
-        &by_opening,
+        &per_opening,
         &ratings,
         &blunders,
         games,
@@ -374,7 +373,7 @@ fn to_text(
     openings: Played,
     pairs: &[(usize, usize)],
     results: &[PairResult],
-    by_opening: &[&[PairResult]],
+    per_opening: &[(Vec<PairResult>, Vec<Blunders>)],
     ratings: &[f64],
     blunders: &[Blunders],
     games: u32,
@@ -428,7 +427,8 @@ fn to_text(
         let r = results[pi];
         let flipped = r.flipped();
         let (elo, lo, hi) = flipped.elo();
-        let (_, lo_o, hi_o) = flipped.elo_by_opening(by_opening.iter().map(|o| o[pi].flipped()));
+        let (_, lo_o, hi_o) =
+            flipped.elo_by_opening(per_opening.iter().map(|(o, _)| o[pi].flipped()));
         let apart = if lo > 0.0 && lo_o > 0.0 { "apart" } else { "overlap" };
         t.push_str(&format!(
             "{} vs {}: {:>4} games  +{} ={} -{}  ({} both-win, {} both-lose, {} unfinished)  score {:5.1}%  Elo {:+5.0} [{:+.0}, {:+.0}], by opening [{lo_o:+.0}, {hi_o:+.0}]  {apart}\n",

@@ -145,3 +145,12 @@ pub fn convert_tables(
         }
     }
 }
+
+/// The openings of each value code 0..=4 that a manifest of `tables/`
+/// gives (`name`, e.g. `tables/n12-when-stuck.json`).
+pub fn manifest_counts(name: &str) -> [u64; 5] {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    let text = std::fs::read_to_string(path).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    std::array::from_fn(|c| manifest["openings"][c.to_string()].as_u64().unwrap())
+}
