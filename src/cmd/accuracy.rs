@@ -8,18 +8,19 @@
 //! Only positions where the choice matters count: two or more legal
 //! moves, not all of the same value. A blunder: the position's value is
 //! 己赢 or 共赢 and the move keeps a worse one. *Early* positions are those
-//! of the first [`EARLY_PLIES`] plies from the opening. At 12 slots an
-//! opening costs too much to solve, so the engines first play by judgement
-//! until two pieces are fixed (as the puzzle builder does) and the games go
-//! on from there: no early positions.
+//! of the first [`EARLY_PLIES`] plies from the opening; the last column
+//! counts the early blunders of games from fair starts (the even-numbered
+//! openings, both-win by the book) alone. Each opening is
+//! solved whole, as `match` solves it, within `--budget` states at 12
+//! slots: an opening over it is skipped and said so.
 
 use std::time::Instant;
 
 use anyhow::{Result, bail};
 use chaosclock::engine::{Engine, Level, opening, play_game};
 use chaosclock::scored::scored_moves;
-use chaosclock::solve::{Solution, solve_bounded};
-use chaosclock::{PassRule, Position, Side, Value, Variant};
+use chaosclock::solve::Solution;
+use chaosclock::{Position, Value};
 use rayon::prelude::*;
 
 use crate::cli::games::MatchHigh;
@@ -30,9 +31,6 @@ const GAMES: u64 = 6;
 
 /// The plies from the opening that are early.
 pub const EARLY_PLIES: usize = 6;
-
-/// At 12 slots, the pieces fixed before the position is solved.
-const FIXED_12: u32 = 2;
 
 /// A level's counts.
 #[derive(Debug, Clone, Copy, Default)]
@@ -45,6 +43,8 @@ struct Counts {
     early_kept: u32,
     early_decisive: u32,
     early_blunders: u32,
+    fair_early_decisive: u32,
+    fair_early_blunders: u32,
 }
 
 /// A position where the choice matters, with how far into the game it is.
@@ -59,13 +59,14 @@ struct Sample {
 /// No position found (every opening over the budget), stdout.
 pub fn run(args: &MatchHigh) -> Result<()> {
     let started = Instant::now();
-    let variant = Variant::new(args.slots, PassRule::Always)?;
-    let per_opening: Vec<Vec<Counts>> = (0..args.openings as u64)
+    let per_opening: Vec<Option<Vec<Counts>>> = (0..args.openings as u64)
         .into_par_iter()
-        .filter_map(|o| {
+        .map(|o| {
             let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let start = opening(args.slots, seed, o % 2 == 0).ok()?;
-            let (root, plies, solved) = root(args, variant, start, seed)?;
+            let start = opening(args.slots, seed, o % 2 == 0)?;
+            let Some(solved) = super::match_::solve_opening(args, o, &start)? else {
+                return Ok(None);
+            };
             let mut samples = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for g in 0..GAMES {
@@ -73,43 +74,18 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                 let level = |x: u64| Level::new(1 + (x % 8) as u8).expect("1..=8");
                 let mut a = Engine::new(level(s), s);
                 let mut b = Engine::new(level(s >> 8), s.rotate_left(17));
-                let game = play_game(&solved, root, [&mut a, &mut b]).expect("held");
+                let game = play_game(&solved, start, [&mut a, &mut b])?;
                 for (i, ply) in game.plies.iter().enumerate() {
                     if seen.insert(ply.before.key()) {
-                        samples.push(Sample { pos: ply.before, ply: plies + i });
+                        samples.push(Sample { pos: ply.before, ply: i });
                     }
                 }
             }
-            let mut counts = vec![Counts::default(); args.levels.len()];
-            for sample in &samples {
-                let moves = scored_moves(&solved, &sample.pos).expect("held");
-                let best = moves.first().map(|m| m.score.value)?;
-                if moves.len() < 2 || moves.iter().all(|m| m.score.value == best) {
-                    continue;
-                }
-                let decisive = matches!(best, Value::SelfWin | Value::BothWin);
-                for (li, &level) in args.levels.iter().enumerate() {
-                    let s = super::match_::mix(sample.pos.key() ^ u64::from(level.get()) << 56);
-                    let mv = Engine::new(level, s).choose(&sample.pos, &moves)?;
-                    let value = moves.iter().find(|m| m.mv == mv)?.score.value;
-                    let c = &mut counts[li];
-                    let kept = u32::from(value == best);
-                    let blunder = u32::from(decisive && value < best);
-                    c.positions += 1;
-                    c.kept += kept;
-                    c.decisive += u32::from(decisive);
-                    c.blunders += blunder;
-                    if sample.ply < EARLY_PLIES {
-                        c.early += 1;
-                        c.early_kept += kept;
-                        c.early_decisive += u32::from(decisive);
-                        c.early_blunders += blunder;
-                    }
-                }
-            }
-            Some(counts)
+            Ok(Some(counts(args, &solved, &samples, o % 2 == 0)))
         })
-        .collect();
+        .collect::<Result<_>>()?;
+    let skipped = per_opening.iter().filter(|c| c.is_none()).count();
+    let per_opening: Vec<Vec<Counts>> = per_opening.into_iter().flatten().collect();
     let mut total = vec![Counts::default(); args.levels.len()];
     for counts in &per_opening {
         for (t, c) in total.iter_mut().zip(counts) {
@@ -121,6 +97,8 @@ pub fn run(args: &MatchHigh) -> Result<()> {
             t.early_kept += c.early_kept;
             t.early_decisive += c.early_decisive;
             t.early_blunders += c.early_blunders;
+            t.fair_early_decisive += c.fair_early_decisive;
+            t.fair_early_blunders += c.fair_early_blunders;
         }
     }
     if total.first().is_none_or(|c| c.positions == 0) {
@@ -135,57 +113,67 @@ pub fn run(args: &MatchHigh) -> Result<()> {
     };
     let t = &total[0];
     let mut text = format!(
-        "accuracy of the levels on {} slots: {} positions where the choice matters ({} won or both-win, {} early), from {} openings, {:.0} s (seed {})\n\n",
+        "accuracy of the levels on {} slots: {} positions where the choice matters ({} won or both-win, {} early), from {} openings{}, {:.0} s (seed {})\n\n",
         args.slots,
         t.positions,
         t.decisive,
         t.early,
         per_opening.len(),
+        if skipped == 0 {
+            String::new()
+        } else {
+            format!(" ({skipped} skipped over the budget of {} states)", args.budget)
+        },
         started.elapsed().as_secs_f64(),
         args.seed
     );
-    text.push_str("| level | accuracy | blunder rate | early accuracy | early blunder rate |\n|---|---|---|---|---|\n");
+    text.push_str("| level | accuracy | blunder rate | early accuracy | early blunder rate | early blunder rate from fair starts |\n|---|---|---|---|---|---|\n");
     for (level, c) in args.levels.iter().zip(&total) {
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             level.get(),
             pct(c.kept, c.positions),
             pct(c.blunders, c.decisive),
             pct(c.early_kept, c.early),
-            pct(c.early_blunders, c.early_decisive)
+            pct(c.early_blunders, c.early_decisive),
+            pct(c.fair_early_blunders, c.fair_early_decisive)
         ));
     }
     print(text.trim_end())
 }
 
-/// The position the games of an opening start from, the plies played to
-/// reach it, and its solution: the opening itself below 12 slots; at 12,
-/// the position after judged plies with two pieces fixed (module docs).
-fn root(
-    args: &MatchHigh,
-    variant: Variant,
-    start: Position,
-    seed: u64,
-) -> Option<(Position, usize, Solution)> {
-    if args.slots < 12 {
-        let s = solve_bounded(variant, &[start], None, args.budget, None).ok()?;
-        return Some((start, 0, s));
-    }
-    let budget = args.budget.min(4_000_000);
-    let mut a = Engine::new(Level::new(1 + (seed % 7) as u8)?, seed);
-    let mut b = Engine::new(Level::new(1 + (seed >> 8) as u8 % 7)?, seed.rotate_left(9));
-    let mut pos = start;
-    for ply in 0..200 {
-        if pos.outcome().is_some() {
-            return None;
+/// Each level's counts over `samples`, positions of games from an opening
+/// that `solved` answers.
+fn counts(args: &MatchHigh, solved: &Solution, samples: &[Sample], fair: bool) -> Vec<Counts> {
+    let mut counts = vec![Counts::default(); args.levels.len()];
+    for sample in samples {
+        let moves = scored_moves(solved, &sample.pos).expect("a position of a solved game");
+        let Some(best) = moves.first().map(|m| m.score.value) else { continue };
+        if moves.len() < 2 || moves.iter().all(|m| m.score.value == best) {
+            continue;
         }
-        if pos.fixed_mask().count_ones() >= FIXED_12
-            && let Ok(s) = solve_bounded(variant, &[pos], None, budget, None)
-        {
-            return Some((pos, ply, s));
+        let decisive = matches!(best, Value::SelfWin | Value::BothWin);
+        for (c, &level) in counts.iter_mut().zip(&args.levels) {
+            let s = super::match_::mix(sample.pos.key() ^ u64::from(level.get()) << 56);
+            let mv = Engine::new(level, s).choose(&sample.pos, &moves).expect("a legal move");
+            let value = moves.iter().find(|m| m.mv == mv).expect("a scored move").score.value;
+            let kept = u32::from(value == best);
+            let blunder = u32::from(decisive && value < best);
+            c.positions += 1;
+            c.kept += kept;
+            c.decisive += u32::from(decisive);
+            c.blunders += blunder;
+            if sample.ply < EARLY_PLIES {
+                c.early += 1;
+                c.early_kept += kept;
+                c.early_decisive += u32::from(decisive);
+                c.early_blunders += blunder;
+                if fair {
+                    c.fair_early_decisive += u32::from(decisive);
+                    c.fair_early_blunders += blunder;
+                }
+            }
         }
-        let engine = if pos.side() == Side::Jia { &mut a } else { &mut b };
-        pos = pos.play(engine.guess(&pos, PassRule::Always)?, PassRule::Always).ok()?;
     }
-    None
+    counts
 }

@@ -338,7 +338,7 @@ impl Played {
 ///
 /// # Errors
 /// A solve that fails otherwise (none without tables: a bug).
-fn solve_opening(
+pub(super) fn solve_opening(
     args: &MatchHigh,
     o: u64,
     start: &chaosclock::Position,
