@@ -6,7 +6,6 @@ use std::fmt;
 use crate::moves::{Move, PassRule};
 use crate::position::Position;
 use crate::random::Rng;
-use crate::score::Score;
 use crate::scored::ScoredMove;
 use crate::value::Value;
 
@@ -42,19 +41,21 @@ impl Level {
     /// How the level plays: `None` for the perfect engine.
     fn params(self) -> Option<Params> {
         // Horizon (plies seen exactly), fade (plies over which the exact
-        // value fades out past the horizon) and noise, tuned with `match`
-        // (docs/levels.md) so that each level beats the one below.
-        let (horizon, fade, noise) = match self.0 {
-            1 => (0.0, 0.8, 0.60),
-            2 => (1.0, 1.2, 0.30),
-            3 => (1.5, 1.5, 0.18),
-            4 => (2.5, 2.0, 0.14),
-            5 => (3.5, 2.5, 0.10),
-            6 => (5.0, 3.0, 0.06),
-            7 => (6.0, 3.0, 0.05),
+        // value fades out past the horizon), noise and floor (how clearly
+        // an end however far away is still seen), tuned with `match` and
+        // `match --accuracy` (docs/levels.md) so that each level beats the
+        // one below and the strong ones throw fewer games away early.
+        let (horizon, fade, noise, floor) = match self.0 {
+            1 => (0.0, 0.8, 0.60, 0.0),
+            2 => (1.0, 1.2, 0.30, 0.0),
+            3 => (1.5, 1.5, 0.18, 0.0),
+            4 => (2.5, 2.0, 0.14, 0.03),
+            5 => (3.5, 2.5, 0.10, 0.06),
+            6 => (5.0, 3.0, 0.06, 0.12),
+            7 => (6.0, 3.0, 0.05, 0.18),
             _ => return None,
         };
-        Some(Params { horizon, fade, noise })
+        Some(Params { horizon, fade, noise, floor })
     }
 }
 
@@ -65,11 +66,20 @@ impl fmt::Display for Level {
 }
 
 /// How a level below 8 sees moves.
+///
+/// Invariant: `fade > 0`, `noise ≥ 0` and `0 ≤ floor < 1`.
 #[derive(Debug, Clone, Copy)]
 struct Params {
+    /// Plies within which an end is seen exactly.
     horizon: f64,
+    /// Plies over which the exact value fades out past the horizon.
     fade: f64,
+    /// The spread of the normal noise added to every move's look.
     noise: f64,
+    /// The least weight of the exact value of a move with a reachable end
+    /// (not 无果), however far the end: the sense of a strong player that
+    /// a line is lost or won before it can be read out.
+    floor: f64,
 }
 
 /// The worth of an exact value to the side that gets it, 0 to 1, in the
@@ -148,10 +158,13 @@ impl Engine {
     /// How good `m`, a move of `pos`, looks to this engine (one draw of
     /// its noise).
     fn looks(&mut self, pos: &Position, m: &ScoredMove, p: Params) -> f64 {
-        let Score { value, depth } = m.score;
-        // No end is reachable: nothing to see within any horizon.
-        let depth = if value == Value::NoResult { 1000.0 } else { f64::from(depth) };
-        let clear = (-(depth - p.horizon).max(0.0) / p.fade).exp();
+        let value = m.score.value;
+        // No end is reachable (无果), or its depth is not known (tables of
+        // values only): nothing to see within any horizon, only the floor
+        // for a known value with an end.
+        let depth = m.score.depth().map_or(1000.0, f64::from);
+        let faded = (-(depth - p.horizon).max(0.0) / p.fade).exp();
+        let clear = if value == Value::NoResult { faded } else { faded.max(p.floor) };
         // Among moves seen clearly, the faster win and the slower loss.
         let tempo = match value {
             Value::SelfLose => depth,

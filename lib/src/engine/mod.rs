@@ -10,11 +10,14 @@
 //!   within its horizon (`depth ≤ horizon` plies, the move included), and
 //!   less and less of it beyond, blending in its judgement ([`judge`]) of
 //!   the position the move leads to;
+//! - from level 4 up, a floor keeps some of the exact value of a move
+//!   whose game has an end however far it is: a stronger player senses
+//!   a lost line before reading it out;
 //! - a little noise, drawn from a seeded generator, stands for the
 //!   attention a person pays;
 //! - it plays the move that looks best.
 //!
-//! A higher level has a longer horizon and less noise. Given its seed an
+//! A higher level has a longer horizon, less noise and a higher floor. Given its seed an
 //! engine always plays the same moves ([`Engine::new`]).
 
 mod game;

@@ -40,17 +40,17 @@ pub struct LevelRatings {
 pub const LEVEL_RATINGS: [LevelRatings; 3] = [
     LevelRatings {
         slots: 8,
-        ratings: [800.0, 851.0, 901.0, 960.0, 1036.0, 1152.0, 1204.0, 1369.0],
-        source: "chaosclock match --slots 8 --openings 200 (seed 1), 2026-12-05",
+        ratings: [800.0, 851.0, 903.0, 965.0, 1052.0, 1167.0, 1234.0, 1354.0],
+        source: "chaosclock match --slots 8 --openings 200 (seed 1), 2026-12-06",
     },
     LevelRatings {
         slots: 10,
-        ratings: [800.0, 861.0, 910.0, 956.0, 1020.0, 1115.0, 1154.0, 1422.0],
-        source: "chaosclock match --slots 10 --openings 150 (seed 1), 2026-12-05",
+        ratings: [800.0, 858.0, 918.0, 969.0, 1036.0, 1161.0, 1226.0, 1395.0],
+        source: "chaosclock match --slots 10 --openings 150 (seed 1), 2026-12-06",
     },
     LevelRatings {
         slots: 12,
-        ratings: [800.0, 855.0, 902.0, 950.0, 1016.0, 1095.0, 1128.0, 1453.0],
+        ratings: [800.0, 850.0, 897.0, 957.0, 1029.0, 1154.0, 1236.0, 1421.0],
         source: "chaosclock match --slots 12 --openings 256 (seed 1), 2026-12-06",
     },
 ];
