@@ -567,3 +567,61 @@ async fn the_theme_follows_a_dark_system() {
     assert_eq!(js(c, state).await, json!([true, "light", "rgb(245, 242, 234)"]));
     session.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pass_button_names_the_when_stuck_rule() {
+    // A server of the original program's pass rule (`--pass-rule
+    // when-stuck`, RULES.md) says so where it matters: 不走 reads
+    // 不走(无路时) / "Pass if stuck", disabled while other moves
+    // exist and enabled when the side is stuck; under `always` it reads
+    // 不走 and is enabled in both positions. (`lang` in every URL: the
+    // last pass switches the language, which the browser keeps.)
+    let Some(session) = Session::start(&[]).await else { return };
+    let c = &session.c;
+    let dir = tempfile::tempdir().unwrap();
+    let stuck = Server::start(dir.path(), &["--tables", ".", "--pass-rule", "when-stuck"]);
+    let always = Server::start(dir.path(), &["--tables", "."]);
+    let button = "const b = document.getElementById('pass'); return [b.textContent, b.disabled]";
+    for (w, h, lang, touch) in
+        [(1280, 900, "zh", false), (390, 844, "en", true), (390, 844, "zh", true)]
+    {
+        c.set_window_size(w, h).await.unwrap();
+        for (server, when_stuck) in [(&stuck, true), (&always, false)] {
+            let tag = if touch { "phone" } else { "desktop" };
+            let p = Pass { c, server, lang, touch, tag, prefix: "65", scroll: false };
+            let label = match when_stuck {
+                true => p.say("不走(无路时)", "Pass if stuck"),
+                false => p.say("不走", "Pass"),
+            };
+            // A 10-slot fair start: every piece can move.
+            p.open(&format!("/?pos=2,4,1,6,7,8,5,9,10,3&lang={lang}")).await;
+            settled(c).await;
+            assert_eq!(js(c, button).await, json!([label, when_stuck]), "{lang}");
+            if when_stuck {
+                p.shot("pass-rule-when-stuck").await;
+            }
+            // The longer label fits: the page does not scroll sideways.
+            let wide = "return document.documentElement.scrollWidth - innerWidth";
+            assert!(js(c, wide).await.as_i64().unwrap() <= 0, "{lang} {w}: sideways");
+            // 甲 is stuck: passing is its only move, under either rule.
+            p.open(&format!("/?pos=1,2,3,4,7,0,5,0;0;0&lang={lang}")).await;
+            settled(c).await;
+            assert_eq!(js(c, button).await, json!([label, false]), "{lang}");
+        }
+        // The label follows a change of language.
+        let p = Pass { c, server: &stuck, lang, touch, tag: "", prefix: "65", scroll: false };
+        p.open(&format!("/?pos=2,4,1,6,7,8,5,9,10,3&lang={lang}")).await;
+        settled(c).await;
+        let other = if lang == "zh" { "en" } else { "zh" };
+        p.press(&format!("[data-lang={other}]")).await;
+        let relabelled = if lang == "zh" { "Pass if stuck" } else { "不走(无路时)" };
+        wait_for(
+            c,
+            "the relabelled button",
+            &format!("return document.getElementById('pass').textContent === '{relabelled}'"),
+        )
+        .await;
+        p.press(&format!("[data-lang={lang}]")).await;
+    }
+    session.close().await;
+}

@@ -158,7 +158,7 @@ async function api(path) {
 
 /** `text` escaped for a query string, `,` and `;` as they are (the server
  * reads both): a long position stays under the 4,096-byte target limit
- * (issue 59: a 3 KB `pos` got 414 for the page's own request, not 400). */
+ * (a 3 KB `pos` got 414, issue 59). */
 function queryText(text) {
   return encodeURIComponent(text).replace(/%2C/gi, ",").replace(/%3B/gi, ";");
 }
@@ -242,7 +242,7 @@ async function showProgress(began) {
       what = p.phase === "enumerating" ? t("progress.enumerating", count(p.states))
         : t("progress.solving", Math.floor((100 * p.states) / Math.max(1, p.total)), count(p.total));
       // An opening's value is known at once; the solve is for its moves.
-      // Not while the evaluation is hidden (issue 59: it leaked).
+      // Not while the evaluation is hidden (issue 59).
       if (p.book && !evalHidden(shown)) book = valueBadge(p.book.value);
     }
   }
@@ -553,8 +553,11 @@ function drawBoard(text, a, preview, pick = null) {
     $("status").textContent = over
       ? t("game-over", t(`over.${over}`))
       : `${t("to-move", t(p.side))}${banned ? ` · ${t("banned", banned)}` : ""}`;
-    $("pass").disabled = busy || !passable(a);
-    $("pass").classList.toggle("hint", hint.has("pass"));
+    // 不走 names the pass rule when-stuck.
+    const pb = $("pass"), k = a?.pass_rule == "when-stuck" ? "pass.stuck" : "pass";
+    if (pb.dataset.i18n != k) pb.textContent = t(pb.dataset.i18n = k);
+    pb.disabled = busy || !passable(a);
+    pb.classList.toggle("hint", hint.has("pass"));
   }
 }
 
@@ -569,7 +572,7 @@ function drawMoves(a) {
   const p = parsePosition(a.position);
   const who = `<span class="side">${t(a.side)}</span>${t("colon")}`;
   if (a.over) {
-    // The result shows under the board and on it (issue 59: said 3-4 times).
+    // The result shows under the board and on it, once (issue 59).
     $("summary").textContent = "";
   } else if (hidden) {
     $("summary").innerHTML = `${who}${t("eval-hidden")}`;
@@ -854,7 +857,7 @@ function restoreFocus() {
 
 /** The URL of the game: `pos`, `moves` (the main line), `ply` or `line`
  * (the current node, tree.js), `mode` and `lang`, with `,` and `;` as
- * they are (issue 59: a readable link). */
+ * they are, readable (issue 59). */
 function gameUrl() {
   if (mode === "puzzle") return modeHooks.url();
   const q = [`pos=${encodeURIComponent(game.start)}`];
@@ -1219,13 +1222,13 @@ function setMode(m) {
   if (modeHooks.mode(m)) return;
   // The hint is on for analysis and off for play, until changed.
   $("hint").checked = m === "analysis";
-  // The moves after the position shown stay (issue 59: they were lost);
+  // The moves after the position shown stay (issue 59);
   // a different move played here starts a variation.
   modeSwitched = true;
   refresh();
 }
 
-/** The page's title names the mode (issue 66: always 分析). */
+/** The page's title names the mode (issue 66). */
 function setTitle() {
   document.title = t(`title.${editorOpen() ? "editor" : mode}`);
 }
@@ -1350,7 +1353,7 @@ async function start() {
   $("level").value = String(level);
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
   // The moves as the API reads them: `2,,3` has an empty second move
-  // (issue 59: the page dropped it, the API refused it). The main line,
+  // (issue 59). The main line,
   // and the current node's moves if it is not the main line's end.
   const link = treeParse((name) => u.searchParams.get(name));
   const asked = link.main;

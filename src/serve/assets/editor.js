@@ -182,7 +182,7 @@ function editorUpdate(recheck = true) {
 
 /** The URL of the editor with `text`: `?edit=POS`, `,` and `;` as they
  * are. Each edit is a step of the browser's history, so Back undoes it
- * (issue 66: the URL was replaced); the same position (a new language, a
+ * (issue 66); the same position (a new language, a
  * step back itself) replaces it. */
 function writeEditUrl() {
   const q = [`edit=${encodeURIComponent(editorText())}`];
