@@ -62,6 +62,32 @@ fn a_query_solved_in_memory_prints_progress_lines_too() {
     assert_eq!(logged.stdout, quiet.stdout);
 }
 
+#[test]
+fn match_and_its_accuracy_count_the_openings_played() {
+    // 10-slot openings solve in a fraction of a second each: 12 take
+    // about a second, so lines every 50 ms show the count rising.
+    for extra in [&[][..], &["--accuracy"][..]] {
+        let args = [&["match", "--slots", "10", "--openings", "12", "--levels", "1,8"][..], extra]
+            .concat();
+        let logged = run(&args, "0.05");
+        assert!(logged.status.success());
+        let stderr = String::from_utf8(logged.stderr).unwrap();
+        let counts: Vec<u32> = stderr
+            .lines()
+            .map(|l| {
+                assert!(l.starts_with("[0h00m") && l.contains("/12 openings played"), "{l}");
+                l.split("] ").nth(1).unwrap().split('/').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert!(!counts.is_empty(), "no progress line");
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+        let quiet = run(&args, "0");
+        assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+        // Only the time in the first line differs.
+        assert_eq!(steady(&logged.stdout)[1..], steady(&quiet.stdout)[1..]);
+    }
+}
+
 /// Ctrl-C on a terminal: the bar's line is ended, so what follows (here
 /// "interrupted", then the shell's prompt) starts on a line of its own,
 /// and the exit code is 130. The terminal is a pseudo-terminal made by

@@ -24,7 +24,7 @@ use chaosclock::{Position, Value};
 use rayon::prelude::*;
 
 use crate::cli::games::MatchHigh;
-use crate::cmd::print;
+use crate::cmd::{BarGuard, counting_bar, print};
 
 /// Games played on each opening, between engines of random levels 1 to 8.
 const GAMES: u64 = 6;
@@ -59,13 +59,21 @@ struct Sample {
 /// No position found (every opening over the budget), stdout.
 pub fn run(args: &MatchHigh) -> Result<()> {
     let started = Instant::now();
+    let bar = BarGuard(counting_bar(args.openings as u64, "openings played"));
     let per_opening: Vec<Option<Vec<Counts>>> = (0..args.openings as u64)
         .into_par_iter()
         .map(|o| {
             let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let start = opening(args.slots, seed, o % 2 == 0)?;
-            let Some(solved) = super::match_::solve_opening(args, o, &start)? else {
-                return Ok(None);
+            let played = |x| {
+                if let Some(b) = &bar.0 {
+                    b.inc(1);
+                }
+                Ok(x)
+            };
+            let Some(solved) = super::match_::solve_opening(args, o, &start, bar.0.as_ref())?
+            else {
+                return played(None);
             };
             let mut samples = Vec::new();
             let mut seen = std::collections::HashSet::new();
@@ -81,9 +89,10 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                     }
                 }
             }
-            Ok(Some(counts(args, &solved, &samples, o % 2 == 0)))
+            played(Some(counts(args, &solved, &samples, o % 2 == 0)))
         })
         .collect::<Result<_>>()?;
+    drop(bar);
     let skipped = per_opening.iter().filter(|c| c.is_none()).count();
     let per_opening: Vec<Vec<Counts>> = per_opening.into_iter().flatten().collect();
     let mut total = vec![Counts::default(); args.levels.len()];

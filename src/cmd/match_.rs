@@ -17,11 +17,12 @@ use anyhow::{Result, bail};
 use chaosclock::engine::{Engine, GameEnd, MAX_PLIES, opening, play_game};
 use chaosclock::solve::{SolveError, solve_bounded};
 use chaosclock::{Outcome, PassRule, Side, Value, Variant};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::cli::games::MatchHigh;
-use crate::cmd::{print, print_json};
+use crate::cmd::{BarGuard, counting_bar, print, print_json};
 
 /// The results of one pair of levels, from the first's view.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -203,12 +204,21 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
     };
     // Each opening is solved once; its games are played from the solution.
+    let bar = BarGuard(counting_bar(args.openings as u64, "openings played"));
     let played: Vec<Option<(Vec<PairResult>, Vec<Blunders>)>> = (0..args.openings as u64)
         .into_par_iter()
         .map(|o| -> Result<_> {
             let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let start = opening(args.slots, seed, o % 2 == 0)?;
-            let Some(solution) = solve_opening(args, o, &start)? else { return Ok(None) };
+            let played = |x| {
+                if let Some(b) = &bar.0 {
+                    b.inc(1);
+                }
+                Ok(x)
+            };
+            let Some(solution) = solve_opening(args, o, &start, bar.0.as_ref())? else {
+                return played(None);
+            };
             let mut results = vec![PairResult::default(); pairs.len()];
             let mut blunders = vec![Blunders::default(); k];
             for (pi, &(i, j)) in pairs.iter().enumerate() {
@@ -242,9 +252,10 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                     }
                 }
             }
-            Ok(Some((results, blunders)))
+            played(Some((results, blunders)))
         })
         .collect::<Result<_>>()?;
+    drop(bar);
     let openings = Played::of(&played);
     if openings.fair + openings.random == 0 {
         bail!("every opening was over the budget of {} states: raise --budget", args.budget);
@@ -334,7 +345,7 @@ impl Played {
 
 /// Solves opening number `o`, `start`, within `--budget` states: `None`
 /// (told on stderr) when it is over. At 12 slots each solve is told on
-/// stderr, since each takes seconds to minutes.
+/// stderr, since each takes seconds to minutes; above `bar`, if any.
 ///
 /// # Errors
 /// A solve that fails otherwise (none without tables: a bug).
@@ -342,24 +353,29 @@ pub(super) fn solve_opening(
     args: &MatchHigh,
     o: u64,
     start: &chaosclock::Position,
+    bar: Option<&ProgressBar>,
 ) -> Result<Option<chaosclock::solve::Solution>> {
     let began = Instant::now();
     let variant = Variant::new(args.slots, PassRule::Always)?;
+    let tell = |line: String| match bar {
+        Some(b) => b.suspend(|| eprintln!("{line}")),
+        None => eprintln!("{line}"),
+    };
     match solve_bounded(variant, std::slice::from_ref(start), None, args.budget, None) {
         Ok(s) => {
             if args.slots >= 12 {
-                eprintln!(
+                tell(format!(
                     "opening {o} ({start}): {} states solved in {:.1} s",
                     s.states(),
                     began.elapsed().as_secs_f64()
-                );
+                ));
             }
             Ok(Some(s))
         }
         Err(SolveError::TooLarge { states, budget }) => {
-            eprintln!(
+            tell(format!(
                 "opening {o} ({start}): skipped, more than {budget} states (at least {states})"
-            );
+            ));
             Ok(None)
         }
         Err(e) => Err(e.into()),
