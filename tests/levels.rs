@@ -290,3 +290,55 @@ fn on_move_one_of_a_fair_start_the_strong_levels_keep_the_both_win() {
     assert!(kept[..3].iter().all(|&k| k <= 25), "{kept:?}");
     assert!(kept[5] >= 40 && kept[6] >= 60 && kept[7] == 100, "{kept:?}");
 }
+
+#[test]
+fn a_match_killed_resumes_from_its_checkpoint_and_prints_the_same_tables() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("match.ckpt");
+    let path = file.to_str().unwrap();
+    let args = ["match", "--slots", "10", "--openings", "16", "--levels", "1,4,8"];
+    let fresh = ok(&args);
+    // Killed (SIGKILL) once 3 openings are in the file, mid-match.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaosclock"))
+        .args(args)
+        .args(["--checkpoint", path])
+        .env(common::bin::QUIET.0, common::bin::QUIET.1)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    let lines = || std::fs::read_to_string(&file).map_or(0, |t| t.lines().count());
+    while lines() < 4 && began.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let held = lines() - 1;
+    assert!((3..16).contains(&held), "{held} openings when killed");
+    // A line cut short, as a kill while writing leaves it.
+    std::fs::OpenOptions::new().append(true).open(&file).unwrap().write_all(b"{\"open").unwrap();
+    let out = common::bin::run(&[&args[..], &["--checkpoint", path]].concat());
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&format!("resuming from {path}: ")), "{stderr}");
+    // The same tables but for the time in the first line.
+    let resumed = String::from_utf8(out.stdout).unwrap();
+    let body = |t: &str| t.split_once('\n').unwrap().1.to_string();
+    assert_eq!(body(&resumed), body(&fresh));
+    assert_eq!(lines(), 17, "the header and every opening once");
+    // Another match, or a file that is not a checkpoint: an error, and
+    // the file is left as it is.
+    let other = [&args[..], &["--seed", "2", "--checkpoint", path]].concat();
+    fails(&other, "is the checkpoint of another match (10 slots, levels 1,4,8");
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes").unwrap();
+    fails(
+        &["match", "--slots", "6", "--checkpoint", notes.to_str().unwrap()],
+        "is not a match checkpoint",
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+}

@@ -139,6 +139,8 @@ pub struct MatchHigh {
     pub json: bool,
     /// `--accuracy`.
     pub accuracy: bool,
+    /// `--checkpoint FILE`.
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 impl MatchHigh {
@@ -168,6 +170,7 @@ impl MatchHigh {
             seed: low.seed,
             json: low.json,
             accuracy: low.accuracy,
+            checkpoint: low.checkpoint,
         })
     }
 }

@@ -830,4 +830,10 @@ pub struct MatchArgs {
     /// positions from engine games (docs/levels.md).
     #[arg(long, conflicts_with_all = ["ladder", "json"])]
     pub accuracy: bool,
+
+    /// Keep each opening's results in FILE as it is played, and take those
+    /// already there: a match stopped at any moment resumes with the same
+    /// command (FILE must be of the same match).
+    #[arg(long, value_name = "FILE", conflicts_with = "accuracy")]
+    pub checkpoint: Option<std::path::PathBuf>,
 }

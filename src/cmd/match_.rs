@@ -11,6 +11,7 @@
 //! games is answered from that solution.
 
 use std::ops::AddAssign;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -19,13 +20,14 @@ use chaosclock::solve::{SolveError, solve_bounded};
 use chaosclock::{Outcome, PassRule, Side, Value, Variant};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::games::MatchHigh;
+use crate::cmd::match_checkpoint::Checkpoint;
 use crate::cmd::{BarGuard, counting_bar, print, print_json};
 
 /// The results of one pair of levels, from the first's view.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 struct PairResult {
     /// Games the first level won alone.
     wins: u32,
@@ -131,7 +133,7 @@ fn elo_of(p: f64) -> f64 {
 }
 
 /// How often a level threw away a won position.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 struct Blunders {
     /// Its moves in a position it could win (己赢).
     won_positions: u32,
@@ -204,20 +206,34 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
     };
     // Each opening is solved once; its games are played from the solution.
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(Checkpoint::<(Vec<PairResult>, Vec<Blunders>)>::open(path, args)?),
+        None => None,
+    };
+    if let Some(c) = checkpoint.as_ref().filter(|c| c.held() > 0) {
+        let path = args.checkpoint.as_deref().unwrap_or(Path::new("")).display();
+        eprintln!("resuming from {path}: {} openings played before", c.held());
+    }
     let bar = BarGuard(counting_bar(args.openings as u64, "openings played"));
     let played: Vec<Option<(Vec<PairResult>, Vec<Blunders>)>> = (0..args.openings as u64)
         .into_par_iter()
         .map(|o| -> Result<_> {
             let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let start = opening(args.slots, seed, o % 2 == 0)?;
-            let played = |x| {
+            let played = |x: Option<_>, fresh: bool| {
+                if let Some(c) = checkpoint.as_ref().filter(|_| fresh) {
+                    c.record(o, &x)?;
+                }
                 if let Some(b) = &bar.0 {
                     b.inc(1);
                 }
                 Ok(x)
             };
+            if let Some(done) = checkpoint.as_ref().and_then(|c| c.done(o)) {
+                return played(done, false);
+            }
             let Some(solution) = solve_opening(args, o, &start, bar.0.as_ref())? else {
-                return played(None);
+                return played(None, true);
             };
             let mut results = vec![PairResult::default(); pairs.len()];
             let mut blunders = vec![Blunders::default(); k];
@@ -252,7 +268,7 @@ pub fn run(args: &MatchHigh) -> Result<()> {
                     }
                 }
             }
-            played(Some((results, blunders)))
+            played(Some((results, blunders)), true)
         })
         .collect::<Result<_>>()?;
     drop(bar);

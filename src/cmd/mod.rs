@@ -15,6 +15,7 @@ pub mod generate;
 pub mod interrupt;
 pub mod manifest;
 pub mod match_;
+pub mod match_checkpoint;
 pub mod measured;
 pub mod openings;
 pub mod play;
