@@ -334,6 +334,16 @@ fn a_match_killed_resumes_from_its_checkpoint_and_prints_the_same_tables() {
     // the file is left as it is.
     let other = [&args[..], &["--seed", "2", "--checkpoint", path]].concat();
     fails(&other, "is the checkpoint of another match (10 slots, levels 1,4,8");
+    // `--accuracy` resumes the same way, from a file of its own.
+    let acc = ["match", "--slots", "8", "--accuracy", "--openings", "30"];
+    let fresh = ok(&acc);
+    let file = dir.path().join("accuracy.ckpt");
+    let ckpt = ["--checkpoint", file.to_str().unwrap()];
+    ok(&[&acc[..4], &["--openings", "12"], &ckpt].concat());
+    let out = common::bin::run(&[&acc[..], &ckpt].concat());
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(body(&String::from_utf8(out.stdout).unwrap()), body(&fresh));
+    fails(&[&acc[..], &["--checkpoint", path]].concat(), "this one is accuracy, 8 slots");
     let notes = dir.path().join("notes.txt");
     std::fs::write(&notes, "my notes").unwrap();
     fails(

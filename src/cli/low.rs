@@ -832,8 +832,8 @@ pub struct MatchArgs {
     pub accuracy: bool,
 
     /// Keep each opening's results in FILE as it is played, and take those
-    /// already there: a match stopped at any moment resumes with the same
-    /// command (FILE must be of the same match).
-    #[arg(long, value_name = "FILE", conflicts_with = "accuracy")]
+    /// already there: a match (or `--accuracy`) stopped at any moment
+    /// resumes with the same command (FILE must be of the same match).
+    #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
 }

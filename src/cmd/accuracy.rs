@@ -21,7 +21,9 @@ use chaosclock::engine::{Engine, Level, opening, play_game};
 use chaosclock::scored::scored_moves;
 use chaosclock::solve::Solution;
 use chaosclock::{Position, Value};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::games::MatchHigh;
 use crate::cmd::{BarGuard, counting_bar, print};
@@ -33,7 +35,7 @@ const GAMES: u64 = 6;
 pub const EARLY_PLIES: usize = 6;
 
 /// A level's counts.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 struct Counts {
     positions: u32,
     kept: u32,
@@ -59,37 +61,14 @@ struct Sample {
 /// No position found (every opening over the budget), stdout.
 pub fn run(args: &MatchHigh) -> Result<()> {
     let started = Instant::now();
+    let checkpoint = super::match_checkpoint::of(args)?;
     let bar = BarGuard(counting_bar(args.openings as u64, "openings played"));
     let per_opening: Vec<Option<Vec<Counts>>> = (0..args.openings as u64)
         .into_par_iter()
         .map(|o| {
-            let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let start = opening(args.slots, seed, o % 2 == 0)?;
-            let played = |x| {
-                if let Some(b) = &bar.0 {
-                    b.inc(1);
-                }
-                Ok(x)
-            };
-            let Some(solved) = super::match_::solve_opening(args, o, &start, bar.0.as_ref())?
-            else {
-                return played(None);
-            };
-            let mut samples = Vec::new();
-            let mut seen = std::collections::HashSet::new();
-            for g in 0..GAMES {
-                let s = super::match_::mix(seed ^ (g + 1) << 40);
-                let level = |x: u64| Level::new(1 + (x % 8) as u8).expect("1..=8");
-                let mut a = Engine::new(level(s), s);
-                let mut b = Engine::new(level(s >> 8), s.rotate_left(17));
-                let game = play_game(&solved, start, [&mut a, &mut b])?;
-                for (i, ply) in game.plies.iter().enumerate() {
-                    if seen.insert(ply.before.key()) {
-                        samples.push(Sample { pos: ply.before, ply: i });
-                    }
-                }
-            }
-            played(Some(counts(args, &solved, &samples, o % 2 == 0)))
+            super::match_checkpoint::played(checkpoint.as_ref(), bar.0.as_ref(), o, || {
+                sample_opening(args, o, bar.0.as_ref())
+            })
         })
         .collect::<Result<_>>()?;
     drop(bar);
@@ -149,6 +128,39 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         ));
     }
     print(text.trim_end())
+}
+
+/// Each level's counts on the positions of games from opening `o`,
+/// `None` when it is over the budget.
+///
+/// # Errors
+/// The opening cannot be drawn or solved.
+fn sample_opening(
+    args: &MatchHigh,
+    o: u64,
+    bar: Option<&ProgressBar>,
+) -> Result<Option<Vec<Counts>>> {
+    let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let fair = o.is_multiple_of(2);
+    let start = opening(args.slots, seed, fair)?;
+    let Some(solved) = super::match_::solve_opening(args, o, &start, bar)? else {
+        return Ok(None);
+    };
+    let mut samples = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for g in 0..GAMES {
+        let s = super::match_::mix(seed ^ (g + 1) << 40);
+        let level = |x: u64| Level::new(1 + (x % 8) as u8).expect("1..=8");
+        let mut a = Engine::new(level(s), s);
+        let mut b = Engine::new(level(s >> 8), s.rotate_left(17));
+        let game = play_game(&solved, start, [&mut a, &mut b])?;
+        for (i, ply) in game.plies.iter().enumerate() {
+            if seen.insert(ply.before.key()) {
+                samples.push(Sample { pos: ply.before, ply: i });
+            }
+        }
+    }
+    Ok(Some(counts(args, &solved, &samples, fair)))
 }
 
 /// Each level's counts over `samples`, positions of games from an opening

@@ -11,7 +11,6 @@
 //! games is answered from that solution.
 
 use std::ops::AddAssign;
-use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
@@ -23,7 +22,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::games::MatchHigh;
-use crate::cmd::match_checkpoint::Checkpoint;
+use crate::cmd::match_checkpoint;
 use crate::cmd::{BarGuard, counting_bar, print, print_json};
 
 /// The results of one pair of levels, from the first's view.
@@ -206,69 +205,14 @@ pub fn run(args: &MatchHigh) -> Result<()> {
         (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
     };
     // Each opening is solved once; its games are played from the solution.
-    let checkpoint = match &args.checkpoint {
-        Some(path) => Some(Checkpoint::<(Vec<PairResult>, Vec<Blunders>)>::open(path, args)?),
-        None => None,
-    };
-    if let Some(c) = checkpoint.as_ref().filter(|c| c.held() > 0) {
-        let path = args.checkpoint.as_deref().unwrap_or(Path::new("")).display();
-        eprintln!("resuming from {path}: {} openings played before", c.held());
-    }
+    let checkpoint = match_checkpoint::of(args)?;
     let bar = BarGuard(counting_bar(args.openings as u64, "openings played"));
     let played: Vec<Option<(Vec<PairResult>, Vec<Blunders>)>> = (0..args.openings as u64)
         .into_par_iter()
-        .map(|o| -> Result<_> {
-            let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let start = opening(args.slots, seed, o % 2 == 0)?;
-            let played = |x: Option<_>, fresh: bool| {
-                if let Some(c) = checkpoint.as_ref().filter(|_| fresh) {
-                    c.record(o, &x)?;
-                }
-                if let Some(b) = &bar.0 {
-                    b.inc(1);
-                }
-                Ok(x)
-            };
-            if let Some(done) = checkpoint.as_ref().and_then(|c| c.done(o)) {
-                return played(done, false);
-            }
-            let Some(solution) = solve_opening(args, o, &start, bar.0.as_ref())? else {
-                return played(None, true);
-            };
-            let mut results = vec![PairResult::default(); pairs.len()];
-            let mut blunders = vec![Blunders::default(); k];
-            for (pi, &(i, j)) in pairs.iter().enumerate() {
-                // `--repeat` times, both sides each time (repeat 0 draws
-                // the seeds of a match without --repeat).
-                for (r, swap) in (0..args.repeat).flat_map(|r| [(r, false), (r, true)]) {
-                    // 乙 moves first: the first level plays 乙, then 甲.
-                    let (yi, jia) = if swap { (j, i) } else { (i, j) };
-                    let s = mix(seed ^ (pi as u64) << 8 ^ u64::from(swap) ^ r << 32);
-                    let mut e_yi = Engine::new(levels[yi], s);
-                    let mut e_jia = Engine::new(levels[jia], s.rotate_left(17));
-                    let game = play_game(&solution, start, [&mut e_jia, &mut e_yi])
-                        .expect("a solution holds its games");
-                    results[pi].add(game.end, if swap { Side::Jia } else { Side::Yi });
-                    for ply in &game.plies {
-                        let who = if ply.before.side() == Side::Yi { yi } else { jia };
-                        let b = &mut blunders[who];
-                        b.moves += 1;
-                        match ply.best.value {
-                            Value::SelfWin => {
-                                b.won_positions += 1;
-                                b.lost_wins += u32::from(ply.played.value != Value::SelfWin);
-                            }
-                            Value::BothWin => {
-                                b.both_win_positions += 1;
-                                b.both_win_to_loss +=
-                                    u32::from(ply.played.value == Value::SelfLose);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            played(Some((results, blunders)), true)
+        .map(|o| {
+            match_checkpoint::played(checkpoint.as_ref(), bar.0.as_ref(), o, || {
+                play_opening(args, &pairs, o, bar.0.as_ref())
+            })
         })
         .collect::<Result<_>>()?;
     drop(bar);
@@ -357,6 +301,58 @@ impl Played {
         }
         p
     }
+}
+
+/// Opening `o` played by every pair: its results per pair and its
+/// blunders per level, `None` when it is over the budget.
+///
+/// # Errors
+/// The opening cannot be drawn or solved.
+fn play_opening(
+    args: &MatchHigh,
+    pairs: &[(usize, usize)],
+    o: u64,
+    bar: Option<&ProgressBar>,
+) -> Result<Option<(Vec<PairResult>, Vec<Blunders>)>> {
+    let levels = &args.levels;
+    let k = levels.len();
+    let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let fair = o.is_multiple_of(2);
+    let start = opening(args.slots, seed, fair)?;
+    let Some(solution) = solve_opening(args, o, &start, bar)? else { return Ok(None) };
+    let mut results = vec![PairResult::default(); pairs.len()];
+    let mut blunders = vec![Blunders::default(); k];
+    for (pi, &(i, j)) in pairs.iter().enumerate() {
+        // `--repeat` times, both sides each time (repeat 0 draws
+        // the seeds of a match without --repeat).
+        for (r, swap) in (0..args.repeat).flat_map(|r| [(r, false), (r, true)]) {
+            // 乙 moves first: the first level plays 乙, then 甲.
+            let (yi, jia) = if swap { (j, i) } else { (i, j) };
+            let s = mix(seed ^ (pi as u64) << 8 ^ u64::from(swap) ^ r << 32);
+            let mut e_yi = Engine::new(levels[yi], s);
+            let mut e_jia = Engine::new(levels[jia], s.rotate_left(17));
+            let game = play_game(&solution, start, [&mut e_jia, &mut e_yi])
+                .expect("a solution holds its games");
+            results[pi].add(game.end, if swap { Side::Jia } else { Side::Yi });
+            for ply in &game.plies {
+                let who = if ply.before.side() == Side::Yi { yi } else { jia };
+                let b = &mut blunders[who];
+                b.moves += 1;
+                match ply.best.value {
+                    Value::SelfWin => {
+                        b.won_positions += 1;
+                        b.lost_wins += u32::from(ply.played.value != Value::SelfWin);
+                    }
+                    Value::BothWin => {
+                        b.both_win_positions += 1;
+                        b.both_win_to_loss += u32::from(ply.played.value == Value::SelfLose);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(Some((results, blunders)))
 }
 
 /// Solves opening number `o`, `start`, within `--budget` states: `None`

@@ -1,6 +1,6 @@
-//! `match --checkpoint FILE`: a match that can be stopped and resumed
-//! (docs/levels.md). A 12-slot match plays for half an hour; stopped, it
-//! starts again from the openings not yet played.
+//! `match [--accuracy] --checkpoint FILE`: a match that can be stopped
+//! and resumed (docs/levels.md). A 12-slot match plays for half an hour;
+//! stopped, it starts again from the openings not yet played.
 //!
 //! The file is JSON lines: first the match's parameters (a resumed match
 //! must have the same ones, or it is an error), then one line per opening
@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result, bail};
+use indicatif::ProgressBar;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,7 @@ const FORMAT: &str = "chaosclock match checkpoint 1";
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Header {
     format: String,
+    accuracy: bool,
     slots: u8,
     levels: Vec<u8>,
     ladder: bool,
@@ -43,6 +45,7 @@ impl Header {
     fn of(args: &MatchHigh) -> Header {
         Header {
             format: FORMAT.to_string(),
+            accuracy: args.accuracy,
             slots: args.slots,
             levels: args.levels.iter().map(|l| l.get()).collect(),
             ladder: args.ladder,
@@ -71,6 +74,49 @@ pub struct Checkpoint<T> {
     done: HashMap<u64, Option<T>>,
 }
 
+/// The checkpoint of `args`' `--checkpoint FILE`, if any, opened (and
+/// on stderr how many openings it holds, when it holds some).
+///
+/// # Errors
+/// As [`Checkpoint::open`].
+pub fn of<T: Serialize + DeserializeOwned + Clone>(
+    args: &MatchHigh,
+) -> Result<Option<Checkpoint<T>>> {
+    let Some(path) = &args.checkpoint else { return Ok(None) };
+    let c = Checkpoint::open(path, args)?;
+    if !c.done.is_empty() {
+        eprintln!("resuming from {}: {} openings played before", path.display(), c.done.len());
+    }
+    Ok(Some(c))
+}
+
+/// Opening `o`'s results: from `checkpoint` if it holds them, else from
+/// `play`, then kept there; `bar` counts the opening either way.
+///
+/// # Errors
+/// `play`'s, or the checkpoint cannot be written.
+pub fn played<T: Serialize + DeserializeOwned + Clone>(
+    checkpoint: Option<&Checkpoint<T>>,
+    bar: Option<&ProgressBar>,
+    o: u64,
+    play: impl FnOnce() -> Result<Option<T>>,
+) -> Result<Option<T>> {
+    let x = match checkpoint.and_then(|c| c.done(o)) {
+        Some(done) => done,
+        None => {
+            let x = play()?;
+            if let Some(c) = checkpoint {
+                c.record(o, &x)?;
+            }
+            x
+        }
+    };
+    if let Some(b) = bar {
+        b.inc(1);
+    }
+    Ok(x)
+}
+
 impl<T: Serialize + DeserializeOwned + Clone> Checkpoint<T> {
     /// Opens `path` for the match `args`: a new file with the header, or
     /// an existing one of the same match, its cut-short last line dropped.
@@ -78,7 +124,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Checkpoint<T> {
     /// # Errors
     /// The file cannot be read or written, is not a checkpoint, is of
     /// another match, or has a damaged line.
-    pub fn open(path: &Path, args: &MatchHigh) -> Result<Checkpoint<T>> {
+    fn open(path: &Path, args: &MatchHigh) -> Result<Checkpoint<T>> {
         let shown = path.display();
         let mut file = OpenOptions::new()
             .read(true)
@@ -131,14 +177,9 @@ impl<T: Serialize + DeserializeOwned + Clone> Checkpoint<T> {
         Ok(Checkpoint { path: path.to_path_buf(), file: Mutex::new(file), done })
     }
 
-    /// How many openings the file held when opened.
-    pub fn held(&self) -> usize {
-        self.done.len()
-    }
-
     /// Opening `o`'s results if the file held them (`Some(None)`: it was
     /// over the budget).
-    pub fn done(&self, o: u64) -> Option<Option<T>> {
+    fn done(&self, o: u64) -> Option<Option<T>> {
         self.done.get(&o).cloned()
     }
 
@@ -147,7 +188,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Checkpoint<T> {
     /// # Errors
     /// The file cannot be written (a full disk): the match stops, and
     /// the file still ends with a whole line or one cut short.
-    pub fn record(&self, o: u64, played: &Option<T>) -> Result<()> {
+    fn record(&self, o: u64, played: &Option<T>) -> Result<()> {
         let line = serde_json::to_string(&Line { opening: o, played: played.clone() })
             .expect("an opening's results serialize");
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
@@ -165,12 +206,13 @@ fn write_line(file: &mut File, line: &str) -> std::io::Result<()> {
 /// A header as a reader would name the match.
 fn describe(h: &Header) -> String {
     let levels: Vec<String> = h.levels.iter().map(u8::to_string).collect();
+    let kind = if h.accuracy { "accuracy, " } else { "" };
     let budget = match h.budget {
         usize::MAX => "none".to_string(),
         b => b.to_string(),
     };
     format!(
-        "{} slots, levels {}{}, repeat {}, budget {budget}, seed {}",
+        "{kind}{} slots, levels {}{}, repeat {}, budget {budget}, seed {}",
         h.slots,
         levels.join(","),
         if h.ladder { " (ladder)" } else { "" },
