@@ -66,7 +66,8 @@ struct Line<T> {
 /// An open checkpoint file: the openings it holds, and the file to add
 /// the others to.
 ///
-/// Invariant: the file ends with a whole line.
+/// Invariant: the file ends with a whole line, but after a failed write
+/// (the match then stops; [`Checkpoint::open`] drops the cut line).
 #[derive(Debug)]
 pub struct Checkpoint<T> {
     path: PathBuf,
