@@ -582,9 +582,12 @@ async fn the_pass_button_names_the_when_stuck_rule() {
     let stuck = Server::start(dir.path(), &["--tables", ".", "--pass-rule", "when-stuck"]);
     let always = Server::start(dir.path(), &["--tables", "."]);
     let button = "const b = document.getElementById('pass'); return [b.textContent, b.disabled]";
-    for (w, h, lang, touch) in
-        [(1280, 900, "zh", false), (390, 844, "en", true), (390, 844, "zh", true)]
-    {
+    for (w, h, lang, touch) in [
+        (1280, 900, "zh", false),
+        (1280, 900, "en", false),
+        (390, 844, "en", true),
+        (390, 844, "zh", true),
+    ] {
         c.set_window_size(w, h).await.unwrap();
         for (server, when_stuck) in [(&stuck, true), (&always, false)] {
             let tag = if touch { "phone" } else { "desktop" };

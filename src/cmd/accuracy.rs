@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use chaosclock::engine::{Engine, Level, opening, play_game};
+use chaosclock::engine::{Engine, Level, play_game};
 use chaosclock::scored::scored_moves;
 use chaosclock::solve::Solution;
 use chaosclock::{Position, Value};
@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::games::MatchHigh;
+use crate::cmd::match_::{Opening, solve_opening};
 use crate::cmd::{BarGuard, counting_bar, print};
 
 /// Games played on each opening, between engines of random levels 1 to 8.
@@ -140,10 +141,7 @@ fn sample_opening(
     o: u64,
     bar: Option<&ProgressBar>,
 ) -> Result<Option<Vec<Counts>>> {
-    let seed = super::match_::mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let fair = o.is_multiple_of(2);
-    let start = opening(args.slots, seed, fair)?;
-    let Some(solved) = super::match_::solve_opening(args, o, &start, bar)? else {
+    let Some(Opening { seed, fair, start, solution: solved }) = solve_opening(args, o, bar)? else {
         return Ok(None);
     };
     let mut samples = Vec::new();

@@ -316,10 +316,9 @@ fn play_opening(
 ) -> Result<Option<(Vec<PairResult>, Vec<Blunders>)>> {
     let levels = &args.levels;
     let k = levels.len();
-    let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let fair = o.is_multiple_of(2);
-    let start = opening(args.slots, seed, fair)?;
-    let Some(solution) = solve_opening(args, o, &start, bar)? else { return Ok(None) };
+    let Some(Opening { seed, start, solution, .. }) = solve_opening(args, o, bar)? else {
+        return Ok(None);
+    };
     let mut results = vec![PairResult::default(); pairs.len()];
     let mut blunders = vec![Blunders::default(); k];
     for (pi, &(i, j)) in pairs.iter().enumerate() {
@@ -355,34 +354,50 @@ fn play_opening(
     Ok(Some((results, blunders)))
 }
 
-/// Solves opening number `o`, `start`, within `--budget` states: `None`
-/// (told on stderr) when it is over. At 12 slots each solve is told on
-/// stderr, since each takes seconds to minutes; above `bar`, if any.
+/// Opening number `o` of a match, solved.
+pub(super) struct Opening {
+    /// Its seed, from the match's seed and `o`.
+    pub seed: u64,
+    /// Whether it is a fair start (even `o`): both-win by the book.
+    pub fair: bool,
+    /// The opening position.
+    pub start: chaosclock::Position,
+    /// Every state reachable from it, solved.
+    pub solution: chaosclock::solve::Solution,
+}
+
+/// Draws opening number `o` (a fair start for even `o`) and solves it
+/// within `--budget` states: `None` (told on stderr) when it is over. At
+/// 12 slots each solve is told on stderr, since each takes seconds to
+/// minutes; above `bar`, if any.
 ///
 /// # Errors
-/// A solve that fails otherwise (none without tables: a bug).
+/// No opening of the size, or a solve that fails otherwise (none without
+/// tables: a bug).
 pub(super) fn solve_opening(
     args: &MatchHigh,
     o: u64,
-    start: &chaosclock::Position,
     bar: Option<&ProgressBar>,
-) -> Result<Option<chaosclock::solve::Solution>> {
+) -> Result<Option<Opening>> {
+    let seed = mix(args.seed ^ o.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let fair = o.is_multiple_of(2);
+    let start = opening(args.slots, seed, fair)?;
     let began = Instant::now();
     let variant = Variant::new(args.slots, PassRule::Always)?;
     let tell = |line: String| match bar {
         Some(b) => b.suspend(|| eprintln!("{line}")),
         None => eprintln!("{line}"),
     };
-    match solve_bounded(variant, std::slice::from_ref(start), None, args.budget, None) {
-        Ok(s) => {
+    match solve_bounded(variant, std::slice::from_ref(&start), None, args.budget, None) {
+        Ok(solution) => {
             if args.slots >= 12 {
                 tell(format!(
                     "opening {o} ({start}): {} states solved in {:.1} s",
-                    s.states(),
+                    solution.states(),
                     began.elapsed().as_secs_f64()
                 ));
             }
-            Ok(Some(s))
+            Ok(Some(Opening { seed, fair, start, solution }))
         }
         Err(SolveError::TooLarge { states, budget }) => {
             tell(format!(

@@ -1353,8 +1353,8 @@ async function start() {
   $("level").value = String(level);
   const pos = u.searchParams.get("pos") || "2,8,11,9,4,12,10,6,5,7,1,3;1;0";
   // The moves as the API reads them: `2,,3` has an empty second move
-  // (issue 59). The main line,
-  // and the current node's moves if it is not the main line's end.
+  // (issue 59). The main line, and the current node's moves if it is not
+  // the main line's end.
   const link = treeParse((name) => u.searchParams.get(name));
   const asked = link.main;
   // Draw the board at once if it can be one; the moves come when the
